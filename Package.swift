@@ -1,0 +1,42 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Slate",
+    products: [
+        .executable(name: "slate", targets: ["slate"]),
+        .library(name: "SlateCore", targets: ["SlateCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+    ],
+    targets: [
+        // One system-library target per C library: pkg-config name and Debian provider.
+        .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
+        .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+        .systemLibrary(name: "CV4L2", pkgConfig: "libv4l2", providers: [.apt(["libv4l-dev"])]),
+        .systemLibrary(
+            name: "CAV", pkgConfig: "libavformat",
+            providers: [.apt(["libavcodec-dev", "libavformat-dev", "libavutil-dev", "libswscale-dev"])]),
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        // C macros and ioctl numbers turned into functions and constants.
+        .target(name: "CSlateShim"),
+
+        .target(name: "SlateCore", dependencies: [.product(name: "Yams", package: "Yams")]),
+        .target(name: "SlateLinux", dependencies: ["SlateCore", "CEvdev", "CSlateShim"]),
+        .executableTarget(
+            name: "slate",
+            dependencies: [
+                "SlateCore", "SlateLinux",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .executableTarget(name: "slate-bench", dependencies: ["SlateCore", "SlateLinux"]),
+
+        .testTarget(name: "SlateCoreTests", dependencies: ["SlateCore"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "SlateLinuxTests", dependencies: ["SlateLinux", "CEvdev"]),
+        .testTarget(name: "slateTests", dependencies: ["slate"]),
+    ]
+)

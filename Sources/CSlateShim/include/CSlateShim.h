@@ -1,0 +1,12 @@
+#ifndef SLATE_SHIM_H
+#define SLATE_SHIM_H
+
+#include <linux/input.h>
+#include <stddef.h>
+
+/* ioctl request numbers built by macros that Swift cannot import. */
+unsigned long slate_eviocgrab(void);
+unsigned long slate_eviocgname(size_t len);
+unsigned long slate_eviocgid(void);
+
+#endif
