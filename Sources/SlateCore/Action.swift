@@ -1,0 +1,79 @@
+/// One action of Slate's vocabulary, as profiles name them.
+public enum Action: Hashable, Sendable {
+    case takeStart
+    case takeStop
+    case takeToggle
+    case takeDeleteLast
+    case takesExport
+    /// Zoom by a number of steps: a fixed amount, or (nil) the delta of the axis that ran it.
+    case zoomStep(Double?)
+    case zoomSet(Double)
+    case fpsToggle
+    case cameraToggle
+    case torchToggle
+    case filterNext
+    case sound(String)
+    case wait(Duration)
+    /// A program and its arguments; never a shell string.
+    case exec([String])
+
+    /// The name a profile uses, e.g. `take.toggle`.
+    public var name: String {
+        switch self {
+        case .takeStart: "take.start"
+        case .takeStop: "take.stop"
+        case .takeToggle: "take.toggle"
+        case .takeDeleteLast: "take.delete-last"
+        case .takesExport: "takes.export"
+        case .zoomStep: "zoom.step"
+        case .zoomSet: "zoom.set"
+        case .fpsToggle: "fps.toggle"
+        case .cameraToggle: "camera.toggle"
+        case .torchToggle: "torch.toggle"
+        case .filterNext: "filter.next"
+        case .sound: "sound"
+        case .wait: "wait"
+        case .exec: "exec"
+        }
+    }
+
+    /// Actions written as a bare name, without an argument.
+    public static let bareNames: [String: Action] = [
+        "take.start": .takeStart, "take.stop": .takeStop, "take.toggle": .takeToggle,
+        "take.delete-last": .takeDeleteLast, "takes.export": .takesExport, "zoom.step": .zoomStep(nil),
+        "fps.toggle": .fpsToggle, "camera.toggle": .cameraToggle, "torch.toggle": .torchToggle,
+        "filter.next": .filterNext,
+    ]
+
+    /// Actions that take an argument: `zoom.set 2`, `zoom.step 0.5`, `sound shutter`,
+    /// `wait 200ms`, `exec [argv]`.
+    public static let argumentNames: Set<String> = ["zoom.set", "zoom.step", "sound", "wait", "exec"]
+
+    /// The recorder operation behind this action, if it is one.
+    var recorderCommand: RecorderCommand? {
+        switch self {
+        case .takeStart: .start
+        case .takeStop: .stop
+        case .takeDeleteLast: .deleteLast
+        case .takesExport: .export
+        case .zoomSet(let factor): .zoomSet(factor)
+        case .fpsToggle: .fpsToggle
+        case .cameraToggle: .cameraToggle
+        case .torchToggle: .torchToggle
+        case .filterNext: .filterNext
+        case .takeToggle, .zoomStep, .sound, .wait, .exec: nil
+        }
+    }
+}
+
+/// An action as the runner executes it: macros are expanded when the profile
+/// is loaded, and each step remembers the macro it came from.
+public struct Step: Hashable, Sendable {
+    public var action: Action
+    public var macro: String?
+
+    public init(_ action: Action, macro: String? = nil) {
+        self.action = action
+        self.macro = macro
+    }
+}

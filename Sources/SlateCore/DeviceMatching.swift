@@ -1,0 +1,53 @@
+/// Matching devices to a profile's inputs, with the reason each rule failed.
+extension MatchRules {
+    /// Why `device` does not match these rules (the first rule that fails), or nil when it matches.
+    public func mismatch(_ device: DeviceIdentity) -> String? {
+        if let name, !name.matches(device.name) { return "name '\(device.name)' does not match '\(name)'" }
+        if let bus, bus != device.bus {
+            return "bus \(Bus.name(of: device.bus)) is not \(Bus.name(of: bus))"
+        }
+        if let vendor, vendor != device.vendor { return "vendor \(Hex.id(device.vendor)) is not \(Hex.id(vendor))" }
+        if let product, product != device.product {
+            return "product \(Hex.id(device.product)) is not \(Hex.id(product))"
+        }
+        if let phys, !phys.matches(device.phys) { return "phys '\(device.phys)' does not match '\(phys)'" }
+        if let missing = has.first(where: { !device.codes.contains($0) }) { return "the device has no \(missing.name)" }
+        for (property, value) in udev {
+            guard let actual = device.udev[property] else { return "udev property \(property) is not set" }
+            if !value.matches(actual) { return "udev property \(property)=\(actual) does not match '\(value)'" }
+        }
+        return nil
+    }
+}
+
+/// How one input of a profile relates to a device.
+public struct InputMatch: Sendable {
+    public var input: String
+    /// Empty when the device matches; otherwise one reason per `match` alternative.
+    public var reasons: [String]
+
+    public var matches: Bool { reasons.isEmpty }
+}
+
+extension Profile {
+    /// The first input whose rules match `device`.
+    public func inputIndex(matching device: DeviceIdentity) -> Int? {
+        inputs.firstIndex { input in input.match.contains { $0.mismatch(device) == nil } }
+    }
+
+    /// For every input: whether `device` matches it, and if not, why not.
+    public func explainMatch(_ device: DeviceIdentity) -> [InputMatch] {
+        inputs.map { input in
+            let reasons = input.match.map { $0.mismatch(device) }
+            return InputMatch(input: input.name, reasons: reasons.contains(nil) ? [] : reasons.compactMap { $0 })
+        }
+    }
+}
+
+enum Hex {
+    /// `0x046d`: a USB-style id, four hex digits.
+    static func id(_ value: UInt16) -> String {
+        let digits = String(value, radix: 16)
+        return "0x" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+}

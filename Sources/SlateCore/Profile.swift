@@ -1,0 +1,157 @@
+/// A rig's profile: which devices are its inputs, what their buttons mean,
+/// and what the rig does for each gesture. Loaded from YAML by `ProfileLoader`.
+public struct Profile: Sendable {
+    public var file: String
+    public var inputs: [InputSpec]
+    public var capture: CaptureSpec
+    public var macros: [String: [Step]]
+    public var camera: CameraSpec
+    public var controls: [ControlSpec]
+    public var sounds: SoundSpec
+}
+
+/// Button roles, as in `AVCaptureEventInteraction`'s primary and secondary handlers.
+public enum Role: String, Hashable, Sendable, CaseIterable {
+    case primary, secondary
+}
+
+/// Capture event phases.
+public enum Phase: String, Hashable, Sendable {
+    case began, ended, cancelled
+}
+
+/// Gestures recognized on top of the phases, each with its own handler.
+public enum Gesture: String, Hashable, Sendable, CaseIterable {
+    case click, hold, release, double
+}
+
+/// When Slate grabs an input device (EVIOCGRAB).
+public enum GrabMode: String, Hashable, Sendable, CaseIterable {
+    case whenActive = "when-active"
+    case always
+    case never
+}
+
+/// What a button is bound to: a handler role, or actions of its own
+/// (run when the button is released).
+public enum KeyBinding: Hashable, Sendable {
+    case role(Role)
+    case actions([Step])
+}
+
+/// One input of a rig: the devices it matches and what their codes do.
+public struct InputSpec: Sendable {
+    public var name: String
+    /// Alternatives: a device matches when every rule of one alternative matches.
+    public var match: [MatchRules]
+    /// EV_KEY codes and their bindings, in profile order.
+    public var keys: [(code: UInt16, binding: KeyBinding)]
+    /// EV_REL codes and the actions that receive their deltas.
+    public var axes: [(code: UInt16, steps: [Step])]
+    public var remote: Bool
+    /// nil: the default (`when-active` for inputs with volume keys, else `never`).
+    public var grab: GrabMode?
+
+    /// The grab mode in force: volume keys are grabbed while capture is active
+    /// unless the profile says otherwise.
+    public var effectiveGrab: GrabMode {
+        if let grab { return grab }
+        let volume: Set<UInt16> = [113, 114, 115]  // KEY_MUTE, KEY_VOLUMEDOWN, KEY_VOLUMEUP
+        return keys.contains { volume.contains($0.code) } ? .whenActive : .never
+    }
+}
+
+/// Device rules of one `match` alternative, like a libinput quirks section.
+public struct MatchRules: Sendable {
+    public var name: Glob?
+    public var bus: UInt16?
+    public var vendor: UInt16?
+    public var product: UInt16?
+    public var phys: Glob?
+    public var has: [EventCode] = []
+    public var udev: [(property: String, value: Glob)] = []
+
+    public init() {}
+}
+
+/// The `capture` section: timing and the handlers of each role.
+public struct CaptureSpec: Sendable {
+    public static let defaultHoldThreshold: Duration = .milliseconds(500)
+    public static let defaultDoubleWindow: Duration = .milliseconds(300)
+
+    public var holdThreshold: Duration = defaultHoldThreshold
+    public var doubleWindow: Duration = defaultDoubleWindow
+    public var handlers: [Role: [Gesture: [Step]]] = [:]
+
+    public init() {}
+
+    /// The role whose handlers receive a button bound to `role`: a profile
+    /// without secondary handlers sends secondary buttons to the primary ones.
+    public func handlingRole(for role: Role) -> Role {
+        role == .secondary && (handlers[.secondary] ?? [:]).isEmpty ? .primary : role
+    }
+}
+
+/// The `camera` section (used by the recorder).
+public struct CameraSpec: Sendable {
+    public var candidates: [CameraPosition: [String]] = [:]
+    public var position: CameraPosition = .back
+    public var fps = 60
+    public var maxSize: (width: Int, height: Int)?
+    public var codecs = ["hevc", "h264"]
+    public var passthrough = true
+    public var orientation = 0
+    /// nil: mirrored for the front position only.
+    public var mirror: Bool?
+    public var preroll: Duration = .zero
+    public var work: String?
+    public var output: String?
+    public var filter: ExportFilter = .none
+    public var startOnInput = false
+    public var waitForCamera = false
+
+    public init() {}
+}
+
+/// One entry of the `controls` section.
+public struct ControlSpec: Sendable {
+    public enum Kind: Sendable {
+        /// The system zoom slider; its range follows the active format.
+        case zoom
+        /// The system exposure bias slider: 1/3 EV steps within ±2 EV.
+        case exposureBias
+        case slider(SliderValues)
+        case picker(titles: [String], selected: Int)
+    }
+
+    /// A slider's values: continuous, stepped, or an explicit list.
+    public enum SliderValues: Sendable {
+        case continuous(ClosedRange<Double>)
+        case stepped(ClosedRange<Double>, step: Double)
+        case explicit([Double])
+    }
+
+    public var kind: Kind
+    public var name: String
+    /// What the control drives, e.g. `v4l2:brightness` or `recorder:fps`.
+    public var target: String?
+    public var format: String?
+    public var enabled = true
+}
+
+/// The `sounds` section.
+public struct SoundSpec: Sendable {
+    /// The built-in feedback sounds.
+    public static let builtIn = ["shutter", "begin-video-recording", "end-video-recording"]
+
+    /// ALSA device to play on.
+    public var device = "default"
+    /// Automatic feedback for remote inputs (false: like `defaultSoundDisabled`).
+    public var feedback = true
+    /// Files replacing built-in sounds or naming new ones.
+    public var files: [String: String] = [:]
+
+    public init() {}
+
+    public func isKnown(_ name: String) -> Bool { Self.builtIn.contains(name) || files[name] != nil }
+}

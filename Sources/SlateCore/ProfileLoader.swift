@@ -1,0 +1,425 @@
+import Yams
+
+/// Loads a profile from YAML text, validating it strictly: unknown keys,
+/// unknown codes and actions, bad durations, a button bound twice, recursive
+/// macros and an empty rig are errors, all reported with their positions.
+public enum ProfileLoader {
+    static let sections = ["description", "inputs", "capture", "macros", "camera", "controls", "sounds"]
+
+    public static func load(_ text: String, file: String) -> Result<Profile, ProfileErrors> {
+        var loader = ProfileParser(file: file)
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch {
+            return .failure(ProfileErrors(diagnostics: [yamlDiagnostic(error, file: file)]))
+        }
+        guard let root else {
+            return .failure(ProfileErrors(diagnostics: [
+                Diagnostic(file: file, line: 1, column: 1, message: "the profile is empty: a rig needs inputs")
+            ]))
+        }
+        let profile = loader.parse(root)
+        let diagnostics = loader.reader.diagnostics.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
+        return diagnostics.isEmpty ? .success(profile) : .failure(ProfileErrors(diagnostics: diagnostics))
+    }
+
+    static func yamlDiagnostic(_ error: Error, file: String) -> Diagnostic {
+        func at(_ mark: Mark, _ message: String) -> Diagnostic {
+            Diagnostic(file: file, line: mark.line, column: mark.column, message: message)
+        }
+        switch error as? YamlError {
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
+            .composer(_, let problem, let mark, _):
+            return at(mark, "YAML: \(problem)")
+        case .duplicatedKeysInMapping(let keys, let context):
+            return at(context.mark, "'\(keys.joined(separator: "', '"))' given twice in one mapping")
+        case .reader(let problem, _, _, _):
+            return Diagnostic(file: file, line: 1, column: 1, message: "YAML: \(problem)")
+        default:
+            return Diagnostic(file: file, line: 1, column: 1, message: "YAML: \(error)")
+        }
+    }
+}
+
+/// An action before macros are expanded.
+enum RawAction {
+    case action(Action)
+    case macro(String, Node)
+}
+
+struct ProfileParser {
+    var reader: YAMLReader
+    private var sounds = SoundSpec()
+    private var rawMacros: [(name: String, node: Node, actions: [RawAction])] = []
+    private var macroNames: Set<String> = []
+
+    init(file: String) { reader = YAMLReader(file: file) }
+
+    mutating func parse(_ root: Node) -> Profile {
+        var profile = Profile(
+            file: reader.file, inputs: [], capture: CaptureSpec(), macros: [:], camera: CameraSpec(),
+            controls: [], sounds: SoundSpec())
+        guard let top = reader.mapping(root, "a profile") else { return profile }
+        reader.checkKeys(top, allowed: ProfileLoader.sections, in: "the profile")
+        let section = { (name: String) in top.first { $0.key == name } }
+
+        if let node = section("description") { _ = reader.string(node.value, "description") }
+        if let node = section("sounds") { sounds = parseSounds(node.value) }
+        profile.sounds = sounds
+        if let node = section("macros") { declareMacros(node.value) }
+        for index in rawMacros.indices {
+            let macro = rawMacros[index]
+            rawMacros[index].actions = parseActions(macro.node, "macro '\(macro.name)'")
+        }
+        profile.macros = expandMacros()
+        if let node = section("camera") { profile.camera = parseCamera(node.value) }
+        if let node = section("controls") { profile.controls = parseControls(node.value) }
+        if let node = section("capture") { profile.capture = parseCapture(node.value) }
+        if let node = section("inputs") {
+            profile.inputs = parseInputs(node.value)
+            if profile.inputs.isEmpty { reader.error(node.value, "the rig has no inputs") }
+        } else {
+            reader.error(root, "the rig has no inputs: add an 'inputs' section")
+        }
+        checkHandlers(profile, inputsNode: section("inputs")?.value)
+        return profile
+    }
+
+    // MARK: inputs
+
+    private mutating func parseInputs(_ node: Node) -> [InputSpec] {
+        guard let pairs = reader.mapping(node, "inputs") else { return [] }
+        return pairs.compactMap { parseInput(name: $0.key, $0.value) }
+    }
+
+    private mutating func parseInput(name: String, _ node: Node) -> InputSpec? {
+        let what = "input '\(name)'"
+        guard let pairs = reader.mapping(node, what) else { return nil }
+        reader.checkKeys(pairs, allowed: ["match", "bind", "remote", "grab"], in: what)
+        var input = InputSpec(name: name, match: [], keys: [], axes: [], remote: false, grab: nil)
+        for (key, _, value) in pairs {
+            switch key {
+            case "match": input.match = parseMatch(value, what)
+            case "bind": (input.keys, input.axes) = parseBind(value, what)
+            case "remote": input.remote = reader.bool(value, "remote") ?? false
+            case "grab": input.grab = reader.choice(value, "grab", GrabMode.allCases.map { ($0.rawValue, $0) })
+            default: break
+            }
+        }
+        if !pairs.contains(where: { $0.key == "match" }) {
+            reader.error(node, "\(what) has no 'match' rules")
+        }
+        if !pairs.contains(where: { $0.key == "bind" }) {
+            reader.error(node, "\(what) binds nothing: add a 'bind' section")
+        }
+        return input
+    }
+
+    private mutating func parseMatch(_ node: Node, _ what: String) -> [MatchRules] {
+        if case .sequence(let alternatives) = node {
+            if alternatives.isEmpty { reader.error(node, "match of \(what) lists no alternatives") }
+            return alternatives.compactMap { parseMatchRules($0, what) }
+        }
+        return parseMatchRules(node, what).map { [$0] } ?? []
+    }
+
+    private mutating func parseMatchRules(_ node: Node, _ what: String) -> MatchRules? {
+        guard let pairs = reader.mapping(node, "match of \(what)") else { return nil }
+        reader.checkKeys(
+            pairs, allowed: ["name", "bus", "vendor", "product", "phys", "has", "udev"], in: "match of \(what)")
+        if pairs.isEmpty { reader.error(node, "match of \(what) needs at least one rule") }
+        var rules = MatchRules()
+        for (key, _, value) in pairs {
+            switch key {
+            case "name": rules.name = reader.string(value, "name").map(Glob.init)
+            case "phys": rules.phys = reader.string(value, "phys").map(Glob.init)
+            case "vendor": rules.vendor = reader.integer(value, "vendor", in: 0...0xFFFF).map(UInt16.init)
+            case "product": rules.product = reader.integer(value, "product", in: 0...0xFFFF).map(UInt16.init)
+            case "bus": rules.bus = parseBus(value)
+            case "has":
+                for item in reader.strings(value, "has") ?? [] {
+                    if let code = EventCodes.code(named: item) {
+                        rules.has.append(code)
+                    } else {
+                        reader.error(value, "unknown event code '\(item)' in has")
+                    }
+                }
+            case "udev":
+                for (property, _, glob) in reader.mapping(value, "udev") ?? [] {
+                    if let text = reader.string(glob, "udev property \(property)") {
+                        rules.udev.append((property, Glob(text)))
+                    }
+                }
+            default: break
+            }
+        }
+        return rules
+    }
+
+    private mutating func parseBus(_ node: Node) -> UInt16? {
+        guard let text = reader.string(node, "bus") else { return nil }
+        if let bus = Bus.value(named: text) { return bus }
+        if text.first?.isASCIIDigit == true {
+            return reader.integer(node, "bus", in: 0...0xFFFF).map(UInt16.init)
+        }
+        reader.error(node, "unknown bus '\(text)' (expected a number or \(YAMLReader.list(Bus.names.map(\.name))))")
+        return nil
+    }
+
+    private mutating func parseBind(_ node: Node, _ what: String)
+        -> ([(code: UInt16, binding: KeyBinding)], [(code: UInt16, steps: [Step])])
+    {
+        var keys: [(code: UInt16, binding: KeyBinding)] = []
+        var axes: [(code: UInt16, steps: [Step])] = []
+        var seen: [EventCode: Node] = [:]
+        guard let pairs = reader.mapping(node, "bind of \(what)") else { return ([], []) }
+        if pairs.isEmpty { reader.error(node, "\(what) binds nothing") }
+        for (name, keyNode, value) in pairs {
+            guard let code = EventCodes.code(named: name) else {
+                reader.error(keyNode, "unknown event code '\(name)'")
+                continue
+            }
+            if let first = seen[code] {
+                let at = first.mark.map { " (line \($0.line))" } ?? ""
+                reader.error(keyNode, "\(name) is bound twice: \(code.name) is already bound\(at)")
+                continue
+            }
+            seen[code] = keyNode
+            switch code.type {
+            case EventType.key:
+                if case .scalar(let scalar) = value, let role = Role(rawValue: scalar.string) {
+                    keys.append((code.code, .role(role)))
+                } else {
+                    keys.append((code.code, .actions(expand(parseActions(value, name), macro: nil))))
+                }
+            case EventType.rel:
+                if case .scalar(let scalar) = value, Role(rawValue: scalar.string) != nil {
+                    reader.error(value, "\(name) is an axis, not a button: bind it to an action such as zoom.step")
+                } else {
+                    axes.append((code.code, expand(parseActions(value, name), macro: nil)))
+                }
+            default:
+                reader.error(keyNode, "\(name) cannot be bound: only buttons (EV_KEY) and axes (EV_REL) can")
+            }
+        }
+        return (keys, axes)
+    }
+
+    // MARK: capture
+
+    private mutating func parseCapture(_ node: Node) -> CaptureSpec {
+        var capture = CaptureSpec()
+        guard let pairs = reader.mapping(node, "capture") else { return capture }
+        reader.checkKeys(pairs, allowed: ["hold-threshold", "double-window"] + Role.allCases.map(\.rawValue), in: "capture")
+        for (key, _, value) in pairs {
+            switch key {
+            case "hold-threshold":
+                capture.holdThreshold = reader.duration(value, "hold-threshold") ?? capture.holdThreshold
+            case "double-window":
+                capture.doubleWindow = reader.duration(value, "double-window") ?? capture.doubleWindow
+            default:
+                if let role = Role(rawValue: key) { capture.handlers[role] = parseHandlers(value, role) }
+            }
+        }
+        return capture
+    }
+
+    private mutating func parseHandlers(_ node: Node, _ role: Role) -> [Gesture: [Step]] {
+        var handlers: [Gesture: [Step]] = [:]
+        guard let pairs = reader.mapping(node, "capture.\(role.rawValue)") else { return handlers }
+        reader.checkKeys(pairs, allowed: Gesture.allCases.map(\.rawValue), in: "capture.\(role.rawValue)")
+        for (key, keyNode, value) in pairs {
+            guard let gesture = Gesture(rawValue: key) else { continue }
+            handlers[gesture] = expand(parseActions(value, "\(role.rawValue) \(key)"), macro: nil)
+            if gesture == .release, !pairs.contains(where: { $0.key == Gesture.hold.rawValue }) {
+                reader.error(keyNode, "capture.\(role.rawValue) has a release handler but no hold handler")
+            }
+        }
+        return handlers
+    }
+
+    /// Every bound role must reach some handlers (after the secondary fallback).
+    private mutating func checkHandlers(_ profile: Profile, inputsNode: Node?) {
+        guard case .mapping(let inputs)? = inputsNode else { return }
+        for (_, inputNode) in inputs {
+            guard case .mapping(let input)? = Optional(inputNode), case .mapping(let bind)? = input["bind"]
+            else { continue }
+            for (keyNode, value) in bind {
+                guard case .scalar(let scalar) = value, let role = Role(rawValue: scalar.string),
+                    EventCodes.code(named: keyNode.string ?? "")?.type == EventType.key
+                else { continue }
+                let handling = profile.capture.handlingRole(for: role)
+                if (profile.capture.handlers[handling] ?? [:]).isEmpty {
+                    reader.error(
+                        value,
+                        "\(keyNode.string ?? "") is bound to \(role.rawValue), but capture has no \(handling.rawValue) handlers"
+                    )
+                }
+            }
+        }
+    }
+
+    // MARK: actions and macros
+
+    private mutating func declareMacros(_ node: Node) {
+        for (name, keyNode, value) in reader.mapping(node, "macros") ?? [] {
+            if Action.bareNames[name] != nil || Action.argumentNames.contains(name) {
+                reader.error(keyNode, "macro '\(name)' has the name of an action")
+                continue
+            }
+            guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }),
+                !name.contains(" ")
+            else {
+                reader.error(keyNode, "macro name '\(name)' may hold only letters, digits, '-', '_' and '.'")
+                continue
+            }
+            macroNames.insert(name)
+            rawMacros.append((name, value, []))
+        }
+    }
+
+    /// An action, or a list of actions.
+    mutating func parseActions(_ node: Node, _ what: String) -> [RawAction] {
+        if case .sequence(let items) = node {
+            if items.isEmpty { reader.error(node, "\(what) lists no actions") }
+            return items.compactMap { parseAction($0, what) }
+        }
+        return parseAction(node, what).map { [$0] } ?? []
+    }
+
+    private mutating func parseAction(_ node: Node, _ what: String) -> RawAction? {
+        switch node {
+        case .scalar(let scalar):
+            let text = scalar.string.trimmingSpaces
+            let parts = text.split(separator: " ", maxSplits: 1)
+            let name = parts.first.map(String.init) ?? ""
+            let argument = parts.count > 1 ? String(parts[1]).trimmingSpaces : nil
+            if argument == nil, let action = Action.bareNames[name] { return .action(action) }
+            if argument == nil, macroNames.contains(name) { return .macro(name, node) }
+            if Action.argumentNames.contains(name) {
+                return action(name, argument.map { .scalar(.init($0, .implicit, .plain, scalar.mark)) }, node)
+            }
+            if Action.bareNames[name] != nil {
+                reader.error(node, "\(name) takes no argument")
+                return nil
+            }
+            reader.error(node, "unknown action or macro '\(text)' in \(what)")
+            return nil
+        case .mapping(let mapping) where mapping.count == 1:
+            let (keyNode, value) = mapping.first!
+            let name = keyNode.string ?? ""
+            guard Action.argumentNames.contains(name) else {
+                reader.error(keyNode, "unknown action '\(name)' in \(what) (actions with arguments: \(YAMLReader.list(Action.argumentNames.sorted())))")
+                return nil
+            }
+            return action(name, value, node)
+        default:
+            reader.error(node, "each action of \(what) must be a name such as take.toggle or a one-key mapping such as {exec: [program, argument]}")
+            return nil
+        }
+    }
+
+    private mutating func action(_ name: String, _ argument: Node?, _ node: Node) -> RawAction? {
+        if name == "zoom.step", argument == nil { return .action(.zoomStep(nil)) }
+        guard let argument else {
+            reader.error(node, "\(name) needs an argument")
+            return nil
+        }
+        switch name {
+        case "zoom.step": return reader.number(argument, "zoom.step").map { .action(.zoomStep($0)) }
+        case "zoom.set":
+            guard let factor = reader.number(argument, "zoom.set") else { return nil }
+            guard RecorderModel.zoomRange.contains(factor) else {
+                reader.error(argument, "zoom.set must be within 1 and 6, not \(factor)")
+                return nil
+            }
+            return .action(.zoomSet(factor))
+        case "wait": return reader.duration(argument, "wait").map { .action(.wait($0)) }
+        case "sound":
+            guard let sound = reader.string(argument, "sound") else { return nil }
+            guard sounds.isKnown(sound) else {
+                reader.error(argument, "unknown sound '\(sound)' (built in: \(YAMLReader.list(SoundSpec.builtIn)); others need an entry in sounds.files)")
+                return nil
+            }
+            return .action(.sound(sound))
+        case "exec":
+            guard case .sequence = argument else {
+                reader.error(argument, "exec takes a list, never a shell string: exec: [program, argument, ...]")
+                return nil
+            }
+            guard let argv = reader.strings(argument, "exec"), !argv.isEmpty, !argv[0].isEmpty else {
+                if case .sequence(let items) = argument, items.isEmpty {
+                    reader.error(argument, "exec needs a program")
+                }
+                return nil
+            }
+            return .action(.exec(argv))
+        default:
+            return nil
+        }
+    }
+
+    /// Expands macro calls; each step remembers the innermost macro it came from.
+    private func expand(_ actions: [RawAction], macro: String?) -> [Step] {
+        expand(actions, macro: macro, depth: 0)
+    }
+
+    private func expand(_ actions: [RawAction], macro: String?, depth: Int) -> [Step] {
+        var steps: [Step] = []
+        for action in actions {
+            switch action {
+            case .action(let action): steps.append(Step(action, macro: macro))
+            case .macro(let name, _):
+                guard depth < rawMacros.count, let body = rawMacros.first(where: { $0.name == name }) else { continue }
+                steps += expand(body.actions, macro: name, depth: depth + 1)
+            }
+        }
+        return steps
+    }
+
+    /// Reports recursion, then expands every macro.
+    private mutating func expandMacros() -> [String: [Step]] {
+        var calls: [String: [(String, Node)]] = [:]
+        for macro in rawMacros {
+            calls[macro.name] = macro.actions.compactMap {
+                if case .macro(let callee, let node) = $0 { return (callee, node) }
+                return nil
+            }
+        }
+        var recursive: Set<String> = []
+        for macro in rawMacros {
+            if let path = cycle(from: macro.name, calls: calls), let site = calls[macro.name]?.first(where: { $0.0 == path[1] }) {
+                recursive.insert(macro.name)
+                reader.error(site.1, "macro '\(macro.name)' is recursive: \(path.joined(separator: " -> "))")
+            }
+        }
+        if !recursive.isEmpty { rawMacros.removeAll { recursive.contains($0.name) } }
+        var expanded: [String: [Step]] = [:]
+        for macro in rawMacros { expanded[macro.name] = expand(macro.actions, macro: macro.name) }
+        return expanded
+    }
+
+    /// The shortest call path from `start` back to itself, if any.
+    private func cycle(from start: String, calls: [String: [(String, Node)]]) -> [String]? {
+        var queue: [[String]] = [[start]]
+        var visited: Set<String> = []
+        while !queue.isEmpty {
+            let path = queue.removeFirst()
+            for (callee, _) in calls[path.last!] ?? [] {
+                if callee == start { return path + [callee] }
+                if visited.insert(callee).inserted { queue.append(path + [callee]) }
+            }
+        }
+        return nil
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        var view = Substring(self)
+        while view.first == " " || view.first == "\t" { view = view.dropFirst() }
+        while view.last == " " || view.last == "\t" { view = view.dropLast() }
+        return String(view)
+    }
+}

@@ -1,0 +1,73 @@
+/// What the macro runner asks of a recorder.
+public enum RecorderCommand: Hashable, Sendable {
+    case start
+    case stop
+    case deleteLast
+    case export
+    case zoomStep(Double)
+    case zoomSet(Double)
+    case fpsToggle
+    case cameraToggle
+    case torchToggle
+    case filterNext
+}
+
+/// What a recorder did with a command.
+public enum RecorderOutcome: Hashable, Sendable {
+    case started(take: Int)
+    case stopped(take: Int)
+    case deleted(take: Int)
+    case exported(takes: Int)
+    case zoom(Double)
+    case fps(Int)
+    case camera(CameraPosition)
+    case torch(Bool)
+    case filter(String)
+    /// Nothing changed, and why (e.g. `not recording`).
+    case ignored(String)
+
+    /// A short description for logs, e.g. `started take 2`.
+    public var summary: String {
+        switch self {
+        case .started(let take): "started take \(take)"
+        case .stopped(let take): "stopped take \(take)"
+        case .deleted(let take): "deleted take \(take)"
+        case .exported(let takes): "exported \(takes) take\(takes == 1 ? "" : "s")"
+        case .zoom(let factor): "zoom " + ZoomText.format(factor)
+        case .fps(let fps): "\(fps) fps"
+        case .camera(let position): "\(position.rawValue) camera"
+        case .torch(let on): on ? "torch on" : "torch off"
+        case .filter(let name): "filter \(name)"
+        case .ignored(let reason): "ignored: \(reason)"
+        }
+    }
+}
+
+/// Camera positions, as in the seed's front/back hierarchy.
+public enum CameraPosition: String, Hashable, Sendable, CaseIterable {
+    case back, front
+}
+
+/// Export filters, in `filter.next` order.
+public enum ExportFilter: String, Hashable, Sendable, CaseIterable {
+    case none, mono, sepia
+}
+
+/// The recorder the macro runner drives. The replay uses `RecorderModel`;
+/// the live recorder implements the same protocol.
+public protocol Recorder: AnyObject {
+    var isRecording: Bool { get }
+    func perform(_ command: RecorderCommand, at time: Instant) -> RecorderOutcome
+}
+
+enum ZoomText {
+    /// `1.5x`, with at most two decimals.
+    static func format(_ factor: Double) -> String {
+        let hundredths = Int((factor * 100).rounded())
+        let whole = hundredths / 100
+        let fraction = hundredths % 100
+        if fraction == 0 { return "\(whole)x" }
+        if fraction % 10 == 0 { return "\(whole).\(fraction / 10)x" }
+        return "\(whole).\(fraction < 10 ? "0" : "")\(fraction)x"
+    }
+}

@@ -1,0 +1,67 @@
+/// The recorder's state without a camera: recording or not, how many takes,
+/// zoom, frame rate, position, torch and filter. `slate replay` drives it to
+/// show what a rig would do.
+public final class RecorderModel: Recorder {
+    /// Zoom range, as in the seed's CaptureSessionController.
+    public static let zoomRange: ClosedRange<Double> = 1...6
+    /// Zoom change for one step (one knob detent).
+    public static let zoomPerStep = 0.1
+
+    public private(set) var isRecording = false
+    public private(set) var takes = 0
+    public private(set) var zoom = 1.0
+    public private(set) var fps: Int
+    public private(set) var position: CameraPosition = .back
+    public private(set) var torch = false
+    public private(set) var filter: ExportFilter = .none
+
+    public init(fps: Int = 60) { self.fps = fps }
+
+    public func perform(_ command: RecorderCommand, at time: Instant) -> RecorderOutcome {
+        switch command {
+        case .start:
+            guard !isRecording else { return .ignored("already recording") }
+            isRecording = true
+            return .started(take: takes + 1)
+        case .stop:
+            guard isRecording else { return .ignored("not recording") }
+            isRecording = false
+            takes += 1
+            return .stopped(take: takes)
+        case .deleteLast:
+            guard takes > 0, !isRecording else {
+                return .ignored(isRecording ? "recording" : "no takes")
+            }
+            defer { takes -= 1 }
+            return .deleted(take: takes)
+        case .export:
+            if isRecording { _ = perform(.stop, at: time) }
+            guard takes > 0 else { return .ignored("no takes") }
+            defer { takes = 0 }
+            return .exported(takes: takes)
+        case .zoomStep(let steps):
+            return setZoom(zoom + steps * Self.zoomPerStep)
+        case .zoomSet(let factor):
+            return setZoom(factor)
+        case .fpsToggle:
+            fps = fps == 60 ? 30 : 60
+            return .fps(fps)
+        case .cameraToggle:
+            position = position == .back ? .front : .back
+            return .camera(position)
+        case .torchToggle:
+            torch.toggle()
+            return .torch(torch)
+        case .filterNext:
+            let all = ExportFilter.allCases
+            filter = all[(all.firstIndex(of: filter)! + 1) % all.count]
+            return .filter(filter.rawValue)
+        }
+    }
+
+    private func setZoom(_ factor: Double) -> RecorderOutcome {
+        let clamped = min(max(factor, Self.zoomRange.lowerBound), Self.zoomRange.upperBound)
+        zoom = (clamped * 100).rounded() / 100
+        return .zoom(zoom)
+    }
+}
