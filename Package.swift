@@ -36,7 +36,7 @@ let package = Package(
         .executableTarget(name: "slate-bench", dependencies: ["SlateCore", "SlateLinux"]),
 
         .testTarget(name: "SlateCoreTests", dependencies: ["SlateCore"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "SlateLinuxTests", dependencies: ["SlateLinux", "CEvdev"]),
+        .testTarget(name: "SlateLinuxTests", dependencies: ["SlateCore", "SlateLinux", "CEvdev"]),
         .testTarget(name: "slateTests", dependencies: ["slate"]),
     ]
 )
