@@ -1,0 +1,135 @@
+/// Runs action lists (handlers and expanded macros) against a recorder.
+///
+/// A list runs until a `wait`, then resumes when the caller fires timers past
+/// it; several lists can be waiting at once. Actions started by a remote input's
+/// gesture get audible feedback: `begin-video-recording` when a take starts,
+/// `end-video-recording` when one stops, `shutter` for any other recorder
+/// action, at most one sound per list and instant.
+struct MacroRunner {
+    private struct Program {
+        var steps: [Step]
+        var next: Int
+        var resume: Instant
+        var order: Int
+        var trigger: TriggerInfo?
+        var value: Double?
+        var feedback: Bool
+        var lastSound: Instant?
+    }
+
+    private let recorder: Recorder
+    private let sounds: SoundSpec
+    private var waiting: [Program] = []
+    private var started = 0
+
+    init(recorder: Recorder, sounds: SoundSpec) {
+        self.recorder = recorder
+        self.sounds = sounds
+    }
+
+    var nextDeadline: Instant? { waiting.first?.resume }
+
+    /// Runs `steps` from `time`. `feedback` asks for the remote feedback sounds;
+    /// `value` is an axis delta.
+    mutating func run(
+        _ steps: [Step], trigger: TriggerInfo?, value: Double?, feedback: Bool, at time: Instant,
+        into out: inout [Report]
+    ) {
+        started += 1
+        var program = Program(
+            steps: steps, next: 0, resume: time, order: started, trigger: trigger, value: value,
+            feedback: feedback && sounds.feedback, lastSound: nil)
+        execute(&program, into: &out)
+    }
+
+    /// Resumes every list whose wait ends at or before `time`, in time order.
+    mutating func fireTimers(upTo time: Instant, into out: inout [Report]) {
+        while let first = waiting.first, first.resume <= time {
+            var program = waiting.removeFirst()
+            execute(&program, into: &out)
+        }
+    }
+
+    private mutating func execute(_ program: inout Program, into out: inout [Report]) {
+        let time = program.resume
+        while program.next < program.steps.count {
+            let step = program.steps[program.next]
+            program.next += 1
+            var report = ActionReport(
+                time: time, action: step.action, value: nil, macro: step.macro, trigger: program.trigger,
+                outcome: nil, environment: [])
+            switch step.action {
+            case .wait(let duration):
+                out.append(.action(report))
+                program.resume = time + duration
+                schedule(program)
+                return
+            case .sound(let name):
+                out.append(.action(report))
+                out.append(.sound(SoundReport(time: time, sound: name, file: sounds.files[name], input: program.trigger?.input)))
+            case .exec:
+                report.environment = environment(program, step: step, time: time)
+                out.append(.action(report))
+            case .takeToggle:
+                perform(recorder.isRecording ? .stop : .start, &report, &program, into: &out)
+            case .zoomStep(let amount):
+                let steps = (amount ?? 1) * (program.value ?? 1)
+                report.value = steps
+                perform(.zoomStep(steps), &report, &program, into: &out)
+            default:
+                if let command = step.action.recorderCommand { perform(command, &report, &program, into: &out) }
+            }
+        }
+    }
+
+    private mutating func perform(
+        _ command: RecorderCommand, _ report: inout ActionReport, _ program: inout Program, into out: inout [Report]
+    ) {
+        let outcome = recorder.perform(command, at: report.time)
+        report.outcome = outcome
+        out.append(.action(report))
+        guard program.feedback, program.lastSound != report.time else { return }
+        let sound: String
+        switch outcome {
+        case .ignored: return
+        case .started: sound = "begin-video-recording"
+        case .stopped: sound = "end-video-recording"
+        default: sound = "shutter"
+        }
+        program.lastSound = report.time
+        out.append(.sound(SoundReport(time: report.time, sound: sound, file: sounds.files[sound], input: program.trigger?.input)))
+    }
+
+    private mutating func schedule(_ program: Program) {
+        let index = waiting.firstIndex { ($0.resume, $0.order) > (program.resume, program.order) } ?? waiting.count
+        waiting.insert(program, at: index)
+    }
+
+    /// What an `exec` program learns about the event that ran it.
+    private func environment(_ program: Program, step: Step, time: Instant) -> [(String, String)] {
+        var env: [(String, String)] = [
+            ("SLATE_TIME", time.seconds(since: Instant(microseconds: 0))),
+            ("SLATE_RECORDING", recorder.isRecording ? "1" : "0"),
+        ]
+        if let trigger = program.trigger {
+            env.append(("SLATE_INPUT", trigger.input))
+            env.append(("SLATE_CODE", trigger.code.name))
+            if let role = trigger.role { env.append(("SLATE_ROLE", role.rawValue)) }
+            if let gesture = trigger.gesture { env.append(("SLATE_GESTURE", gesture.rawValue)) }
+        }
+        if let value = program.value { env.append(("SLATE_VALUE", NumberText.format(value))) }
+        if let macro = step.macro { env.append(("SLATE_MACRO", macro)) }
+        return env
+    }
+}
+
+enum NumberText {
+    /// `3`, `-1`, `0.25`: integers without a fraction, others with up to six decimals.
+    static func format(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        let micros = Int64((value * 1_000_000).rounded())
+        var text = Instant.formatSeconds(micros, decimals: 6)
+        while text.last == "0" { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,57 @@
+/// Input for a replay: devices and what happened to them, in time order.
+/// Built from a recording, or from a test transcript (which can also unplug
+/// devices and switch capture on and off).
+public struct Timeline: Sendable {
+    public enum Item: Sendable {
+        case event(device: Int, InputEvent)
+        case deviceAdded(Int)
+        case deviceRemoved(Int)
+        case captureActive(Bool)
+    }
+
+    public var devices: [DeviceIdentity]
+    /// Devices present from the start (the others arrive with `deviceAdded`).
+    public var present: [Bool]
+    public var items: [(time: Instant, item: Item)]
+
+    public init(devices: [DeviceIdentity], present: [Bool]? = nil, items: [(time: Instant, item: Item)]) {
+        self.devices = devices
+        self.present = present ?? Array(repeating: true, count: devices.count)
+        self.items = items
+    }
+
+    /// The first instant of the timeline, the origin of reported times.
+    public var start: Instant? { items.first?.time }
+}
+
+/// The evdev client contract for replayed events, as libevdev implements it:
+/// after SYN_DROPPED, events up to and including the next SYN_REPORT are lost,
+/// then each button whose state differs from what the client saw is reported
+/// as a resync change.
+struct DropEmulation {
+    private var truth = [Bool](repeating: false, count: Bindings.keyCount)
+    private var seen = [Bool](repeating: false, count: Bindings.keyCount)
+    private var dropping = false
+
+    /// What the client gets for `event`: nothing, the event itself, or resync changes.
+    mutating func deliver(_ event: InputEvent, to body: (InputEvent, Bool) -> Void) {
+        let code = Int(event.code)
+        switch event.type {
+        case EventType.key where code < Bindings.keyCount:
+            truth[code] = event.value != 0
+            guard !dropping else { return }
+            seen[code] = event.value != 0
+            body(event, false)
+        case EventType.syn where event.code == SynCode.dropped:
+            dropping = true
+        case EventType.syn where event.code == SynCode.report && dropping:
+            dropping = false
+            for code in 0..<Bindings.keyCount where truth[code] != seen[code] {
+                seen[code] = truth[code]
+                body(InputEvent(time: event.time, type: EventType.key, code: UInt16(code), value: truth[code] ? 1 : 0), true)
+            }
+        default:
+            if !dropping { body(event, false) }
+        }
+    }
+}
