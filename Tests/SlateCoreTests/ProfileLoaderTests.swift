@@ -1,0 +1,271 @@
+import Foundation
+import Testing
+
+@testable import SlateCore
+
+@Suite struct ProfileLoaderTests {
+    static let profilesFolder = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("profiles")
+
+    static var shipped: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: profilesFolder.path)) ?? [])
+            .filter { $0.hasSuffix(".yaml") }.sorted()
+    }
+
+    func errors(_ yaml: String) -> [String] {
+        switch ProfileLoader.load(yaml, file: "rig.yaml") {
+        case .success: return []
+        case .failure(let errors): return errors.diagnostics.map(\.description)
+        }
+    }
+
+    func load(_ yaml: String) throws -> Profile {
+        try ProfileLoader.load(yaml, file: "rig.yaml").get()
+    }
+
+    @Test func shippedProfilesAreValid() throws {
+        #expect(Self.shipped.count >= 4)
+        for name in Self.shipped {
+            let text = try String(contentsOf: Self.profilesFolder.appendingPathComponent(name), encoding: .utf8)
+            let result = ProfileLoader.load(text, file: name)
+            if case .failure(let errors) = result { Issue.record("\(errors)") }
+        }
+    }
+
+    @Test func footswitchProfileMatchesTheWholeFamily() throws {
+        let text = try String(
+            contentsOf: Self.profilesFolder.appendingPathComponent("pcsensor-footswitch.yaml"), encoding: .utf8)
+        let profile = try ProfileLoader.load(text, file: "pcsensor-footswitch.yaml").get()
+        for (vendor, product) in [(0x3553, 0xb001), (0x1a86, 0xe026), (0x0c45, 0x7403), (0x0c45, 0x7404), (0x413d, 0x2107)] {
+            let device = DeviceIdentity(name: "FootSwitch", bus: Bus.usb, vendor: UInt16(vendor), product: UInt16(product))
+            #expect(profile.inputIndex(matching: device) == 0)
+        }
+        let other = DeviceIdentity(name: "FootSwitch", bus: Bus.usb, vendor: 0x3553, product: 0xb002)
+        #expect(profile.inputIndex(matching: other) == nil)
+        #expect(profile.explainMatch(other)[0].reasons.first == "product 0xb002 is not 0xb001")
+        #expect(profile.inputs[0].keys.map(\.code) == [48, 30, 46])
+        #expect(profile.inputs[0].keys[2].binding == .actions([Step(.takeDeleteLast)]))
+    }
+
+    @Test func volumeKeysAreGrabbedWhileActiveByDefault() throws {
+        let profile = try load(
+            """
+            inputs:
+              a: {match: {name: x}, bind: {KEY_VOLUMEUP: primary}}
+              b: {match: {name: y}, bind: {KEY_B: primary}}
+            capture: {primary: {click: take.toggle}}
+            """)
+        #expect(profile.inputs[0].effectiveGrab == .whenActive)
+        #expect(profile.inputs[1].effectiveGrab == .never)
+    }
+
+    @Test func reportsEveryErrorWithItsPosition() {
+        let yaml = """
+            inputs:
+              pedal:
+                match: {vendor: 0x3553, colour: red}
+                bind:
+                  KEY_B: primary
+                  KEY_NOPE: secondary
+                  BTN_0: take.explode
+                  BTN_MISC: primary
+                  REL_DIAL: secondary
+                  ABS_X: zoom.step
+                grub: always
+            capture:
+              hold-threshold: soon
+              primary: {click: take.toggle, release: take.stop, tap: take.start}
+            macros:
+              a: [b]
+              b: [take.start, a]
+              take.start: [wait 1s]
+            sounds:
+              feedback: maybe
+            """
+        #expect(
+            errors(yaml) == [
+                "rig.yaml:3:29: error: unknown key 'colour' in match of input 'pedal' (expected name, bus, vendor, product, phys, has or udev)",
+                "rig.yaml:6:7: error: unknown event code 'KEY_NOPE'",
+                "rig.yaml:7:14: error: unknown action or macro 'take.explode' in BTN_0",
+                "rig.yaml:8:7: error: BTN_MISC is bound twice: BTN_0 is already bound (line 7)",
+                "rig.yaml:9:17: error: REL_DIAL is an axis, not a button: bind it to an action such as zoom.step",
+                "rig.yaml:10:7: error: ABS_X cannot be bound: only buttons (EV_KEY) and axes (EV_REL) can",
+                "rig.yaml:11:5: error: unknown key 'grub' in input 'pedal' (expected match, bind, remote or grab)",
+                "rig.yaml:13:19: error: hold-threshold must be a duration such as 500ms or 1.5s, not 'soon'",
+                "rig.yaml:14:33: error: capture.primary has a release handler but no hold handler",
+                "rig.yaml:14:53: error: unknown key 'tap' in capture.primary (expected click, hold, release or double)",
+                "rig.yaml:16:7: error: macro 'a' is recursive: a -> b -> a",
+                "rig.yaml:17:19: error: macro 'b' is recursive: b -> a -> b",
+                "rig.yaml:18:3: error: macro 'take.start' has the name of an action",
+                "rig.yaml:20:13: error: feedback must be true or false, not 'maybe'",
+            ])
+    }
+
+    @Test func emptyRigs() {
+        #expect(errors("") == ["rig.yaml:1:1: error: the profile is empty: a rig needs inputs"])
+        #expect(errors("capture: {}") == ["rig.yaml:1:1: error: the rig has no inputs: add an 'inputs' section"])
+        #expect(errors("inputs: {}") == ["rig.yaml:1:9: error: the rig has no inputs"])
+        #expect(
+            errors("inputs:\n  pedal: {match: {name: x}}")
+                == ["rig.yaml:2:10: error: input 'pedal' binds nothing: add a 'bind' section"])
+    }
+
+    @Test func yamlSyntaxAndDuplicateKeys() {
+        #expect(errors("inputs: [a, b") == ["rig.yaml:2:1: error: YAML: did not find expected ',' or ']'"])
+        #expect(
+            errors("inputs:\n  p:\n    match: {name: x}\n    bind: {KEY_B: primary, KEY_B: secondary}\n")
+                == ["rig.yaml:4:12: error: 'KEY_B' given twice in one mapping"])
+    }
+
+    @Test func roleWithoutHandlers() {
+        #expect(
+            errors("inputs:\n  p: {match: {name: x}, bind: {KEY_B: secondary}}\ncapture: {secondary: {}}")
+                == ["rig.yaml:2:39: error: KEY_B is bound to secondary, but capture has no primary handlers"])
+    }
+
+    @Test func actionArguments() {
+        let yaml = """
+            inputs:
+              p:
+                match: {name: x}
+                bind:
+                  KEY_A: exec notify-send hi
+                  KEY_B: {exec: []}
+                  KEY_C: wait forever
+                  KEY_D: zoom.set 9
+                  KEY_E: sound trumpet
+                  KEY_F: take.toggle now
+                  KEY_G: [zoom.step 0.5, {zoom.set: 2}, wait 20ms, sound shutter, {exec: [/bin/true]}]
+            """
+        #expect(
+            errors(yaml) == [
+                "rig.yaml:5:14: error: exec takes a list, never a shell string: exec: [program, argument, ...]",
+                "rig.yaml:6:21: error: exec needs a program",
+                "rig.yaml:7:14: error: wait must be a duration such as 500ms or 1.5s, not 'forever'",
+                "rig.yaml:8:14: error: zoom.set must be within 1 and 6, not 9.0",
+                "rig.yaml:9:14: error: unknown sound 'trumpet' (built in: shutter, begin-video-recording or end-video-recording; others need an entry in sounds.files)",
+                "rig.yaml:10:14: error: take.toggle takes no argument",
+            ])
+        let fixed = yaml.split(separator: "\n").filter { !$0.contains("KEY_A") && !$0.contains("KEY_B") && !$0.contains("KEY_C") && !$0.contains("KEY_D") && !$0.contains("KEY_E") && !$0.contains("KEY_F") }
+        let profile = try? load(fixed.joined(separator: "\n"))
+        #expect(
+            profile?.inputs[0].keys[0].binding
+                == .actions([
+                    Step(.zoomStep(0.5)), Step(.zoomSet(2)), Step(.wait(.milliseconds(20))), Step(.sound("shutter")),
+                    Step(.exec(["/bin/true"])),
+                ]))
+    }
+
+    @Test func matchRules() throws {
+        let profile = try load(
+            """
+            inputs:
+              h:
+                match:
+                  name: "* (AVRCP)"
+                  bus: bluetooth
+                  phys: "00:1a:7d:*"
+                  has: [KEY_PLAYCD]
+                  udev: {ID_INPUT_KEY: "1"}
+                bind: {KEY_PLAYCD: primary}
+            capture: {primary: {click: take.toggle}}
+            """)
+        var device = DeviceIdentity(
+            name: "WH-1000XM4 (AVRCP)", bus: Bus.bluetooth, phys: "00:1a:7d:da:71:13",
+            codes: [EventCode(type: 1, code: 200)], udev: ["ID_INPUT_KEY": "1"])
+        #expect(profile.inputIndex(matching: device) == 0)
+        device.udev = [:]
+        #expect(profile.explainMatch(device)[0].reasons == ["udev property ID_INPUT_KEY is not set"])
+        device.codes = []
+        #expect(profile.explainMatch(device)[0].reasons == ["the device has no KEY_PLAYCD"])
+        device.bus = Bus.usb
+        #expect(profile.explainMatch(device)[0].reasons == ["bus usb is not bluetooth"])
+        device.name = "Headset"
+        #expect(profile.explainMatch(device)[0].reasons == ["name 'Headset' does not match '* (AVRCP)'"])
+    }
+
+    @Test func cameraControlsAndSoundsValidate() {
+        let good = """
+            inputs: {p: {match: {name: x}, bind: {KEY_B: primary}}}
+            capture: {primary: {click: take.toggle}}
+            camera:
+              back: [/dev/v4l/by-id/usb-046d_*-video-index0, testpattern]
+              front: "card:Integrated Camera"
+              fps: 30
+              max-size: 1920x1080
+              codec: [hevc, h264]
+              orientation: 90
+              mirror: true
+              preroll: 1s
+              filter: mono
+              start: first-input
+            controls:
+              - {type: zoom}
+              - {type: exposure-bias}
+              - {type: slider, name: Frame rate, target: "recorder:fps", values: [30, 60], format: "%@ fps"}
+              - {type: slider, name: Brightness, target: "v4l2:brightness", min: 0, max: 255, step: 1}
+              - {type: picker, name: Filter, target: "recorder:filter", titles: [None, Mono, Sepia], selected: 1, enabled: false}
+            sounds:
+              device: "plughw:0,0"
+              files: {shutter: /tmp/click.wav}
+            """
+        #expect(errors(good) == [])
+        let bad = """
+            inputs: {p: {match: {name: x}, bind: {KEY_B: primary}}}
+            capture: {primary: {click: take.toggle}}
+            camera:
+              fps: 24
+              max-size: big
+              codec: [vp9]
+              lens: wide
+            controls:
+              - {type: slider, name: B, target: "v4l2:brightness", min: 5, max: 1}
+              - {type: slider, name: C, target: "v4l2:contrast", min: 0, max: 1, step: 0}
+              - {type: picker, name: F, target: "recorder:filter", titles: [], selected: 0}
+              - {type: dial}
+            """
+        #expect(
+            errors(bad) == [
+                "rig.yaml:4:8: error: fps must be 30 or 60, not '24'",
+                "rig.yaml:5:13: error: max-size must be WIDTHxHEIGHT such as 1920x1080, not 'big'",
+                "rig.yaml:6:10: error: unknown codec 'vp9' (expected hevc or h264)",
+                "rig.yaml:7:3: error: unknown key 'lens' in camera (expected back, front, position, fps, max-size, codec, passthrough, orientation, mirror, preroll, work, output, filter, start or wait-for-camera)",
+                "rig.yaml:9:69: error: max must be greater than min",
+                "rig.yaml:10:76: error: step must be greater than 0",
+                "rig.yaml:11:64: error: a picker needs a list of titles",
+                "rig.yaml:12:12: error: type must be zoom, exposure-bias, slider or picker, not 'dial'",
+            ])
+    }
+
+    @Test func tooManyControls() {
+        let controls = Array(repeating: "  - {type: zoom}", count: 7).joined(separator: "\n")
+        let yaml = "inputs: {p: {match: {name: x}, bind: {KEY_B: primary}}}\ncapture: {primary: {click: take.toggle}}\ncontrols:\n\(controls)"
+        #expect(errors(yaml) == ["rig.yaml:10:5: error: a rig has at most 6 controls"])
+    }
+
+    @Test func durations() {
+        #expect(DurationText.parse("500ms") == .milliseconds(500))
+        #expect(DurationText.parse("1.5s") == .milliseconds(1500))
+        #expect(DurationText.parse("250 us") == .microseconds(250))
+        #expect(DurationText.parse("0.0000001s") == nil)
+        #expect(DurationText.parse("-1s") == nil)
+        #expect(DurationText.parse("1e3ms") == nil)
+        #expect(DurationText.parse("s") == nil)
+        #expect(DurationText.parse("99999999999s") == nil)
+        #expect(DurationText.format(.milliseconds(1500)) == "1500ms")
+        #expect(DurationText.format(.seconds(2)) == "2s")
+    }
+
+    @Test func globs() {
+        #expect(Glob("* (AVRCP)").matches("WH-1000XM4 (AVRCP)"))
+        #expect(!Glob("* (AVRCP)").matches("WH-1000XM4"))
+        #expect(Glob("usb-*-event-[kj]bd").matches("usb-foo-event-kbd"))
+        #expect(!Glob("usb-*-event-[!k]bd").matches("usb-foo-event-kbd"))
+        #expect(Glob("a?c").matches("abc"))
+        #expect(Glob("[a-c]x").matches("bx"))
+        #expect(!Glob("[a-c]x").matches("dx"))
+        #expect(Glob("[").matches("["))
+        #expect(Glob("**").matches(""))
+    }
+}
