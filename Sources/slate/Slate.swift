@@ -1,6 +1,31 @@
 import ArgumentParser
+import Logging
+import SlateLinux
 
 @main
 struct Slate: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Physical buttons to camera capture events.")
+    static let configuration = CommandConfiguration(
+        abstract: "Physical buttons to camera capture events, for Linux camera rigs.",
+        subcommands: [Check.self, Replay.self, Codes.self])
+
+    /// Exit status for bad input: an invalid profile or recording.
+    static let badInput = ExitCode(2)
+
+    static func bootstrapLogging() {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = .info
+            return handler
+        }
+    }
+}
+
+/// Writes lines to standard error, unbuffered.
+enum StandardError {
+    static let stream = OutputStream(fd: 2)
+
+    static func write(_ line: String) {
+        stream.writeLine(line)
+        stream.flush()
+    }
 }

@@ -1,0 +1,25 @@
+import Glibc
+import SlateCore
+
+/// CLOCK_MONOTONIC, the clock evdev timestamps use once `libevdev_set_clock_id` asks for it.
+public enum MonotonicClock {
+    public static func now() -> Instant {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Instant(seconds: Int64(spec.tv_sec), microseconds: Int64(spec.tv_nsec) / 1000)
+    }
+
+    /// Nanoseconds, for measuring short spans.
+    public static func nanoseconds() -> UInt64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
+    }
+
+    /// Sleeps until `instant` on the monotonic clock (returns at once if it has passed).
+    public static func sleep(until instant: Instant) {
+        var spec = timespec(
+            tv_sec: Int(instant.microseconds / 1_000_000), tv_nsec: Int(instant.microseconds % 1_000_000) * 1000)
+        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &spec, nil) == EINTR {}
+    }
+}

@@ -1,0 +1,27 @@
+import Glibc
+
+/// A failed system call: the operation, the path or device it was about, and errno.
+public struct SystemError: Error, CustomStringConvertible {
+    public var operation: String
+    public var path: String
+    public var errno: Int32
+
+    public init(_ operation: String, path: String, errno: Int32 = Glibc.errno) {
+        self.operation = operation
+        self.path = path
+        self.errno = errno
+    }
+
+    public var description: String {
+        "\(path): cannot \(operation): \(String(cString: strerror(errno)))"
+    }
+}
+
+/// Retries a system call interrupted by a signal (EINTR).
+@inline(__always)
+func retryingInterrupts<T: BinaryInteger>(_ call: () -> T) -> T {
+    while true {
+        let result = call()
+        if result >= 0 || errno != EINTR { return result }
+    }
+}

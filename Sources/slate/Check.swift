@@ -1,0 +1,43 @@
+import ArgumentParser
+import SlateCore
+import SlateLinux
+
+/// `slate check FILE...`: validates profiles.
+struct Check: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Validate profiles; print every error as FILE:LINE:COLUMN: error: MESSAGE.",
+        discussion: "Exits 2 when any file has an error, 0 otherwise.")
+
+    @Argument(help: "Profile files to check.")
+    var files: [String]
+
+    func run() throws {
+        let output = OutputStream()
+        var failed = false
+        for file in files {
+            switch ProfileSource.load(file) {
+            case .success(let profile):
+                output.writeLine("\(file): ok (\(profile.inputs.count) input\(profile.inputs.count == 1 ? "" : "s"))")
+            case .failure(let errors):
+                failed = true
+                output.flush()
+                for line in errors { StandardError.write(line) }
+            }
+        }
+        output.flush()
+        if failed { throw Slate.badInput }
+    }
+}
+
+/// Reads and loads a profile file; the errors as printable lines.
+enum ProfileSource {
+    static func load(_ path: String) -> Result<Profile, [String]> {
+        let text: String
+        do {
+            text = try FileReading.text(atPath: path)
+        } catch {
+            return .failure(["\(path):1:1: error: \(error.description.dropFirst(path.count + 2))"])
+        }
+        return ProfileLoader.load(text, file: path).mapError { $0.diagnostics.map(\.description) }
+    }
+}

@@ -1,0 +1,83 @@
+import ArgumentParser
+import Logging
+import SlateCore
+import SlateLinux
+
+/// `slate replay`: runs an input recording through a profile.
+struct Replay: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Replay an evemu or libinput recording through a profile and print what the rig would do.",
+        discussion: """
+            Capture events, actions and sounds are printed one per line, with t in seconds \
+            from the recording's first event. The replay runs in virtual time (as fast as \
+            possible) unless --realtime. exec actions are shown, not run.
+            """)
+
+    @Option(help: "The rig's profile.")
+    var profile: String
+
+    @Argument(help: "An evemu-record or libinput record file (- for standard input).")
+    var recording: String
+
+    @Flag(help: "One JSON object per line.")
+    var json = false
+
+    @Flag(help: "Play the recording at its own pace.")
+    var realtime = false
+
+    @Flag(help: "Start with capture inactive: buttons do nothing.")
+    var inactive = false
+
+    func run() throws {
+        Slate.bootstrapLogging()
+        let log = Logger(label: "slate.replay")
+        let loaded: Profile
+        switch ProfileSource.load(profile) {
+        case .success(let value): loaded = value
+        case .failure(let errors):
+            errors.forEach(StandardError.write)
+            throw Slate.badInput
+        }
+        let parsed: Recording
+        do {
+            let bytes = try FileReading.bytes(atPath: recording)
+            parsed = try Recording.parse(utf8: bytes, file: recording)
+        } catch let error as SystemError {
+            StandardError.write("\(recording):1: error: \(error.description.dropFirst(recording.count + 2))")
+            throw Slate.badInput
+        } catch {
+            StandardError.write("\(error)")
+            throw Slate.badInput
+        }
+        let replay: SlateCore.Replay
+        do {
+            replay = try SlateCore.Replay(
+                profile: loaded, timeline: Timeline(recording: parsed), recorder: RecorderModel(fps: loaded.camera.fps),
+                captureActive: !inactive)
+        } catch {
+            StandardError.write("\(recording): error: \(error)")
+            throw Slate.badInput
+        }
+        for device in parsed.devices {
+            if let input = loaded.inputIndex(matching: device.identity) {
+                log.info("'\(device.identity.name)' is input '\(loaded.inputs[input].name)'")
+            } else {
+                log.warning("'\(device.identity.name)' matches no input; its events are ignored")
+            }
+        }
+        let output = OutputStream()
+        let format = ReportFormat(origin: replay.origin)
+        let wallStart = MonotonicClock.now()
+        while let next = replay.nextTime {
+            if realtime {
+                MonotonicClock.sleep(until: wallStart + (next - replay.origin))
+            }
+            replay.advance(to: next)
+            for report in replay.rig.reports { output.writeLine(json ? format.json(report) : format.text(report)) }
+            replay.rig.reports.removeAll(keepingCapacity: true)
+            if realtime { output.flush() }
+            if output.closed { break }
+        }
+        output.flush()
+    }
+}

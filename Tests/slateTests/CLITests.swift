@@ -1,0 +1,181 @@
+import Foundation
+import Testing
+
+/// Runs the built `slate` binary as a user would.
+struct CLI {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        .appendingPathComponent("slate")
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+    }
+
+    static func run(_ arguments: [String], input: String? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.currentDirectoryURL = root
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        if let input {
+            let pipe = Pipe()
+            process.standardInput = pipe
+            try process.run()
+            pipe.fileHandleForWriting.write(Data(input.utf8))
+            try pipe.fileHandleForWriting.close()
+        } else {
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+        }
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    static func temporaryFile(_ name: String, _ text: String) throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("slate-cli-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = folder.appendingPathComponent(name)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
+    static func json(_ line: String) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
+    }
+}
+
+@Suite struct CheckCommandTests {
+    @Test func shippedProfilesPass() throws {
+        let profiles = try FileManager.default.contentsOfDirectory(atPath: CLI.root.appendingPathComponent("profiles").path)
+            .filter { $0.hasSuffix(".yaml") }.sorted().map { "profiles/\($0)" }
+        let result = try CLI.run(["check"] + profiles)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.lines == profiles.map { "\($0): ok (1 input)" })
+    }
+
+    @Test func everyErrorOfEveryFileIsPrintedAndExitIsTwo() throws {
+        let bad = try CLI.temporaryFile(
+            "bad.yaml",
+            "inputs:\n  p:\n    match: {name: x}\n    bind: {KEY_NOPE: primary, KEY_B: fly}\ncapture: {primary: {click: take.toggle}}\n")
+        let result = try CLI.run(["check", "profiles/powermate.yaml", bad, "/nonexistent/rig.yaml"])
+        #expect(result.status == 2)
+        #expect(result.lines == ["profiles/powermate.yaml: ok (1 input)"])
+        #expect(
+            result.stderr.split(separator: "\n").map(String.init) == [
+                "\(bad):4:12: error: unknown event code 'KEY_NOPE'",
+                "\(bad):4:37: error: unknown action or macro 'fly' in KEY_B",
+                "/nonexistent/rig.yaml:1:1: error: cannot open: No such file or directory",
+            ])
+    }
+}
+
+@Suite struct ReplayCommandTests {
+    static let demo = ["replay", "--profile", "profiles/pcsensor-footswitch.yaml", "recordings/footswitch-session.evemu"]
+
+    @Test func demoSessionAsJSON() throws {
+        let result = try CLI.run(Self.demo + ["--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let objects = result.lines.map(CLI.json)
+        let actions = objects.filter { $0["type"] as? String == "action" }
+        #expect(
+            actions.map { "\($0["action"]!) \($0["result"]!)" } == [
+                "take.toggle started take 1", "take.toggle stopped take 1", "take.start started take 2",
+                "take.stop stopped take 2", "take.delete-last deleted take 2", "take.toggle started take 2",
+                "take.toggle stopped take 2", "takes.export exported 2 takes",
+            ])
+        let first = objects[0]
+        #expect(first["t"] as? Double == 0)
+        #expect(first["type"] as? String == "capture")
+        #expect(first["input"] as? String == "pedals")
+        #expect(first["code"] as? String == "KEY_B")
+        #expect(first["role"] as? String == "primary")
+        #expect(first["phase"] as? String == "began")
+        let hold = actions[2]
+        #expect(hold["gesture"] as? String == "hold")
+        #expect(hold["t"] as? Double == 7.000209)
+        #expect(objects.last?["t"] as? Double == 19.085399)
+        #expect(result.stderr.contains("'PCsensor FootSwitch' is input 'pedals'"))
+    }
+
+    @Test func textOutputMatchesJSONOutput() throws {
+        let text = try CLI.run(Self.demo).lines
+        let json = try CLI.run(Self.demo + ["--json"]).lines
+        #expect(text.count == json.count)
+        #expect(text.first?.split(separator: " ", omittingEmptySubsequences: true) == ["0.000", "capture", "pedals", "KEY_B", "primary", "began"])
+    }
+
+    @Test func inactiveReplayDoesNothing() throws {
+        let result = try CLI.run(Self.demo + ["--inactive"])
+        #expect(result.status == 0)
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func unmatchedRecordingSaysWhyForEachInput() throws {
+        let result = try CLI.run([
+            "replay", "--profile", "profiles/powermate.yaml", "recordings/footswitch-session.evemu",
+        ])
+        #expect(result.status == 2)
+        #expect(
+            result.stderr.contains(
+                """
+                no device of the recording matches an input of profiles/powermate.yaml
+                  device 'PCsensor FootSwitch' (bus usb, 0x3553:0xb001):
+                    input knob: vendor 0x3553 is not 0x077d
+                """))
+    }
+
+    @Test func malformedRecordingIsAnErrorWithItsLine() throws {
+        let broken = try CLI.temporaryFile(
+            "broken.evemu", "# EVEMU 1.3\nN: Pedal\nI: 0003 3553 b001 0111\nE: 0.1 0001 zz 1\n")
+        let result = try CLI.run(["replay", "--profile", "profiles/pcsensor-footswitch.yaml", broken])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("\(broken):4: error: "))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func missingRecordingNamesThePath() throws {
+        let result = try CLI.run(["replay", "--profile", "profiles/powermate.yaml", "/nonexistent.evemu"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "/nonexistent.evemu:1: error: cannot open: No such file or directory\n")
+    }
+
+    @Test func recordingFromStandardInput() throws {
+        let recording = try String(
+            contentsOf: CLI.root.appendingPathComponent("recordings/footswitch-session.evemu"), encoding: .utf8)
+        let result = try CLI.run(["replay", "--profile", "profiles/pcsensor-footswitch.yaml", "-"], input: recording)
+        #expect(result.status == 0)
+        #expect(result.lines.count == (try CLI.run(Self.demo).lines.count))
+    }
+
+    @Test func realtimeFollowsTheRecordingsPace() throws {
+        let recording = try CLI.temporaryFile(
+            "short.evemu",
+            """
+            # EVEMU 1.3
+            N: PCsensor FootSwitch
+            I: 0003 3553 b001 0111
+            B: 00 03 00 00 00 00 00 00 00
+            B: 01 00 00 00 00 00 00 01 00
+            E: 0.000001 0001 0030 1
+            E: 0.000001 0000 0000 0
+            E: 0.400001 0001 0030 0
+            E: 0.400001 0000 0000 0
+
+            """)
+        let start = Date()
+        let result = try CLI.run(["replay", "--realtime", "--profile", "profiles/pcsensor-footswitch.yaml", recording])
+        #expect(result.status == 0)
+        #expect(Date().timeIntervalSince(start) >= 0.4)
+        #expect(result.lines.count == 3)
+    }
+}
