@@ -23,6 +23,8 @@ public final class Rig {
     private var engine: CaptureEngine
     private var runner: MacroRunner
     public private(set) var sources: [Source?] = []
+    /// The input index of each source, -1 once detached (read on every event).
+    private var sourceInputs: [Int] = []
     /// Everything that happened so far, in time order; callers may empty it.
     public var reports: [Report] = []
     private var engineOutput: [EngineOutput] = []
@@ -44,6 +46,7 @@ public final class Rig {
             return .unmatched(profile.explainMatch(device))
         }
         sources.append(Source(identity: device, input: input))
+        sourceInputs.append(input)
         return .bound(sources.count - 1, input: profile.inputs[input].name)
     }
 
@@ -53,6 +56,7 @@ public final class Rig {
         guard sources.indices.contains(source), sources[source] != nil else { return }
         engine.sourceRemoved(source, time: time, into: &engineOutput)
         sources[source] = nil
+        sourceInputs[source] = -1
         dispatch()
     }
 
@@ -60,28 +64,30 @@ public final class Rig {
     /// after SYN_DROPPED.
     public func handle(_ event: InputEvent, from source: SourceID, resync: Bool = false) {
         if let deadline = nextDeadline, deadline <= event.time { advance(to: event.time) }
-        guard source < sources.count, let device = sources[source] else { return }
+        guard source < sourceInputs.count else { return }
+        let input = sourceInputs[source]
+        guard input >= 0 else { return }
         let code = Int(event.code)
         switch event.type {
         case EventType.key where code < Bindings.keyCount:
-            let binding = bindings.keyTables[device.input][code]
+            let binding = bindings.keyTables[input][code]
             guard binding != Bindings.unbound else { return }
             if resync {
                 engine.resync(source: source, code: event.code, down: event.value != 0, time: event.time, into: &engineOutput)
             } else {
                 engine.key(
-                    source: source, input: device.input, code: event.code, binding: binding, value: event.value,
+                    source: source, input: input, code: event.code, binding: binding, value: event.value,
                     time: event.time, into: &engineOutput)
             }
             if !engineOutput.isEmpty { dispatch() }
         case EventType.rel where code < Bindings.relCount:
-            let index = Int(bindings.axisTables[device.input][code])
+            let index = Int(bindings.axisTables[input][code])
             guard index > 0, engine.isActive, event.value != 0, !resync else { return }
             let trigger = TriggerInfo(
-                input: profile.inputs[device.input].name, code: EventCode(type: event.type, code: event.code),
+                input: profile.inputs[input].name, code: EventCode(type: event.type, code: event.code),
                 role: nil, gesture: nil)
             runner.run(
-                bindings.axisActions[device.input][index - 1], trigger: trigger, value: Double(event.value),
+                bindings.axisActions[input][index - 1], trigger: trigger, value: Double(event.value),
                 feedback: false, at: event.time, into: &reports)
             updateDeadline()
         default:

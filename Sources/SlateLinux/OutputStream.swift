@@ -36,3 +36,12 @@ public final class OutputStream {
         buffer.removeAll(keepingCapacity: true)
     }
 }
+
+extension OutputStream {
+    /// Writes one line to standard error at once (unbuffered).
+    public static func writeError(_ line: String) {
+        let stream = OutputStream(fd: STDERR_FILENO)
+        stream.writeLine(line)
+        stream.flush()
+    }
+}

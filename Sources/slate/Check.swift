@@ -18,10 +18,10 @@ struct Check: ParsableCommand {
             switch ProfileSource.load(file) {
             case .success(let profile):
                 output.writeLine("\(file): ok (\(profile.inputs.count) input\(profile.inputs.count == 1 ? "" : "s"))")
-            case .failure(let errors):
+            case .failure(let failure):
                 failed = true
                 output.flush()
-                for line in errors { StandardError.write(line) }
+                failure.lines.forEach(OutputStream.writeError)
             }
         }
         output.flush()
@@ -29,15 +29,20 @@ struct Check: ParsableCommand {
     }
 }
 
-/// Reads and loads a profile file; the errors as printable lines.
+/// Errors that stop a command, as the lines to print.
+struct CommandFailure: Error {
+    var lines: [String]
+}
+
+/// Reads and loads a profile file.
 enum ProfileSource {
-    static func load(_ path: String) -> Result<Profile, [String]> {
+    static func load(_ path: String) -> Result<Profile, CommandFailure> {
         let text: String
         do {
             text = try FileReading.text(atPath: path)
         } catch {
-            return .failure(["\(path):1:1: error: \(error.description.dropFirst(path.count + 2))"])
+            return .failure(CommandFailure(lines: ["\(path):1:1: error: \(error.description.dropFirst(path.count + 2))"]))
         }
-        return ProfileLoader.load(text, file: path).mapError { $0.diagnostics.map(\.description) }
+        return ProfileLoader.load(text, file: path).mapError { CommandFailure(lines: $0.diagnostics.map(\.description)) }
     }
 }

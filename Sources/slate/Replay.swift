@@ -34,8 +34,8 @@ struct Replay: ParsableCommand {
         let loaded: Profile
         switch ProfileSource.load(profile) {
         case .success(let value): loaded = value
-        case .failure(let errors):
-            errors.forEach(StandardError.write)
+        case .failure(let failure):
+            failure.lines.forEach(OutputStream.writeError)
             throw Slate.badInput
         }
         let parsed: Recording
@@ -43,10 +43,10 @@ struct Replay: ParsableCommand {
             let bytes = try FileReading.bytes(atPath: recording)
             parsed = try Recording.parse(utf8: bytes, file: recording)
         } catch let error as SystemError {
-            StandardError.write("\(recording):1: error: \(error.description.dropFirst(recording.count + 2))")
+            OutputStream.writeError("\(recording):1: error: \(error.description.dropFirst(recording.count + 2))")
             throw Slate.badInput
         } catch {
-            StandardError.write("\(error)")
+            OutputStream.writeError("\(error)")
             throw Slate.badInput
         }
         let replay: SlateCore.Replay
@@ -55,7 +55,7 @@ struct Replay: ParsableCommand {
                 profile: loaded, timeline: Timeline(recording: parsed), recorder: RecorderModel(fps: loaded.camera.fps),
                 captureActive: !inactive)
         } catch {
-            StandardError.write("\(recording): error: \(error)")
+            OutputStream.writeError("\(recording): error: \(error)")
             throw Slate.badInput
         }
         for device in parsed.devices {

@@ -19,13 +19,3 @@ struct Slate: ParsableCommand {
         }
     }
 }
-
-/// Writes lines to standard error, unbuffered.
-enum StandardError {
-    static let stream = OutputStream(fd: 2)
-
-    static func write(_ line: String) {
-        stream.writeLine(line)
-        stream.flush()
-    }
-}

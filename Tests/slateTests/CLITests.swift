@@ -73,7 +73,7 @@ struct CLI {
         #expect(
             result.stderr.split(separator: "\n").map(String.init) == [
                 "\(bad):4:12: error: unknown event code 'KEY_NOPE'",
-                "\(bad):4:37: error: unknown action or macro 'fly' in KEY_B",
+                "\(bad):4:38: error: unknown action or macro 'fly' in KEY_B",
                 "/nonexistent/rig.yaml:1:1: error: cannot open: No such file or directory",
             ])
     }
