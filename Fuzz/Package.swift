@@ -1,0 +1,21 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// libFuzzer targets for SlateCore's parsers, one executable per parser.
+// Build and run them with `scripts/fuzz TARGET [SECONDS]` from the repository root.
+// To add a target: create Sources/fuzz-NAME/FuzzNAME.swift defining
+// `LLVMFuzzerTestOneInput`, list "fuzz-NAME" below and teach scripts/fuzz its seeds.
+let fuzzTargets = ["fuzz-evemu", "fuzz-libinput"]
+
+let package = Package(
+    name: "SlateFuzz",
+    dependencies: [.package(name: "Slate", path: "..")],
+    targets: [
+        .target(name: "FuzzSupport")
+    ]
+        + fuzzTargets.map { name in
+            .executableTarget(
+                name: name,
+                dependencies: ["FuzzSupport", .product(name: "SlateCore", package: "Slate")])
+        }
+)

@@ -1,0 +1,308 @@
+/// Reader for `evemu-record` files (format 1.x): one device description
+/// (`N:`, `I:`, `P:`, `B:`, `A:`, `L:`, `S:` lines) followed by `E:` event lines.
+///
+/// The device's codes come from its `B:` bitmasks (every type but `EV_SYN`);
+/// events keep the timestamps written in the file.
+public enum EvemuRecording {
+    /// Parses an evemu recording; `file` names the input in error messages.
+    public static func parse(_ text: String, file: String) throws(RecordingError) -> Recording {
+        var text = text
+        let result = text.withUTF8 { bytes in
+            var parser = EvemuParser(bytes: bytes, file: file)
+            return Result { () throws(RecordingError) in try parser.parse() }
+        }
+        return try result.get()
+    }
+}
+
+/// A line-by-line parser over UTF-8 bytes that makes no string per field.
+private struct EvemuParser {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let file: String
+    /// The 1-based number of the line being parsed.
+    var line = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>, file: String) {
+        self.bytes = bytes
+        self.file = file
+    }
+
+    private enum Stage { case start, named, described, events }
+
+    /// Largest seconds value whose microseconds still fit in an `Int64`.
+    static let maxSeconds: Int64 = Int64.max / 1_000_000 - 1
+
+    mutating func parse() throws(RecordingError) -> Recording {
+        var stage = Stage.start
+        var name = ""
+        var nameLine = 0
+        var id: [UInt16] = [0, 0, 0, 0]
+        var codes = Set<EventCode>()
+        var maskBytes = [Int](repeating: 0, count: Int(EventLimits.evMax) + 1)
+        var events: [InputEvent] = []
+        events.reserveCapacity(bytes.count / 48)
+
+        let count = bytes.count
+        var next = 0
+        while next < count {
+            line += 1
+            let start = next
+            var end = start
+            while end < count && bytes[end] != 0x0A { end += 1 }
+            next = end + 1
+            if end > start && bytes[end - 1] == 0x0D { end -= 1 }
+            var s = start
+            while s < end && (bytes[s] == 0x20 || bytes[s] == 0x09) { s += 1 }
+            if s == end || bytes[s] == UInt8(ascii: "#") { continue }
+
+            guard end - s >= 2 && bytes[s + 1] == UInt8(ascii: ":") else {
+                throw error("unexpected line '\(text(s, end))': expected a line such as 'N:', 'I:', 'B:' or 'E:'")
+            }
+            let kind = bytes[s]
+            var c = s + 2
+            if kind == UInt8(ascii: "E") {
+                switch stage {
+                case .start, .named:
+                    throw error(
+                        stage == .start
+                            ? "event before the device description: expected 'N:' and 'I:' lines first"
+                            : "event before the 'I:' line: expected 'I: <bus> <vendor> <product> <version>'")
+                case .described, .events:
+                    stage = .events
+                }
+                events.append(try event(&c, end))
+                continue
+            }
+
+            switch (kind, stage) {
+            case (UInt8(ascii: "N"), .start):
+                while c < end && (bytes[c] == 0x20 || bytes[c] == 0x09) { c += 1 }
+                var e = end
+                while e > c && (bytes[e - 1] == 0x20 || bytes[e - 1] == 0x09) { e -= 1 }
+                guard c < e else { throw error("'N:' line without a device name") }
+                name = String(decoding: UnsafeBufferPointer(rebasing: bytes[c..<e]), as: UTF8.self)
+                nameLine = line
+                stage = .named
+                continue
+            case (UInt8(ascii: "N"), _):
+                throw error("second 'N:' line: an evemu recording describes one device")
+            case (UInt8(ascii: "I"), .named):
+                for i in 0..<4 {
+                    id[i] = try hexField(&c, end, max: 0xffff, what: ["bus", "vendor", "product", "version"][i])
+                }
+                try endOfLine(c, end, after: "'I:' line")
+                stage = .described
+                continue
+            case (UInt8(ascii: "I"), .start):
+                throw error("'I:' line before the 'N:' line")
+            case (UInt8(ascii: "I"), _):
+                throw error("second 'I:' line: an evemu recording describes one device")
+            case (_, .start):
+                throw error("expected 'N: <device name>' before '\(text(s, s + 2))' lines")
+            case (_, .named):
+                throw error("expected 'I: <bus> <vendor> <product> <version>' after the 'N:' line")
+            case (_, .events):
+                if "PBALS".utf8.contains(kind) {
+                    throw error("device description line '\(text(s, s + 2))' after the events")
+                }
+            case (_, .described):
+                break
+            }
+
+            switch kind {
+            case UInt8(ascii: "P"):
+                for _ in 0..<8 { _ = try hexField(&c, end, max: 0xff, what: "property byte") }
+                try endOfLine(c, end, after: "'P:' line (8 bytes)")
+            case UInt8(ascii: "B"):
+                let type = try hexField(&c, end, max: 0xffff, what: "event type")
+                guard type <= EventLimits.evMax else {
+                    throw error("unknown \(EventLimits.describe(type: type)) in 'B:' line")
+                }
+                let offset = maskBytes[Int(type)]
+                for byteIndex in 0..<8 {
+                    let mask = try hexField(&c, end, max: 0xff, what: "bitmask byte")
+                    guard mask != 0 else { continue }
+                    for bit in 0..<8 where mask & (1 << bit) != 0 {
+                        let code = (offset + byteIndex) * 8 + bit
+                        if let problem = EventLimits.checkCapability(type: type, code: code) {
+                            throw error(problem)
+                        }
+                        if type != EventType.syn { codes.insert(EventCode(type: type, code: UInt16(code))) }
+                    }
+                }
+                try endOfLine(c, end, after: "'B:' line (a type and 8 bytes)")
+                maskBytes[Int(type)] = offset + 8
+            case UInt8(ascii: "A"):
+                let code = try hexField(&c, end, max: 0xffff, what: "axis code")
+                if let problem = EventLimits.checkEvent(type: EventType.abs, code: code) { throw error(problem) }
+                for what in ["minimum", "maximum", "fuzz", "flat"] { _ = try int32Field(&c, end, what: "axis " + what) }
+                var peek = c
+                if nextToken(&peek, end) != nil { _ = try int32Field(&c, end, what: "axis resolution") }
+                try endOfLine(c, end, after: "'A:' line (code, minimum, maximum, fuzz, flat, resolution)")
+            case UInt8(ascii: "L"), UInt8(ascii: "S"):
+                let type = kind == UInt8(ascii: "L") ? EventType.led : EventType.sw
+                let what = kind == UInt8(ascii: "L") ? "LED code" : "switch code"
+                let code = try hexField(&c, end, max: 0xffff, what: what)
+                if let problem = EventLimits.checkEvent(type: type, code: code) { throw error(problem) }
+                _ = try int32Field(&c, end, what: "state")
+                try endOfLine(c, end, after: "'\(text(s, s + 2))' line (code and state)")
+            default:
+                throw error("unknown line type '\(text(s, s + 2))'")
+            }
+        }
+
+        switch stage {
+        case .start:
+            line = max(line, 1)
+            throw error("no device description: expected an 'N: <device name>' line")
+        case .named:
+            line = nameLine
+            throw error("'N:' line without an 'I: <bus> <vendor> <product> <version>' line after it")
+        case .described, .events:
+            break
+        }
+        let identity = DeviceIdentity(
+            name: name, bus: id[0], vendor: id[1], product: id[2], version: id[3], codes: codes)
+        return Recording(devices: [RecordedDevice(identity: identity, events: events)])
+    }
+
+    // MARK: Event lines
+
+    /// Parses `<sec>.<usec> <type> <code> <value>` after `E:`.
+    @inline(__always)
+    private func event(_ c: inout Int, _ end: Int) throws(RecordingError) -> InputEvent {
+        guard let stamp = nextToken(&c, end) else {
+            throw error("event line without fields: expected 'E: <sec>.<usec> <type> <code> <value>'")
+        }
+        var p = stamp.lowerBound
+        var seconds: Int64 = 0
+        while p < stamp.upperBound, let digit = decimalDigit(bytes[p]) {
+            seconds = seconds * 10 + Int64(digit)
+            guard seconds <= Self.maxSeconds else {
+                throw error("event timestamp '\(text(stamp))' is too large")
+            }
+            p += 1
+        }
+        let secondDigits = p - stamp.lowerBound
+        var micros: Int64 = 0
+        var microDigits = 0
+        if p < stamp.upperBound && bytes[p] == UInt8(ascii: ".") {
+            p += 1
+            while p < stamp.upperBound, microDigits < 6, let digit = decimalDigit(bytes[p]) {
+                micros = micros * 10 + Int64(digit)
+                microDigits += 1
+                p += 1
+            }
+        }
+        guard secondDigits > 0 && microDigits == 6 && p == stamp.upperBound else {
+            throw error(
+                "invalid event timestamp '\(text(stamp))': expected seconds and six-digit microseconds"
+                    + " such as 12.000250")
+        }
+        let type = try hexField(&c, end, max: 0xffff, what: "event type")
+        let code = try hexField(&c, end, max: 0xffff, what: "event code")
+        let value = try int32Field(&c, end, what: "event value")
+        try endOfLine(c, end, after: "event line ('E: <sec>.<usec> <type> <code> <value>')")
+        if let problem = EventLimits.checkEvent(type: type, code: code) { throw error(problem) }
+        return InputEvent(
+            time: Instant(microseconds: seconds * 1_000_000 + micros), type: type, code: code, value: value)
+    }
+
+    // MARK: Fields
+
+    @inline(__always)
+    private func decimalDigit(_ byte: UInt8) -> UInt8? {
+        let digit = byte &- UInt8(ascii: "0")
+        return digit < 10 ? digit : nil
+    }
+
+    @inline(__always)
+    private func hexDigit(_ byte: UInt8) -> UInt16? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt16(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt16(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt16(byte - UInt8(ascii: "A") + 10)
+        default: nil
+        }
+    }
+
+    /// The next field: skips blanks, stops at a blank or a `#` comment.
+    @inline(__always)
+    private func nextToken(_ c: inout Int, _ end: Int) -> Range<Int>? {
+        while c < end && (bytes[c] == 0x20 || bytes[c] == 0x09) { c += 1 }
+        guard c < end && bytes[c] != UInt8(ascii: "#") else { return nil }
+        let start = c
+        while c < end && bytes[c] != 0x20 && bytes[c] != 0x09 && bytes[c] != UInt8(ascii: "#") { c += 1 }
+        return start..<c
+    }
+
+    /// A hexadecimal field without `0x`, at most `max`.
+    @inline(__always)
+    private func hexField(_ c: inout Int, _ end: Int, max: UInt16, what: String) throws(RecordingError)
+        -> UInt16
+    {
+        guard let token = nextToken(&c, end) else { throw error("missing \(what)") }
+        var value: UInt32 = 0
+        for p in token {
+            guard let digit = hexDigit(bytes[p]) else {
+                throw error("invalid \(what) '\(text(token))': expected a hexadecimal number")
+            }
+            value = value << 4 | UInt32(digit)
+            guard value <= UInt32(max) else {
+                throw error("\(what) '\(text(token))' is out of range (at most \(EventLimits.hex(max, digits: 2)))")
+            }
+        }
+        return UInt16(truncatingIfNeeded: value)
+    }
+
+    /// A signed decimal field that fits in 32 bits.
+    @inline(__always)
+    private func int32Field(_ c: inout Int, _ end: Int, what: String) throws(RecordingError) -> Int32 {
+        guard let token = nextToken(&c, end) else { throw error("missing \(what)") }
+        var p = token.lowerBound
+        let negative = bytes[p] == UInt8(ascii: "-")
+        if negative || bytes[p] == UInt8(ascii: "+") { p += 1 }
+        guard p < token.upperBound else {
+            throw error("invalid \(what) '\(text(token))': expected a decimal number")
+        }
+        var magnitude: Int64 = 0
+        while p < token.upperBound {
+            guard let digit = decimalDigit(bytes[p]) else {
+                throw error("invalid \(what) '\(text(token))': expected a decimal number")
+            }
+            magnitude = magnitude * 10 + Int64(digit)
+            guard magnitude <= 1 << 31 else { throw error("\(what) '\(text(token))' does not fit in 32 bits") }
+            p += 1
+        }
+        guard let value = Int32(exactly: negative ? -magnitude : magnitude) else {
+            throw error("\(what) '\(text(token))' does not fit in 32 bits")
+        }
+        return value
+    }
+
+    /// Requires that only blanks or a comment follow.
+    @inline(__always)
+    private func endOfLine(_ c: Int, _ end: Int, after what: String) throws(RecordingError) {
+        var c = c
+        if let extra = nextToken(&c, end) {
+            throw error("unexpected '\(text(extra))' at the end of the \(what)")
+        }
+    }
+
+    // MARK: Errors
+
+    private func text(_ range: Range<Int>) -> String { text(range.lowerBound, range.upperBound) }
+
+    /// The bytes of `start..<end` for a message, shortened when long.
+    private func text(_ start: Int, _ end: Int) -> String {
+        let limit = 40
+        let cut = min(end, start + limit)
+        var shown = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<cut]), as: UTF8.self)
+        if cut < end { shown += "…" }
+        return shown
+    }
+
+    private func error(_ message: String) -> RecordingError {
+        RecordingError(file: file, line: line, message: message)
+    }
+}

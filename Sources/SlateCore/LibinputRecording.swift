@@ -1,0 +1,325 @@
+import Yams
+
+/// Reader for `libinput record` YAML files (file format version 1).
+///
+/// Each entry of `devices` becomes a ``RecordedDevice``: its identity from
+/// `evdev` (`name`, `id`, `codes`) and `udev.properties`, its events from the
+/// `evdev` frames in `events`. Other event kinds (`libinput`, `hid`) and
+/// unknown keys are ignored. Keys are kept as recorded: without
+/// `--show-keycodes`, libinput record writes most keys as `KEY_A`.
+public enum LibinputRecording {
+    /// Parses a libinput record file; `file` names the input in error messages.
+    public static func parse(_ text: String, file: String) throws(RecordingError) -> Recording {
+        try LibinputParser(file: file).parse(text)
+    }
+}
+
+private struct LibinputParser {
+    let file: String
+
+    func parse(_ text: String) throws(RecordingError) -> Recording {
+        try rejectAliases(text)
+        let composed: Node?
+        do {
+            composed = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw yamlError(error, text)
+        } catch {
+            throw RecordingError(file: file, line: 1, message: "invalid YAML: \(error)")
+        }
+        guard let root = composed else {
+            throw RecordingError(file: file, line: 1, message: "empty recording: expected 'version: 1' and 'devices:'")
+        }
+        guard case .mapping(let top) = root else {
+            throw fail(root, "expected a YAML mapping with 'version' and 'devices' keys at the top level")
+        }
+
+        guard let version = value(top, "version") else {
+            throw fail(root, "missing 'version' key: expected 'version: 1'")
+        }
+        let number = try integer(version, "version", in: Int64.min...Int64.max)
+        guard number == 1 else { throw fail(version, "unsupported libinput record version \(number) (expected 1)") }
+
+        guard let devicesNode = value(top, "devices") else {
+            throw fail(root, "missing 'devices' key: expected a list of recorded devices")
+        }
+        guard case .sequence(let deviceNodes) = devicesNode else {
+            throw fail(devicesNode, "devices: expected a list of recorded devices")
+        }
+        if let ndevices = value(top, "ndevices") {
+            let n = try integer(ndevices, "ndevices", in: 0...Int64(Int32.max))
+            guard n == Int64(deviceNodes.count) else {
+                throw fail(ndevices, "ndevices is \(n) but 'devices' lists \(deviceNodes.count)")
+            }
+        }
+        var devices: [RecordedDevice] = []
+        for (index, node) in deviceNodes.enumerated() {
+            devices.append(try device(node, path: "devices[\(index)]"))
+        }
+        return Recording(devices: devices)
+    }
+
+    // MARK: Devices
+
+    private func device(_ node: Node, path: String) throws(RecordingError) -> RecordedDevice {
+        guard case .mapping(let map) = node else {
+            throw fail(node, "\(path): expected a device mapping with 'evdev' and 'events'")
+        }
+        guard let evdevNode = value(map, "evdev") else { throw fail(node, "\(path): missing 'evdev' key") }
+        guard case .mapping(let evdev) = evdevNode else {
+            throw fail(evdevNode, "\(path).evdev: expected a mapping with 'name', 'id' and 'codes'")
+        }
+
+        guard let nameNode = value(evdev, "name") else { throw fail(evdevNode, "\(path).evdev: missing 'name' key") }
+        guard case .scalar(let nameScalar) = nameNode, !nameScalar.string.isEmpty else {
+            throw fail(nameNode, "\(path).evdev.name: expected the device name")
+        }
+
+        guard let idNode = value(evdev, "id") else { throw fail(evdevNode, "\(path).evdev: missing 'id' key") }
+        let idLabels = ["bus", "vendor", "product", "version"]
+        guard case .sequence(let idItems) = idNode, idItems.count == idLabels.count else {
+            throw fail(idNode, "\(path).evdev.id: expected a list of 4 numbers [bus, vendor, product, version]")
+        }
+        var id: [UInt16] = []
+        for (item, label) in zip(idItems, idLabels) {
+            id.append(UInt16(try integer(item, "\(path).evdev.id \(label)", in: 0...0xffff)))
+        }
+
+        var codes = Set<EventCode>()
+        if let codesNode = value(evdev, "codes") {
+            try readCodes(codesNode, path: "\(path).evdev.codes", into: &codes)
+        }
+        if let absinfo = value(evdev, "absinfo") { try checkAbsinfo(absinfo, path: "\(path).evdev.absinfo") }
+        if let properties = value(evdev, "properties") {
+            for item in try list(properties, "\(path).evdev.properties", expected: "a list of property numbers") {
+                _ = try integer(item, "\(path).evdev.properties entry", in: 0...Int64(EventLimits.inputPropMax))
+            }
+        }
+
+        var udev: [String: String] = [:]
+        if let udevNode = value(map, "udev") {
+            udev = try udevProperties(udevNode, path: "\(path).udev")
+        }
+
+        var events: [InputEvent] = []
+        if let eventsNode = value(map, "events") {
+            events = try readEvents(eventsNode, path: "\(path).events")
+        }
+
+        let identity = DeviceIdentity(
+            name: nameScalar.string, bus: id[0], vendor: id[1], product: id[2], version: id[3],
+            codes: codes, udev: udev)
+        return RecordedDevice(identity: identity, events: events)
+    }
+
+    private func readCodes(_ node: Node, path: String, into codes: inout Set<EventCode>) throws(RecordingError) {
+        if isNull(node) { return }
+        guard case .mapping(let map) = node else {
+            throw fail(node, "\(path): expected a mapping from event type to a list of codes")
+        }
+        for (key, list) in map {
+            let type = UInt16(try integer(key, "\(path) event type", in: 0...Int64(EventLimits.evMax)))
+            for item in try self.list(list, "\(path).\(type)", expected: "a list of event codes") {
+                let code = try integer(item, "\(path).\(type) code", in: 0...0xffff)
+                if let problem = EventLimits.checkCapability(type: type, code: Int(code)) {
+                    throw fail(item, "\(path).\(type): \(problem)")
+                }
+                if type != EventType.syn { codes.insert(EventCode(type: type, code: UInt16(code))) }
+            }
+        }
+    }
+
+    private func checkAbsinfo(_ node: Node, path: String) throws(RecordingError) {
+        if isNull(node) { return }
+        guard case .mapping(let map) = node else {
+            throw fail(node, "\(path): expected a mapping from axis code to [min, max, fuzz, flat, resolution]")
+        }
+        for (key, info) in map {
+            let code = UInt16(try integer(key, "\(path) axis code", in: 0...0xffff))
+            if let problem = EventLimits.checkEvent(type: EventType.abs, code: code) {
+                throw fail(key, "\(path): \(problem)")
+            }
+            guard case .sequence(let items) = info, items.count == 5 || items.count == 6 else {
+                throw fail(info, "\(path).\(code): expected [min, max, fuzz, flat, resolution]")
+            }
+            for item in items {
+                _ = try integer(item, "\(path).\(code) entry", in: Int64(Int32.min)...Int64(Int32.max))
+            }
+        }
+    }
+
+    private func udevProperties(_ node: Node, path: String) throws(RecordingError) -> [String: String] {
+        if isNull(node) { return [:] }
+        guard case .mapping(let map) = node else {
+            throw fail(node, "\(path): expected a mapping with 'properties'")
+        }
+        guard let properties = value(map, "properties") else { return [:] }
+        var result: [String: String] = [:]
+        for item in try list(properties, "\(path).properties", expected: "a list of KEY=value strings") {
+            guard case .scalar(let scalar) = item, let equals = scalar.string.firstIndex(of: "="),
+                equals != scalar.string.startIndex
+            else {
+                throw fail(item, "\(path).properties: expected 'KEY=value', found \(describe(item))")
+            }
+            result[String(scalar.string[..<equals])] = String(scalar.string[scalar.string.index(after: equals)...])
+        }
+        return result
+    }
+
+    // MARK: Events
+
+    private func readEvents(_ node: Node, path: String) throws(RecordingError) -> [InputEvent] {
+        var events: [InputEvent] = []
+        for (index, entry) in try list(node, path, expected: "a list of event frames such as '- evdev: [...]'")
+            .enumerated()
+        {
+            guard case .mapping(let map) = entry else {
+                throw fail(entry, "\(path)[\(index)]: expected an event frame such as '- evdev: [...]'")
+            }
+            guard let frame = value(map, "evdev") else { continue }  // libinput, hid, ...
+            let framePath = "\(path)[\(index)].evdev"
+            for (eventIndex, item) in try list(frame, framePath, expected: "a list of [sec, usec, type, code, value]")
+                .enumerated()
+            {
+                events.append(try event(item, path: "\(framePath)[\(eventIndex)]"))
+            }
+        }
+        return events
+    }
+
+    private func event(_ node: Node, path: String) throws(RecordingError) -> InputEvent {
+        guard case .sequence(let items) = node, items.count == 5 else {
+            throw fail(node, "\(path): expected [sec, usec, type, code, value]")
+        }
+        let seconds = try integer(items[0], "\(path) sec", in: 0...(Int64.max / 1_000_000 - 1))
+        let micros = try integer(items[1], "\(path) usec", in: 0...999_999)
+        let type = UInt16(try integer(items[2], "\(path) type", in: 0...0xffff))
+        let code = UInt16(try integer(items[3], "\(path) code", in: 0...0xffff))
+        let value = Int32(try integer(items[4], "\(path) value", in: Int64(Int32.min)...Int64(Int32.max)))
+        if let problem = EventLimits.checkEvent(type: type, code: code) { throw fail(node, "\(path): \(problem)") }
+        return InputEvent(
+            time: Instant(microseconds: seconds * 1_000_000 + micros), type: type, code: code, value: value)
+    }
+
+    // MARK: Nodes
+
+    private func value(_ map: Node.Mapping, _ key: String) -> Node? {
+        for (k, v) in map where k.scalar?.string == key { return v }
+        return nil
+    }
+
+    private func isNull(_ node: Node) -> Bool {
+        guard case .scalar(let scalar) = node, scalar.style == .plain else { return false }
+        return ["", "~", "null", "Null", "NULL"].contains(scalar.string)
+    }
+
+    /// The items of a sequence; an empty (null) value is an empty list.
+    private func list(_ node: Node, _ path: String, expected: String) throws(RecordingError) -> [Node] {
+        switch node {
+        case .sequence(let sequence): return Array(sequence)
+        case _ where isNull(node): return []
+        default: throw fail(node, "\(path): expected \(expected), found \(describe(node))")
+        }
+    }
+
+    /// A decimal integer scalar within `range`.
+    private func integer(_ node: Node, _ what: String, in range: ClosedRange<Int64>) throws(RecordingError) -> Int64 {
+        guard case .scalar(let scalar) = node else {
+            throw fail(node, "\(what): expected a number, found \(describe(node))")
+        }
+        let text = scalar.string
+        var digits = text.utf8[...]
+        let negative = digits.first == UInt8(ascii: "-")
+        if negative || digits.first == UInt8(ascii: "+") { digits = digits.dropFirst() }
+        var magnitude: Int64 = 0
+        var tooLarge = false
+        for byte in digits {
+            let digit = byte &- UInt8(ascii: "0")
+            guard digit < 10 else {
+                throw fail(node, "\(what): expected a decimal number, found \(describe(node))")
+            }
+            let (shifted, o1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = shifted.addingReportingOverflow(Int64(digit))
+            if o1 || o2 { tooLarge = true } else { magnitude = sum }
+        }
+        guard !digits.isEmpty else {
+            throw fail(node, "\(what): expected a decimal number, found \(describe(node))")
+        }
+        let number = negative ? -magnitude : magnitude
+        guard !tooLarge, range.contains(number) else {
+            throw fail(node, "\(what) \(short(text)) is out of range (\(range.lowerBound)...\(range.upperBound))")
+        }
+        return number
+    }
+
+    private func describe(_ node: Node) -> String {
+        switch node {
+        case .scalar(let scalar): "'\(short(scalar.string))'"
+        case .sequence: "a list"
+        case .mapping: "a mapping"
+        case .alias: "an alias"
+        }
+    }
+
+    private func short(_ text: String) -> String {
+        text.count > 40 ? String(text.prefix(40)) + "…" : text
+    }
+
+    // MARK: Errors
+
+    private func fail(_ node: Node, _ message: String) -> RecordingError {
+        RecordingError(file: file, line: node.mark?.line ?? 1, message: message)
+    }
+
+    /// Rejects YAML aliases (`*name`), which libinput never writes and which
+    /// could make a small file expand into an enormous tree.
+    ///
+    /// libyaml can only read an alias where a token starts, so any `*` at the
+    /// start of a line or after a blank, an indicator (`-`, `?`, `:`, `,`, `[`,
+    /// `{`) or a non-ASCII byte counts, even inside a quoted name or a comment.
+    private func rejectAliases(_ text: String) throws(RecordingError) {
+        var line = 1
+        var previous: UInt8 = 0x0A
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "*") {
+                switch previous {
+                case 0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "-"), UInt8(ascii: "?"), UInt8(ascii: ":"),
+                    UInt8(ascii: ","), UInt8(ascii: "["), UInt8(ascii: "{"), 0x80...:
+                    throw RecordingError(
+                        file: file, line: line,
+                        message: "YAML aliases ('*name') are not supported in libinput recordings")
+                default:
+                    break
+                }
+            } else if byte == 0x0A {
+                line += 1
+            }
+            previous = byte
+        }
+    }
+
+    private func yamlError(_ error: YamlError, _ text: String) -> RecordingError {
+        func context(_ context: YamlError.Context?) -> String {
+            guard let context else { return "" }
+            return " (\(context.text) at line \(context.mark.line))"
+        }
+        switch error {
+        case .scanner(let ctx, let problem, let mark, _), .parser(let ctx, let problem, let mark, _),
+            .composer(let ctx, let problem, let mark, _):
+            return RecordingError(
+                file: file, line: max(mark.line, 1), message: "invalid YAML: \(problem)\(context(ctx))")
+        case .reader(let problem, let offset, _, _):
+            var line = 1
+            if let offset {
+                line += text.prefix(max(offset, 0)).utf8.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            }
+            return RecordingError(file: file, line: line, message: "invalid YAML: \(problem)")
+        case .duplicatedKeysInMapping(let duplicates, let ctx):
+            return RecordingError(
+                file: file, line: max(ctx.mark.line, 1),
+                message: "duplicate key \(duplicates.map { "'\(short($0))'" }.joined(separator: ", "))")
+        default:
+            return RecordingError(file: file, line: 1, message: "invalid YAML: \(error)")
+        }
+    }
+}
