@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+@testable import SlateCore
+
+@Suite struct ReplayTests {
+    static let fixtures = Bundle.module.url(forResource: "Fixtures/recordings", withExtension: nil)!
+
+    func profile(_ name: String) throws -> Profile {
+        let text = try String(
+            contentsOf: ProfileLoaderTests.profilesFolder.appendingPathComponent(name), encoding: .utf8)
+        return try ProfileLoader.load(text, file: name).get()
+    }
+
+    func replay(_ recording: String, through profileName: String) throws -> [String] {
+        let text = try String(contentsOf: Self.fixtures.appendingPathComponent(recording), encoding: .utf8)
+        let parsed = try Recording.parse(text, file: recording)
+        let replay = try Replay(
+            profile: profile(profileName), timeline: Timeline(recording: parsed), recorder: RecorderModel())
+        replay.run()
+        let format = ReportFormat(origin: replay.origin)
+        return replay.rig.reports.map(format.json)
+    }
+
+    @Test(arguments: [
+        ("pcsensor-footswitch", "pcsensor-footswitch.yaml"), ("griffin-powermate", "powermate.yaml"),
+        ("wh1000xm4-avrcp", "avrcp-headset.yaml"),
+    ])
+    func evemuAndLibinputRecordingsReplayAlike(recording: String, profile: String) throws {
+        let evemu = try replay(recording + ".evemu", through: profile)
+        let libinput = try replay(recording + ".yml", through: profile)
+        #expect(evemu.count >= 3)
+        #expect(evemu == libinput)
+    }
+
+    @Test func headsetClicksGetFeedbackSounds() throws {
+        let lines = try replay("wh1000xm4-avrcp.evemu", through: "avrcp-headset.yaml")
+        let sounds = lines.filter { $0.contains("\"type\":\"sound\"") }
+        #expect(sounds.contains { $0.contains("\"sound\":\"begin-video-recording\"") })
+        #expect(sounds.allSatisfy { $0.contains("\"input\":\"headset\"") })
+    }
+
+    @Test func devicesOfOneRecordingAreMergedInTimeOrder() throws {
+        func device(_ name: String, _ code: UInt16, _ times: [Int64]) -> RecordedDevice {
+            RecordedDevice(
+                identity: DeviceIdentity(name: name, codes: [EventCode(type: EventType.key, code: code)]),
+                events: times.enumerated().flatMap { index, micros in
+                    [
+                        InputEvent(time: Instant(microseconds: micros), type: EventType.key, code: code, value: Int32(1 - index % 2)),
+                        InputEvent(time: Instant(microseconds: micros), type: EventType.syn, code: SynCode.report, value: 0),
+                    ]
+                })
+        }
+        let recording = Recording(devices: [
+            device("Left", 30, [1_000_000, 1_100_000]), device("Right", 48, [500_000, 1_000_000]),
+        ])
+        let timeline = Timeline(recording: recording)
+        let order = timeline.items.compactMap { entry -> String? in
+            guard case .event(let device, let event) = entry.item, event.type == EventType.key else { return nil }
+            return "\(device):\(event.time.microseconds):\(event.value)"
+        }
+        #expect(order == ["1:500000:1", "0:1000000:1", "1:1000000:0", "0:1100000:0"])
+        #expect(timeline.start == Instant(microseconds: 500_000))
+    }
+
+    @Test func unmatchedRecordingExplainsEveryInput() throws {
+        let text = try String(contentsOf: Self.fixtures.appendingPathComponent("griffin-powermate.evemu"), encoding: .utf8)
+        let parsed = try Recording.parse(text, file: "griffin-powermate.evemu")
+        let error = #expect(throws: ReplayError.self) {
+            try Replay(
+                profile: profile("pcsensor-footswitch.yaml"), timeline: Timeline(recording: parsed),
+                recorder: RecorderModel())
+        }
+        #expect(
+            error?.description.hasSuffix(
+                "input pedals: vendor 0x077d is not 0x3553; or vendor 0x077d is not 0x1a86; or vendor 0x077d is not 0x0c45; or vendor 0x077d is not 0x0c45; or vendor 0x077d is not 0x413d"
+            ) == true)
+    }
+}
