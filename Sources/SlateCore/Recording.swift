@@ -154,28 +154,13 @@ enum UTF8Check {
     }
 }
 
-/// The highest code of each event type, as `linux/input-event-codes.h` has them
-/// (`KEY_MAX`, `REL_MAX`, ...).
+/// Checks of event types and codes against the kernel's limits (`KEY_MAX`, `REL_MAX`, ...).
 enum EventLimits {
     static let evMax: UInt16 = 0x1f
     static let inputPropMax = 0x1f
 
     /// The highest code of a type that has codes, or nil.
-    static func maxCode(type: UInt16) -> UInt16? {
-        switch type {
-        case EventType.syn: 0x0f
-        case EventType.key: 0x2ff
-        case EventType.rel: 0x0f
-        case EventType.abs: 0x3f
-        case EventType.msc: 0x07
-        case EventType.sw: 0x10
-        case EventType.led: 0x0f
-        case EventType.snd: 0x07
-        case EventType.rep: 0x01
-        case EventType.ff: 0x7f
-        default: nil
-        }
-    }
+    static func maxCode(type: UInt16) -> UInt16? { EventCodes.maxCode(type: type) }
 
     /// Whether events of this type can be sent at all: the types with codes,
     /// plus `EV_PWR` and `EV_FF_STATUS`.

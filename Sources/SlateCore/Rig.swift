@@ -64,7 +64,7 @@ public final class Rig {
     /// after SYN_DROPPED.
     public func handle(_ event: InputEvent, from source: SourceID, resync: Bool = false) {
         if let deadline = nextDeadline, deadline <= event.time { advance(to: event.time) }
-        guard source < sourceInputs.count else { return }
+        guard sourceInputs.indices.contains(source) else { return }
         let input = sourceInputs[source]
         guard input >= 0 else { return }
         let code = Int(event.code)
