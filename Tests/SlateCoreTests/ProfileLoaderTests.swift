@@ -268,4 +268,25 @@ import Testing
         #expect(Glob("[").matches("["))
         #expect(Glob("**").matches(""))
     }
+
+    @Test func fuzzRegressionsAndHostileInputFailCleanly() throws {
+        let folder = try #require(Bundle.module.resourceURL)
+            .appendingPathComponent("Fixtures/fuzz-regressions/fuzz-profile")
+        var inputs = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+            .filter { !$0.hasPrefix(".") }.sorted()
+            .map { String(decoding: (try? Data(contentsOf: folder.appendingPathComponent($0))) ?? Data(), as: UTF8.self) }
+        inputs += [
+            String(repeating: "[", count: 3000) + String(repeating: "]", count: 3000),
+            "inputs:\n  p:\n    match: {name: x}\n    bind: {KEY_B: primary}\n" + "capture:\n  primary:\n    click: &a [take.toggle, take.toggle]\n    hold: [*a, *a, *a]\n",
+            "\u{0}\u{FFFD}inputs: {",
+            "inputs:\n  p:\n    match: {vendor: 99999999999999999999999}\n    bind: {KEY_B: primary}",
+            "macros:\n" + (0..<200).map { "  m\($0): [m\($0 + 1)]" }.joined(separator: "\n") + "\n  m200: [m0]",
+        ]
+        for input in inputs {
+            if case .failure(let errors) = ProfileLoader.load(input, file: "hostile.yaml") {
+                #expect(!errors.diagnostics.isEmpty)
+                #expect(errors.diagnostics.allSatisfy { $0.line >= 1 && $0.column >= 1 })
+            }
+        }
+    }
 }
