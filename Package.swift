@@ -25,7 +25,9 @@ let package = Package(
         .target(name: "CSlateShim"),
 
         .target(name: "SlateCore", dependencies: [.product(name: "Yams", package: "Yams")]),
-        .target(name: "SlateLinux", dependencies: ["SlateCore", "CEvdev", "CSlateShim"]),
+        .target(
+            name: "SlateLinux",
+            dependencies: ["SlateCore", "CEvdev", "CUdev", "CSlateShim", .product(name: "Logging", package: "swift-log")]),
         .executableTarget(
             name: "slate",
             dependencies: [

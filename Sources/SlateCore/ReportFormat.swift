@@ -103,18 +103,26 @@ public struct ReportFormat: Sendable {
 }
 
 /// Builds one JSON object, keys in insertion order.
-struct JSONObject {
+public struct JSONObject {
     private var text = "{"
     private var empty = true
 
-    mutating func string(_ key: String, _ value: String) { field(key, JSONObject.quoted(value)) }
+    public init() {}
+
+    public mutating func string(_ key: String, _ value: String) { field(key, JSONObject.quoted(value)) }
 
     /// `value` is already a JSON number.
-    mutating func number(_ key: String, _ value: String) { field(key, value) }
+    public mutating func number(_ key: String, _ value: String) { field(key, value) }
 
-    mutating func strings(_ key: String, _ values: [String]) {
+    public mutating func bool(_ key: String, _ value: Bool) { field(key, value ? "true" : "false") }
+
+    public mutating func null(_ key: String) { field(key, "null") }
+
+    public mutating func strings(_ key: String, _ values: [String]) {
         field(key, "[" + values.map(JSONObject.quoted).joined(separator: ",") + "]")
     }
+
+    public mutating func object(_ key: String, _ value: JSONObject) { field(key, value.closed) }
 
     private mutating func field(_ key: String, _ value: String) {
         if !empty { text += "," }
@@ -122,7 +130,8 @@ struct JSONObject {
         text += JSONObject.quoted(key) + ":" + value
     }
 
-    var closed: String { text + "}" }
+    /// The finished object's text.
+    public var closed: String { text + "}" }
 
     static func quoted(_ value: String) -> String {
         var out = "\""

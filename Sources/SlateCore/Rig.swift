@@ -95,6 +95,24 @@ public final class Rig {
         }
     }
 
+    /// Whether the rig uses `event`: a bound button or axis of the source's input.
+    /// A grabbed device passes the others on to its clone.
+    public func uses(_ event: InputEvent, from source: SourceID) -> Bool {
+        guard sourceInputs.indices.contains(source), sourceInputs[source] >= 0 else { return false }
+        let input = sourceInputs[source], code = Int(event.code)
+        switch event.type {
+        case EventType.key where code < Bindings.keyCount: return bindings.keyTables[input][code] != Bindings.unbound
+        case EventType.rel where code < Bindings.relCount: return bindings.axisTables[input][code] > 0
+        default: return false
+        }
+    }
+
+    /// The profile input a source is bound to.
+    public func input(of source: SourceID) -> InputSpec? {
+        guard sourceInputs.indices.contains(source), sourceInputs[source] >= 0 else { return nil }
+        return profile.inputs[sourceInputs[source]]
+    }
+
     /// Capture became active or inactive (inactive cancels the event in progress).
     public func setCaptureActive(_ active: Bool, at time: Instant) {
         advance(to: time)

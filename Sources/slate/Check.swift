@@ -45,4 +45,14 @@ enum ProfileSource {
         }
         return ProfileLoader.load(text, file: path).mapError { CommandFailure(lines: $0.diagnostics.map(\.description)) }
     }
+
+    /// The profile, or its errors printed and exit status 2.
+    static func loadOrExit(_ path: String) throws -> Profile {
+        switch load(path) {
+        case .success(let profile): return profile
+        case .failure(let failure):
+            failure.lines.forEach(OutputStream.writeError)
+            throw Slate.badInput
+        }
+    }
 }

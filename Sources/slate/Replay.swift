@@ -31,13 +31,7 @@ struct Replay: ParsableCommand {
     func run() throws {
         Slate.bootstrapLogging()
         let log = Logger(label: "slate.replay")
-        let loaded: Profile
-        switch ProfileSource.load(profile) {
-        case .success(let value): loaded = value
-        case .failure(let failure):
-            failure.lines.forEach(OutputStream.writeError)
-            throw Slate.badInput
-        }
+        let loaded = try ProfileSource.loadOrExit(profile)
         let parsed: Recording
         do {
             let bytes = try FileReading.bytes(atPath: recording)
@@ -65,19 +59,19 @@ struct Replay: ParsableCommand {
                 log.warning("'\(device.identity.name)' matches no input; its events are ignored")
             }
         }
-        let output = OutputStream()
-        let format = ReportFormat(origin: replay.origin)
+        let printer = ReportPrinter(
+            format: ReportFormat(origin: replay.origin), json: json, runsPrograms: false, log: log)
         let wallStart = MonotonicClock.now()
         while let next = replay.nextTime {
             if realtime {
                 MonotonicClock.sleep(until: wallStart + (next - replay.origin))
             }
             replay.advance(to: next)
-            for report in replay.rig.reports { output.writeLine(json ? format.json(report) : format.text(report)) }
+            printer.print(replay.rig.reports)
             replay.rig.reports.removeAll(keepingCapacity: true)
-            if realtime { output.flush() }
-            if output.closed { break }
+            if realtime { printer.output.flush() }
+            if printer.output.closed { break }
         }
-        output.flush()
+        printer.output.flush()
     }
 }

@@ -3,6 +3,9 @@
 
 #include <linux/input.h>
 #include <stddef.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <spawn.h>
 
 /* ioctl request numbers built by macros that Swift cannot import. */
 unsigned long slate_eviocgrab(void);

@@ -1,0 +1,230 @@
+import Glibc
+import Logging
+import SlateCore
+
+/// The live side of a rig: finds input devices with libudev, binds those the
+/// profile matches, reads them with libevdev on the event loop, follows hotplug,
+/// grabs them while capture is active, and feeds their events to the rig.
+///
+/// A node that exists but cannot be opened yet (EACCES while udev applies the
+/// uaccess ACL) is retried with backoff for as long as it exists.
+public final class LiveInputs {
+    /// A bound event node.
+    private struct OpenNode {
+        var device: EvdevDevice
+        var source: SourceID
+        var node: UdevInputNode
+        var input: InputSpec
+        /// The device has codes the input does not bind: grabbing it needs a uinput clone.
+        var needsClone: Bool
+    }
+
+    /// A node waiting to become readable.
+    private struct PendingNode {
+        var node: UdevInputNode
+        var retryAt: Instant
+        var delay: Int64
+        var since: Instant
+    }
+
+    /// Retry delays for unreadable nodes: from 50 ms, doubling, at most 1 s.
+    static let firstRetry: Int64 = 50_000
+    static let maxRetry: Int64 = 1_000_000
+    /// After this long without access, a warning suggests the udev rules.
+    static let accessWarning: Int64 = 5_000_000
+
+    private let rig: Rig
+    private let loop: EventLoop
+    private let udev: Udev
+    private var monitor: Udev.Monitor?
+    private let log: Logger
+    private var open: [String: OpenNode] = [:]
+    private var pending: [String: PendingNode] = [:]
+    private var groupCodes: [String: Set<EventCode>] = [:]
+    private var warned: Set<String> = []
+
+    public init(rig: Rig, loop: EventLoop, logger: Logger) throws(SystemError) {
+        self.rig = rig
+        self.loop = loop
+        self.log = logger
+        udev = try Udev()
+    }
+
+    deinit { releaseAll() }
+
+    /// Starts listening for hotplug, then binds the devices present now.
+    public func start() throws(SystemError) {
+        let monitor = try Udev.Monitor(udev)
+        self.monitor = monitor
+        try loop.watch(monitor.fd) { [unowned self] in self.hotplug() }
+        for node in udev.inputNodes() { consider(node, at: MonotonicClock.now()) }
+    }
+
+    /// The bound nodes and their inputs, for status output.
+    public var bound: [(path: String, name: String, input: String)] {
+        open.values.sorted { $0.node.devnode < $1.node.devnode }
+            .map { ($0.node.devnode, $0.device.identity.name, $0.input.name) }
+    }
+
+    /// When the next unreadable node should be tried again.
+    public var nextDeadline: Instant? { pending.values.map(\.retryAt).min() }
+
+    /// Tries again every unreadable node whose retry is due.
+    public func retryDue(now: Instant) {
+        for (path, entry) in pending where entry.retryAt <= now && open[path] == nil {
+            consider(entry.node, at: now)
+        }
+    }
+
+    /// Capture became active or inactive: tells the rig and grabs or releases devices.
+    public func setCaptureActive(_ active: Bool, at time: Instant) {
+        rig.setCaptureActive(active, at: time)
+        for path in open.keys { applyGrab(path) }
+    }
+
+    /// Ungrabs and closes every device.
+    public func releaseAll() {
+        for (_, entry) in open {
+            loop.unwatch(entry.device.fd)
+            entry.device.ungrab()
+            entry.device.destroyClone()
+        }
+        open.removeAll()
+        pending.removeAll()
+    }
+
+    private func hotplug() {
+        while let (action, node) = monitor?.receive() {
+            let now = MonotonicClock.now()
+            switch action {
+            case .add, .change:
+                if open[node.devnode] == nil { consider(node, at: now) }
+            case .remove:
+                pending.removeValue(forKey: node.devnode)
+                remove(node.devnode, at: now, reason: "went away")
+            }
+        }
+    }
+
+    private func consider(_ node: UdevInputNode, at now: Instant) {
+        let device: EvdevDevice
+        do {
+            device = try EvdevDevice(path: node.devnode)
+        } catch {
+            switch error.errno {
+            case EACCES, EPERM: waitForAccess(node, error, at: now)
+            case ENOENT, ENODEV, ENXIO: pending.removeValue(forKey: node.devnode)
+            default:
+                pending.removeValue(forKey: node.devnode)
+                warnOnce("open:" + node.devnode, "\(error)")
+            }
+            return
+        }
+        pending.removeValue(forKey: node.devnode)
+        bind(device, node)
+    }
+
+    private func waitForAccess(_ node: UdevInputNode, _ error: SystemError, at now: Instant) {
+        var entry = pending[node.devnode] ?? PendingNode(node: node, retryAt: now, delay: 0, since: now)
+        entry.delay = entry.delay == 0 ? Self.firstRetry : min(entry.delay * 2, Self.maxRetry)
+        entry.retryAt = Instant(microseconds: now.microseconds + entry.delay)
+        if pending[node.devnode] == nil {
+            log.info("waiting for access to \(node.devnode) (\(node.properties["NAME"] ?? "unnamed")): \(error)")
+        } else if now.microseconds - entry.since.microseconds >= Self.accessWarning {
+            warnOnce(
+                "access:" + node.devnode,
+                "still no access to \(node.devnode) (\(node.properties["NAME"] ?? "unnamed")) after 5 s; is udev/70-slate.rules installed? Retrying.")
+        }
+        pending[node.devnode] = entry
+    }
+
+    private func bind(_ device: EvdevDevice, _ node: UdevInputNode) {
+        var identity = device.identity
+        identity.udev = node.properties
+        groupCodes[node.group, default: []].formUnion(identity.codes)
+        identity.codes = groupCodes[node.group] ?? identity.codes
+        guard case .bound(let source, let inputName) = rig.attach(identity), let input = rig.input(of: source) else {
+            log.debug("\(node.devnode) (\(identity.name)) matches no input")
+            return
+        }
+        let bound = Set(input.keys.map { EventCode(type: EventType.key, code: $0.code) })
+            .union(input.axes.map { EventCode(type: EventType.rel, code: $0.code) })
+        let passable: Set<UInt16> = [EventType.key, EventType.rel, EventType.abs, EventType.sw]
+        let needsClone = device.identity.codes.contains { passable.contains($0.type) && !bound.contains($0) }
+        open[node.devnode] = OpenNode(device: device, source: source, node: node, input: input, needsClone: needsClone)
+        do {
+            try loop.watch(device.fd) { [unowned self] in self.read(node.devnode) }
+        } catch {
+            warnOnce("watch:" + node.devnode, "\(error)")
+        }
+        log.info("\(node.devnode) (\(identity.name)) is input '\(inputName)'")
+        applyGrab(node.devnode)
+    }
+
+    private func read(_ path: String) {
+        guard let entry = open[path] else { return }
+        let rig = self.rig
+        let result = entry.device.readAvailable { event, resync in
+            if rig.uses(event, from: entry.source) {
+                rig.handle(event, from: entry.source, resync: resync)
+            } else if entry.device.hasClone {
+                entry.device.passThrough(event)
+            }
+        }
+        if case .failed(let error) = result {
+            let gone = error.errno == ENODEV
+            remove(path, at: MonotonicClock.now(), reason: gone ? "went away" : "failed: \(error)")
+        }
+    }
+
+    private func remove(_ path: String, at time: Instant, reason: String) {
+        guard let entry = open.removeValue(forKey: path) else { return }
+        loop.unwatch(entry.device.fd)
+        rig.detach(entry.source, at: time)
+        if reason == "went away" {
+            log.info("\(path) (\(entry.device.identity.name)) went away")
+        } else {
+            log.warning("\(path) (\(entry.device.identity.name)) \(reason)")
+        }
+    }
+
+    private func applyGrab(_ path: String) {
+        guard let entry = open[path] else { return }
+        let mode = entry.input.effectiveGrab
+        let wanted = mode == .always || (mode == .whenActive && rig.isCaptureActive)
+        let device = entry.device
+        guard wanted != device.isGrabbed else { return }
+        guard wanted else {
+            device.ungrab()
+            device.destroyClone()
+            return
+        }
+        if entry.needsClone {
+            do {
+                try device.createClone()
+            } catch {
+                warnOnce(
+                    "clone:" + path,
+                    "not grabbing \(path) (\(device.identity.name)): its other keys could not be passed on: \(error)")
+                return
+            }
+        }
+        do {
+            try device.grab()
+        } catch {
+            device.destroyClone()
+            if error.errno == EBUSY {
+                warnOnce(
+                    "grab:" + path,
+                    "\(path) (\(device.identity.name)) is grabbed by another program; listening without the grab")
+            } else {
+                warnOnce("grab:" + path, "\(error)")
+            }
+        }
+    }
+
+    private func warnOnce(_ key: String, _ message: String) {
+        guard warned.insert(key).inserted else { return }
+        log.warning("\(message)")
+    }
+}

@@ -1,0 +1,120 @@
+import ArgumentParser
+import SlateCore
+import SlateLinux
+
+/// `slate devices`: the input devices present, and how they match a profile.
+struct Devices: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List input devices with their identity and, with --profile, the input each one matches.",
+        discussion: "For each input a device does not match, the rule that failed is shown.")
+
+    @Option(help: "A profile to match the devices against.")
+    var profile: String?
+
+    @Flag(help: "One JSON object per line.")
+    var json = false
+
+    /// One event node, readable or not.
+    struct Entry {
+        var node: UdevInputNode
+        var identity: DeviceIdentity
+        var error: String?
+    }
+
+    func run() throws {
+        let loaded = try profile.map(ProfileSource.loadOrExit)
+        let udev: Udev
+        do {
+            udev = try Udev()
+        } catch {
+            OutputStream.writeError("slate devices: \(error)")
+            throw ExitCode.failure
+        }
+        var entries = udev.inputNodes().map(Self.entry)
+        if entries.isEmpty { OutputStream.writeError("slate devices: no input event devices (/dev/input/event*) found") }
+        var groups: [String: Set<EventCode>] = [:]
+        for entry in entries { groups[entry.node.group, default: []].formUnion(entry.identity.codes) }
+        for index in entries.indices { entries[index].identity.codes = groups[entries[index].node.group] ?? [] }
+        let output = OutputStream()
+        for entry in entries {
+            let matches = loaded?.explainMatch(entry.identity)
+            if json {
+                output.writeLine(Self.json(entry, matches))
+            } else {
+                Self.text(entry, matches, siblings: entries.filter { $0.node.group == entry.node.group }.count)
+                    .forEach(output.writeLine)
+            }
+        }
+        output.flush()
+    }
+
+    static func entry(_ node: UdevInputNode) -> Entry {
+        do {
+            var identity = try EvdevDevice(path: node.devnode).identity
+            identity.udev = node.properties
+            return Entry(node: node, identity: identity, error: nil)
+        } catch {
+            return Entry(node: node, identity: udevIdentity(node), error: "\(error)")
+        }
+    }
+
+    /// What udev alone tells of a device Slate cannot open: NAME and PRODUCT (bus/vendor/product/version).
+    static func udevIdentity(_ node: UdevInputNode) -> DeviceIdentity {
+        let ids = (node.properties["PRODUCT"] ?? "").split(separator: "/").map { UInt16($0, radix: 16) ?? 0 }
+        let id = { (index: Int) in index < ids.count ? ids[index] : 0 }
+        return DeviceIdentity(
+            name: node.properties["NAME"] ?? "", bus: id(0), vendor: id(1), product: id(2), version: id(3),
+            phys: node.properties["PHYS"] ?? "", uniq: node.properties["UNIQ"] ?? "", udev: node.properties)
+    }
+
+    static func text(_ entry: Entry, _ matches: [InputMatch]?, siblings: Int) -> [String] {
+        let device = entry.identity
+        var lines = ["\(entry.node.devnode)  \(device.name)"]
+        var details = "    \(Bus.name(of: device.bus)) \(hex(device.vendor)):\(hex(device.product)) version \(hex(device.version))"
+        if !device.phys.isEmpty { details += ", phys \(device.phys)" }
+        details += ", \(device.codes.count) codes"
+        if siblings > 1 { details += ", one of \(siblings) nodes of this device" }
+        lines.append(details)
+        if let error = entry.error { lines.append("    not readable: \(error)") }
+        if entry.node.properties["SLATE_DEVICE"] == "1" { lines.append("    tagged by Slate's udev rules") }
+        for match in matches ?? [] {
+            lines.append(
+                match.matches
+                    ? "    matches input '\(match.input)'"
+                    : "    not input '\(match.input)': " + match.reasons.joined(separator: "; or "))
+        }
+        return lines
+    }
+
+    static func json(_ entry: Entry, _ matches: [InputMatch]?) -> String {
+        let device = entry.identity
+        var object = JSONObject()
+        object.string("path", entry.node.devnode)
+        object.string("name", device.name)
+        object.string("bus", Bus.name(of: device.bus))
+        object.string("vendor", hex(device.vendor))
+        object.string("product", hex(device.product))
+        object.string("version", hex(device.version))
+        object.string("phys", device.phys)
+        object.string("uniq", device.uniq)
+        object.string("group", entry.node.group)
+        object.bool("readable", entry.error == nil)
+        if let error = entry.error { object.string("error", error) }
+        object.strings("codes", device.codes.sorted { ($0.type, $0.code) < ($1.type, $1.code) }.map(\.name))
+        var udev = JSONObject()
+        for (key, value) in entry.node.properties.sorted(by: { $0.key < $1.key }) { udev.string(key, value) }
+        object.object("udev", udev)
+        if let matches {
+            if let input = matches.first(where: \.matches) { object.string("input", input.input) } else { object.null("input") }
+            var reasons = JSONObject()
+            for match in matches where !match.matches { reasons.strings(match.input, match.reasons) }
+            object.object("mismatches", reasons)
+        }
+        return object.closed
+    }
+
+    static func hex(_ value: UInt16) -> String {
+        let digits = String(value, radix: 16)
+        return "0x" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+}

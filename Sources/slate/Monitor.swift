@@ -1,0 +1,66 @@
+import ArgumentParser
+import Glibc
+import Logging
+import SlateCore
+import SlateLinux
+
+/// `slate monitor`: live capture events from the rig's devices.
+struct Monitor: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show live capture events, actions and sounds from the rig's input devices.",
+        discussion: """
+            Output is replay's format, with t in seconds since monitor start, from the events' \
+            own timestamps. Capture is active while monitor runs (devices are grabbed as the \
+            profile says) unless --inactive. exec actions run. SIGINT or SIGTERM releases every \
+            grab and exits 0.
+            """)
+
+    @Option(help: "The rig's profile.")
+    var profile: String
+
+    @Flag(help: "One JSON object per line.")
+    var json = false
+
+    @Flag(help: "Keep capture inactive: nothing is grabbed and buttons do nothing.")
+    var inactive = false
+
+    func run() throws {
+        Slate.bootstrapLogging()
+        let log = Logger(label: "slate.monitor")
+        let loaded = try ProfileSource.loadOrExit(profile)
+        let rig = Rig(profile: loaded, recorder: RecorderModel(fps: loaded.camera.fps), captureActive: !inactive)
+        let loop: EventLoop
+        let inputs: LiveInputs
+        do {
+            loop = try EventLoop()
+            inputs = try LiveInputs(rig: rig, loop: loop, logger: log)
+            try loop.handleSignals([SIGINT, SIGTERM, SIGCHLD]) { signal in
+                if signal == SIGCHLD {
+                    ProcessLauncher.reapChildren()
+                } else {
+                    loop.stop()
+                }
+            }
+            try inputs.start()
+        } catch {
+            OutputStream.writeError("slate monitor: \(error)")
+            throw ExitCode.failure
+        }
+        let printer = ReportPrinter(
+            format: ReportFormat(origin: MonotonicClock.now()), json: json, runsPrograms: true, log: log)
+        loop.run(
+            nextDeadline: {
+                [rig.nextTimer, inputs.nextDeadline].compactMap { $0 }.min()
+            },
+            afterWake: {
+                let now = MonotonicClock.now()
+                inputs.retryDue(now: now)
+                rig.advance(to: now)
+                printer.print(rig.reports)
+                rig.reports.removeAll(keepingCapacity: true)
+                printer.output.flush()
+            })
+        inputs.releaseAll()
+        printer.output.flush()
+    }
+}

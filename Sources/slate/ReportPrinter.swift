@@ -1,0 +1,25 @@
+import Logging
+import SlateCore
+import SlateLinux
+
+/// Prints reports as replay, monitor and run show them, and carries out the
+/// effects a live rig has: `exec` actions run their program.
+struct ReportPrinter {
+    let output = OutputStream()
+    let format: ReportFormat
+    let json: Bool
+    let runsPrograms: Bool
+    let log: Logger
+
+    func print(_ reports: [Report]) {
+        for report in reports {
+            output.writeLine(json ? format.json(report) : format.text(report))
+            guard runsPrograms, case .action(let action) = report, case .exec(let argv) = action.action else { continue }
+            do {
+                try ProcessLauncher.launch(argv, environment: action.environment)
+            } catch {
+                log.warning("exec: \(error)")
+            }
+        }
+    }
+}
