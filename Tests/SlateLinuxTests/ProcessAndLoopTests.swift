@@ -1,0 +1,63 @@
+import Foundation
+import Glibc
+import Testing
+
+import SlateCore
+@testable import SlateLinux
+
+@Suite struct ProcessLauncherTests {
+    @Test func runsTheProgramWithItsArgumentsAndTheEventEnvironment() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("slate-exec-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("out").path
+        let pid = try ProcessLauncher.launch(
+            ["sh", "-c", "printf '%s|%s|%s' \"$1\" \"$SLATE_INPUT\" \"$SLATE_ROLE\" > \"$2\"", "sh", "it's; $(not run)", file],
+            environment: [("SLATE_INPUT", "pedals"), ("SLATE_ROLE", "primary")])
+        var status: Int32 = 0
+        #expect(waitpid(pid, &status, 0) == pid)
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "it's; $(not run)|pedals|primary")
+    }
+
+    @Test func aMissingProgramIsAnErrorNamingIt() {
+        #expect(throws: SystemError.self) {
+            try ProcessLauncher.launch(["/nonexistent/program"], environment: [])
+        }
+    }
+}
+
+@Suite struct EventLoopTests {
+    @Test func readableDescriptorsAndDeadlinesWakeTheLoop() throws {
+        let loop = try EventLoop()
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        var received = ""
+        try loop.watch(fds[0]) {
+            var byte: UInt8 = 0
+            if read(fds[0], &byte, 1) == 1 { received.append(Character(UnicodeScalar(byte))) }
+        }
+        var wakes = 0
+        let deadline = MonotonicClock.now() + .milliseconds(30)
+        _ = write(fds[1], "x", 1)
+        loop.run(
+            nextDeadline: { wakes < 2 ? deadline : nil },
+            afterWake: {
+                wakes += 1
+                if wakes == 2 { loop.stop() }
+            })
+        #expect(received == "x")
+        #expect(MonotonicClock.now() >= deadline)
+    }
+
+    @Test func signalsArriveOnTheLoop() throws {
+        let loop = try EventLoop()
+        var signals: [Int32] = []
+        try loop.handleSignals([SIGUSR1]) { signal in
+            signals.append(signal)
+            loop.stop()
+        }
+        pthread_kill(pthread_self(), SIGUSR1)
+        loop.run(nextDeadline: { nil }, afterWake: {})
+        #expect(signals == [SIGUSR1])
+    }
+}
