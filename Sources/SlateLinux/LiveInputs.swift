@@ -42,6 +42,8 @@ public final class LiveInputs {
     private var pending: [String: PendingNode] = [:]
     private var groupCodes: [String: Set<EventCode>] = [:]
     private var warned: Set<String> = []
+    /// Event nodes of Slate's own uinput clones, which must never be bound.
+    private var clones: Set<String> = []
 
     public init(rig: Rig, loop: EventLoop, logger: Logger) throws(SystemError) {
         self.rig = rig
@@ -87,7 +89,7 @@ public final class LiveInputs {
         for (_, entry) in open {
             loop.unwatch(entry.device.fd)
             entry.device.ungrab()
-            entry.device.destroyClone()
+            destroyClone(of: entry.device)
         }
         open.removeAll()
         pending.removeAll()
@@ -101,12 +103,13 @@ public final class LiveInputs {
                 if open[node.devnode] == nil { consider(node, at: now) }
             case .remove:
                 pending.removeValue(forKey: node.devnode)
-                remove(node.devnode, at: now, reason: "went away")
+                remove(node.devnode, at: now, failure: nil)
             }
         }
     }
 
     private func consider(_ node: UdevInputNode, at now: Instant) {
+        guard !clones.contains(node.devnode) else { return }
         let device: EvdevDevice
         do {
             device = try EvdevDevice(path: node.devnode)
@@ -172,19 +175,20 @@ public final class LiveInputs {
             }
         }
         if case .failed(let error) = result {
-            let gone = error.errno == ENODEV
-            remove(path, at: MonotonicClock.now(), reason: gone ? "went away" : "failed: \(error)")
+            remove(path, at: MonotonicClock.now(), failure: error.errno == ENODEV ? nil : error)
         }
     }
 
-    private func remove(_ path: String, at time: Instant, reason: String) {
+    /// Unbinds a node that went away (`failure` nil) or could not be read.
+    private func remove(_ path: String, at time: Instant, failure: SystemError?) {
         guard let entry = open.removeValue(forKey: path) else { return }
         loop.unwatch(entry.device.fd)
+        destroyClone(of: entry.device)
         rig.detach(entry.source, at: time)
-        if reason == "went away" {
-            log.info("\(path) (\(entry.device.identity.name)) went away")
+        if let failure {
+            log.warning("\(path) (\(entry.device.identity.name)) failed and is no longer read: \(failure)")
         } else {
-            log.warning("\(path) (\(entry.device.identity.name)) \(reason)")
+            log.info("\(path) (\(entry.device.identity.name)) went away")
         }
     }
 
@@ -196,12 +200,13 @@ public final class LiveInputs {
         guard wanted != device.isGrabbed else { return }
         guard wanted else {
             device.ungrab()
-            device.destroyClone()
+            destroyClone(of: device)
             return
         }
         if entry.needsClone {
             do {
                 try device.createClone()
+                if let path = device.clonePath { clones.insert(path) }
             } catch {
                 warnOnce(
                     "clone:" + path,
@@ -212,7 +217,7 @@ public final class LiveInputs {
         do {
             try device.grab()
         } catch {
-            device.destroyClone()
+            destroyClone(of: device)
             if error.errno == EBUSY {
                 warnOnce(
                     "grab:" + path,
@@ -221,6 +226,11 @@ public final class LiveInputs {
                 warnOnce("grab:" + path, "\(error)")
             }
         }
+    }
+
+    private func destroyClone(of device: EvdevDevice) {
+        if let path = device.clonePath { clones.remove(path) }
+        device.destroyClone()
     }
 
     private func warnOnce(_ key: String, _ message: String) {

@@ -1,0 +1,181 @@
+"""Helpers for Slate's rig VM scenarios: uinput devices driven from Python's
+standard library, and a `slate monitor` process read as JSON lines."""
+
+import fcntl
+import glob
+import json
+import os
+import select
+import signal
+import struct
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SLATE = os.path.join(ROOT, ".build", "debug", "slate")
+
+# linux/uinput.h and linux/input.h (x86_64).
+UI_DEV_CREATE = 0x5501
+UI_DEV_DESTROY = 0x5502
+UI_DEV_SETUP = 0x405C5503
+UI_SET_EVBIT = 0x40045564
+UI_SET_KEYBIT = 0x40045565
+UI_SET_RELBIT = 0x40045566
+UI_SET_MSCBIT = 0x40045568
+UI_SET_PHYS = 0x4008556C
+UI_GET_SYSNAME_64 = 0x8040552C
+EV_SYN, EV_KEY, EV_REL, EV_MSC = 0, 1, 2, 4
+EVENT = struct.Struct("llHHi")
+
+CODES = {
+    "KEY_A": 30, "KEY_B": 48, "KEY_C": 46, "KEY_X": 45, "KEY_Q": 16, "KEY_VOLUMEDOWN": 114,
+    "KEY_VOLUMEUP": 115, "KEY_PLAYCD": 200, "KEY_PAUSECD": 201, "KEY_NEXTSONG": 163, "BTN_0": 0x100,
+    "REL_DIAL": 7,
+}
+
+
+def monotonic():
+    return time.clock_gettime(time.CLOCK_MONOTONIC)
+
+
+class UInput:
+    """A virtual input device (uinput), as a pedal, keyboard or knob would be."""
+
+    def __init__(self, name, keys=(), rels=(), bus=0x03, vendor=0x3553, product=0xB001, version=0x0111,
+                 phys=None):
+        self.fd = os.open("/dev/uinput", os.O_WRONLY | os.O_NONBLOCK)
+        fcntl.ioctl(self.fd, UI_SET_EVBIT, EV_KEY)
+        for key in keys:
+            fcntl.ioctl(self.fd, UI_SET_KEYBIT, CODES.get(key, key))
+        if rels:
+            fcntl.ioctl(self.fd, UI_SET_EVBIT, EV_REL)
+            for rel in rels:
+                fcntl.ioctl(self.fd, UI_SET_RELBIT, CODES.get(rel, rel))
+        if phys:
+            buffer = phys.encode() + b"\0"
+            fcntl.ioctl(self.fd, UI_SET_PHYS, buffer)
+        setup = struct.pack("HHHH80sI", bus, vendor, product, version, name.encode(), 0)
+        fcntl.ioctl(self.fd, UI_DEV_SETUP, setup)
+        fcntl.ioctl(self.fd, UI_DEV_CREATE)
+        sysname = bytearray(64)
+        fcntl.ioctl(self.fd, UI_GET_SYSNAME_64, sysname)
+        self.sysname = sysname.split(b"\0")[0].decode()
+        self.node = self._wait_for_node()
+
+    def _wait_for_node(self):
+        pattern = "/sys/devices/virtual/input/%s/event*" % self.sysname
+        for _ in range(200):
+            found = glob.glob(pattern)
+            if found and os.path.exists("/dev/input/" + os.path.basename(found[0])):
+                return "/dev/input/" + os.path.basename(found[0])
+            time.sleep(0.01)
+        raise RuntimeError("no event node for " + self.sysname)
+
+    def emit(self, type_, code, value):
+        os.write(self.fd, EVENT.pack(0, 0, type_, CODES.get(code, code), value))
+
+    def key(self, code, value):
+        """A key event and its SYN_REPORT; returns the monotonic time just before the write."""
+        stamp = monotonic()
+        os.write(self.fd, EVENT.pack(0, 0, EV_KEY, CODES.get(code, code), value) + EVENT.pack(0, 0, EV_SYN, 0, 0))
+        return stamp
+
+    def rel(self, code, value):
+        stamp = monotonic()
+        os.write(self.fd, EVENT.pack(0, 0, EV_REL, CODES.get(code, code), value) + EVENT.pack(0, 0, EV_SYN, 0, 0))
+        return stamp
+
+    def click(self, code, hold=0.05):
+        stamp = self.key(code, 1)
+        time.sleep(hold)
+        self.key(code, 0)
+        return stamp
+
+    def destroy(self):
+        if self.fd is not None:
+            fcntl.ioctl(self.fd, UI_DEV_DESTROY)
+            os.close(self.fd)
+            self.fd = None
+
+
+class Slate:
+    """`slate ARGS --json` in the background; its output lines parsed as they come."""
+
+    def __init__(self, *args, user=None, json_output=True):
+        command = [SLATE] + list(args) + (["--json"] if json_output else [])
+        if user:
+            command = ["setpriv", "--reuid", user, "--regid", user, "--clear-groups"] + command
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+        self.lines = []
+        self.stderr = b""
+        self._buffer = b""
+        os.set_blocking(self.process.stdout.fileno(), False)
+        os.set_blocking(self.process.stderr.fileno(), False)
+
+    def poll(self, seconds):
+        """Reads output for up to `seconds`."""
+        end = monotonic() + seconds
+        while True:
+            remaining = end - monotonic()
+            if remaining <= 0:
+                return
+            ready, _, _ = select.select([self.process.stdout, self.process.stderr], [], [], remaining)
+            for stream in ready:
+                data = os.read(stream.fileno(), 65536)
+                if stream is self.process.stderr:
+                    self.stderr += data
+                    continue
+                self._buffer += data
+                while b"\n" in self._buffer:
+                    line, self._buffer = self._buffer.split(b"\n", 1)
+                    self.lines.append(json.loads(line) if line.startswith(b"{") else line.decode())
+
+    def wait_for_log(self, text, seconds=10):
+        end = monotonic() + seconds
+        while text.encode() not in self.stderr:
+            if monotonic() > end:
+                raise AssertionError("slate never logged %r; stderr:\n%s" % (text, self.stderr.decode()))
+            self.poll(0.05)
+
+    def wait_for(self, predicate, seconds=10):
+        end = monotonic() + seconds
+        while not any(predicate(line) for line in self.lines):
+            if monotonic() > end:
+                raise AssertionError("timed out; output so far:\n%s\nstderr:\n%s" % (
+                    "\n".join(map(str, self.lines)), self.stderr.decode()))
+            self.poll(0.05)
+
+    def signal(self, number):
+        self.process.send_signal(number)
+
+    def stop(self):
+        """SIGINT, then the exit status."""
+        self.process.send_signal(signal.SIGINT)
+        try:
+            status = self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            raise AssertionError("slate did not exit on SIGINT")
+        self.poll(0.2)
+        return status
+
+
+def summary(lines):
+    """Capture and action lines as comparable tuples."""
+    result = []
+    for line in lines:
+        if not isinstance(line, dict):
+            continue
+        if line["type"] == "capture":
+            result.append(("capture", line["code"], line["role"], line["phase"]))
+        elif line["type"] == "action":
+            result.append(("action", line["action"], line.get("result")))
+    return result
+
+
+def check(condition, message):
+    if not condition:
+        print("FAIL: " + message)
+        sys.exit(1)
+    print("ok: " + message)
