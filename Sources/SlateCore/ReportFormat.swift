@@ -5,9 +5,12 @@ public struct ReportFormat: Sendable {
 
     public init(origin: Instant) { self.origin = origin }
 
-    public func json(_ report: Report) -> String {
+    /// The report as a JSON object; `dispatched`, when given, is when a live rig
+    /// handled it (for latency measurements), in the same seconds as `t`.
+    public func json(_ report: Report, dispatched: Instant? = nil) -> String {
         var object = JSONObject()
         object.number("t", report.time.seconds(since: origin))
+        if let dispatched { object.number("dispatched", dispatched.seconds(since: origin)) }
         switch report {
         case .capture(let capture):
             object.string("type", "capture")

@@ -24,6 +24,9 @@ struct Monitor: ParsableCommand {
     @Flag(help: "Keep capture inactive: nothing is grabbed and buttons do nothing.")
     var inactive = false
 
+    @Flag(help: "With --json, add when each line was handled (dispatched, seconds since start) to measure latency.")
+    var timing = false
+
     func run() throws {
         Slate.bootstrapLogging()
         let log = Logger(label: "slate.monitor")
@@ -47,7 +50,8 @@ struct Monitor: ParsableCommand {
             throw ExitCode.failure
         }
         let printer = ReportPrinter(
-            format: ReportFormat(origin: MonotonicClock.now()), json: json, runsPrograms: true, log: log)
+            format: ReportFormat(origin: MonotonicClock.now()), json: json, runsPrograms: true, timing: timing,
+            log: log)
         loop.run(
             nextDeadline: {
                 [rig.nextTimer, inputs.nextDeadline].compactMap { $0 }.min()

@@ -9,11 +9,14 @@ struct ReportPrinter {
     let format: ReportFormat
     let json: Bool
     let runsPrograms: Bool
+    /// Adds when each report was handled (JSON `dispatched`), to measure latency.
+    var timing = false
     let log: Logger
 
     func print(_ reports: [Report]) {
+        let dispatched = timing ? MonotonicClock.now() : nil
         for report in reports {
-            output.writeLine(json ? format.json(report) : format.text(report))
+            output.writeLine(json ? format.json(report, dispatched: dispatched) : format.text(report))
             guard runsPrograms, case .action(let action) = report, case .exec(let argv) = action.action else { continue }
             do {
                 try ProcessLauncher.launch(argv, environment: action.environment)

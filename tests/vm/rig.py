@@ -131,16 +131,18 @@ class Slate:
                     line, self._buffer = self._buffer.split(b"\n", 1)
                     self.lines.append(json.loads(line) if line.startswith(b"{") else line.decode())
 
-    def wait_for_log(self, text, seconds=10):
+    def wait_for_log(self, text, seconds=10, count=1):
+        """Reads until standard error holds `text` `count` times."""
         end = monotonic() + seconds
-        while text.encode() not in self.stderr:
+        while self.stderr.count(text.encode()) < count:
             if monotonic() > end:
                 raise AssertionError("slate never logged %r; stderr:\n%s" % (text, self.stderr.decode()))
             self.poll(0.05)
 
-    def wait_for(self, predicate, seconds=10):
+    def wait_for(self, predicate, seconds=10, count=1):
+        """Reads until `count` output lines satisfy `predicate` (JSON lines only)."""
         end = monotonic() + seconds
-        while not any(predicate(line) for line in self.lines):
+        while sum(1 for line in self.lines if isinstance(line, dict) and predicate(line)) < count:
             if monotonic() > end:
                 raise AssertionError("timed out; output so far:\n%s\nstderr:\n%s" % (
                     "\n".join(map(str, self.lines)), self.stderr.decode()))

@@ -1,0 +1,75 @@
+"""While capture is active a grabbed device's events reach nobody else, and its
+unbound keys arrive on Slate's uinput clone; inactive, or after Slate exits,
+other readers see the events again."""
+
+import glob
+import os
+import struct
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rig import CODES, EV_KEY, EVENT, Slate, UInput, check  # noqa: E402
+
+
+def reader(path):
+    return os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+
+
+def keys_seen(fd):
+    seen = []
+    while True:
+        try:
+            data = os.read(fd, EVENT.size * 64)
+        except BlockingIOError:
+            return seen
+        for offset in range(0, len(data), EVENT.size):
+            _, _, type_, code, value = EVENT.unpack_from(data, offset)
+            if type_ == EV_KEY:
+                seen.append((code, value))
+
+
+def nodes_named(name):
+    found = []
+    for folder in glob.glob("/sys/class/input/input*"):
+        with open(folder + "/name") as handle:
+            if handle.read().strip() == name:
+                found += ["/dev/input/" + os.path.basename(event) for event in glob.glob(folder + "/event*")]
+    return sorted(found)
+
+
+keyboard = UInput("Slate Test Keyboard", keys=["KEY_VOLUMEDOWN", "KEY_VOLUMEUP", "KEY_Q"], vendor=0x1234,
+                  product=0x5678)
+other = reader(keyboard.node)
+
+bound = "%s (Slate Test Keyboard) is input 'volume'" % keyboard.node
+monitor = Slate("monitor", "--profile", "profiles/volume-keys.yaml")
+monitor.wait_for_log(bound)
+time.sleep(0.5)
+clones = [node for node in nodes_named("Slate Test Keyboard") if node != keyboard.node]
+check(len(clones) == 1, "a uinput clone exists for the grabbed keyboard's other keys (%s)" % clones)
+clone = reader(clones[0])
+keys_seen(other)
+keyboard.click("KEY_VOLUMEDOWN")
+monitor.wait_for(lambda line: line.get("action") == "take.toggle")
+keyboard.click("KEY_Q")
+time.sleep(0.3)
+check(keys_seen(other) == [], "a second reader of the grabbed device sees nothing")
+check(keys_seen(clone) == [(CODES["KEY_Q"], 1), (CODES["KEY_Q"], 0)], "the unbound key arrives on the clone")
+check(monitor.stop() == 0, "monitor exits 0")
+keyboard.click("KEY_VOLUMEDOWN")
+time.sleep(0.2)
+check(keys_seen(other) == [(CODES["KEY_VOLUMEDOWN"], 1), (CODES["KEY_VOLUMEDOWN"], 0)],
+      "after exit the second reader sees the volume key again")
+check(nodes_named("Slate Test Keyboard") == [keyboard.node], "the clone is gone after exit")
+
+inactive = Slate("monitor", "--profile", "profiles/volume-keys.yaml", "--inactive")
+inactive.wait_for_log(bound)
+keyboard.click("KEY_VOLUMEDOWN")
+time.sleep(0.3)
+check(keys_seen(other) == [(CODES["KEY_VOLUMEDOWN"], 1), (CODES["KEY_VOLUMEDOWN"], 0)],
+      "with --inactive nothing is grabbed")
+inactive.poll(0.2)
+check(not any(isinstance(line, dict) for line in inactive.lines), "inactive capture gives no events")
+check(inactive.stop() == 0, "inactive monitor exits 0")
+keyboard.destroy()

@@ -1,0 +1,4 @@
+#!/usr/bin/env bash
+# Runs inside the rig VM: see replay_parity.py.
+set -euo pipefail
+exec python3 "$(dirname "$0")/replay_parity.py"
