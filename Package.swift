@@ -25,7 +25,11 @@ let package = Package(
         .target(name: "CSlateShim"),
 
         .target(name: "SlateCore", dependencies: [.product(name: "Yams", package: "Yams")]),
-        .target(name: "SlateLinux", dependencies: ["SlateCore", "CEvdev", "CSlateShim"]),
+        .target(
+            name: "SlateLinux",
+            dependencies: [
+                "SlateCore", "CEvdev", "CALSA", "CSlateShim", .product(name: "Logging", package: "swift-log"),
+            ]),
         .executableTarget(
             name: "slate",
             dependencies: [
@@ -36,7 +40,9 @@ let package = Package(
         .executableTarget(name: "slate-bench", dependencies: ["SlateCore", "SlateLinux"]),
 
         .testTarget(name: "SlateCoreTests", dependencies: ["SlateCore"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "SlateLinuxTests", dependencies: ["SlateCore", "SlateLinux", "CEvdev"]),
+        .testTarget(
+            name: "SlateLinuxTests",
+            dependencies: ["SlateCore", "SlateLinux", "CEvdev", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "slateTests", dependencies: ["slate"]),
     ]
 )

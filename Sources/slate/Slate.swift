@@ -6,7 +6,7 @@ import SlateLinux
 struct Slate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Physical buttons to camera capture events, for Linux camera rigs.",
-        subcommands: [Check.self, Replay.self, Codes.self])
+        subcommands: [Check.self, Replay.self, Codes.self, Sound.self])
 
     /// Exit status for bad input: an invalid profile or recording.
     static let badInput = ExitCode(2)
