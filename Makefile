@@ -34,6 +34,7 @@ fuzz: deps
 	scripts/fuzz fuzz-profile 60
 	scripts/fuzz fuzz-evemu 60
 	scripts/fuzz fuzz-libinput 60
+	scripts/fuzz fuzz-wave 60
 
 clean:
 	rm -rf .build Fuzz/.build fuzz-artifacts

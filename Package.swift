@@ -9,7 +9,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
@@ -27,7 +27,9 @@ let package = Package(
         .target(name: "SlateCore", dependencies: [.product(name: "Yams", package: "Yams")]),
         .target(
             name: "SlateLinux",
-            dependencies: ["SlateCore", "CEvdev", "CUdev", "CSlateShim", .product(name: "Logging", package: "swift-log")]),
+            dependencies: [
+                "SlateCore", "CEvdev", "CUdev", "CALSA", "CSlateShim", .product(name: "Logging", package: "swift-log"),
+            ]),
         .executableTarget(
             name: "slate",
             dependencies: [
@@ -38,7 +40,9 @@ let package = Package(
         .executableTarget(name: "slate-bench", dependencies: ["SlateCore", "SlateLinux"]),
 
         .testTarget(name: "SlateCoreTests", dependencies: ["SlateCore"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "SlateLinuxTests", dependencies: ["SlateCore", "SlateLinux", "CEvdev"]),
+        .testTarget(
+            name: "SlateLinuxTests",
+            dependencies: ["SlateCore", "SlateLinux", "CEvdev", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "slateTests", dependencies: ["slate"]),
     ]
 )

@@ -5,7 +5,7 @@ import PackageDescription
 // Build and run them with `scripts/fuzz TARGET [SECONDS]` from the repository root.
 // To add a target: create Sources/fuzz-NAME/FuzzNAME.swift defining
 // `LLVMFuzzerTestOneInput`, list "fuzz-NAME" below and teach scripts/fuzz its seeds.
-let fuzzTargets = ["fuzz-evemu", "fuzz-libinput", "fuzz-profile"]
+let fuzzTargets = ["fuzz-evemu", "fuzz-libinput", "fuzz-profile", "fuzz-wave"]
 
 let package = Package(
     name: "SlateFuzz",

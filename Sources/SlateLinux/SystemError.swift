@@ -12,9 +12,10 @@ public struct SystemError: Error, CustomStringConvertible {
         self.errno = errno
     }
 
-    public var description: String {
-        "\(path): cannot \(operation): \(String(cString: strerror(errno)))"
-    }
+    /// The failure without the path: `cannot open: No such file or directory`.
+    public var reason: String { "cannot \(operation): \(String(cString: strerror(errno)))" }
+
+    public var description: String { "\(path): \(reason)" }
 }
 
 /// Retries a system call interrupted by a signal (EINTR).

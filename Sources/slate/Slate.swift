@@ -6,7 +6,9 @@ import SlateLinux
 struct Slate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Physical buttons to camera capture events, for Linux camera rigs.",
-        subcommands: [Check.self, Replay.self, Monitor.self, Devices.self, RecordInput.self, Codes.self])
+        subcommands: [
+            Check.self, Replay.self, Monitor.self, Devices.self, RecordInput.self, Sound.self, Codes.self,
+        ])
 
     /// Exit status for bad input: an invalid profile or recording.
     static let badInput = ExitCode(2)

@@ -19,7 +19,7 @@ import Testing
             profile: profile(profileName), timeline: Timeline(recording: parsed), recorder: RecorderModel())
         replay.run()
         let format = ReportFormat(origin: replay.origin)
-        return replay.rig.reports.map(format.json)
+        return replay.rig.reports.map { format.json($0) }
     }
 
     @Test(arguments: [
