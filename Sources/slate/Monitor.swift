@@ -11,8 +11,8 @@ struct Monitor: ParsableCommand {
         discussion: """
             Output is replay's format, with t in seconds since monitor start, from the events' \
             own timestamps. Capture is active while monitor runs (devices are grabbed as the \
-            profile says) unless --inactive. exec actions run. SIGINT or SIGTERM releases every \
-            grab and exits 0.
+            profile says) unless --inactive. exec actions run and sounds play on the profile's \
+            ALSA device. SIGINT or SIGTERM releases every grab and exits 0.
             """)
 
     @Option(help: "The rig's profile.")
@@ -49,9 +49,13 @@ struct Monitor: ParsableCommand {
             OutputStream.writeError("slate monitor: \(error)")
             throw ExitCode.failure
         }
+        let library = SoundLibrary(
+            spec: loaded.sounds, builtInFolder: InstalledSounds.folder(), profileFolder: SoundLibrary.folder(of: profile))
+        let player = SoundPlayer(library: library, device: loaded.sounds.device, logger: log)
+        defer { player.stop() }
         let printer = ReportPrinter(
             format: ReportFormat(origin: MonotonicClock.now()), json: json, runsPrograms: true, timing: timing,
-            log: log)
+            sounds: player, log: log)
         loop.run(
             nextDeadline: {
                 [rig.nextTimer, inputs.nextDeadline].compactMap { $0 }.min()

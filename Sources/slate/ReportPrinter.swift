@@ -3,7 +3,7 @@ import SlateCore
 import SlateLinux
 
 /// Prints reports as replay, monitor and run show them, and carries out the
-/// effects a live rig has: `exec` actions run their program.
+/// effects a live rig has: `exec` actions run their program, sounds play.
 struct ReportPrinter {
     let output = OutputStream()
     let format: ReportFormat
@@ -11,12 +11,15 @@ struct ReportPrinter {
     let runsPrograms: Bool
     /// Adds when each report was handled (JSON `dispatched`), to measure latency.
     var timing = false
+    /// Plays `sound` reports; nil where nothing is played (replay).
+    var sounds: SoundPlayer?
     let log: Logger
 
     func print(_ reports: [Report]) {
         let dispatched = timing ? MonotonicClock.now() : nil
         for report in reports {
             output.writeLine(json ? format.json(report, dispatched: dispatched) : format.text(report))
+            if case .sound(let sound) = report { sounds?.play(sound.sound) }
             guard runsPrograms, case .action(let action) = report, case .exec(let argv) = action.action else { continue }
             do {
                 try ProcessLauncher.launch(argv, environment: action.environment)
