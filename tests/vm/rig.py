@@ -5,6 +5,7 @@ import fcntl
 import glob
 import json
 import os
+import pwd
 import select
 import signal
 import struct
@@ -105,7 +106,8 @@ class Slate:
     def __init__(self, *args, user=None, json_output=True):
         command = [SLATE] + list(args) + (["--json"] if json_output else [])
         if user:
-            command = ["setpriv", "--reuid", user, "--regid", user, "--clear-groups"] + command
+            entry = pwd.getpwnam(user)
+            command = ["setpriv", "--reuid", str(entry.pw_uid), "--regid", str(entry.pw_gid), "--clear-groups"] + command
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
         self.lines = []
         self.stderr = b""
