@@ -2,12 +2,20 @@
 SWIFT ?= swift
 SLATE := .build/debug/slate
 
-.PHONY: all deps build demo test bench fuzz clean
+# The rig VM lane (scripts/rig-vm): qemu and the initramfs tools on the host,
+# and the tools the scenarios use inside the guest, which runs the host's root.
+VM_DEPS := qemu-system-x86 busybox-static kmod udev cpio xz-utils \
+	evemu-tools v4l-utils alsa-utils ffmpeg libinput-tools triggerhappy
+
+.PHONY: all deps vm-deps build demo test test-vm bench fuzz clean
 
 all: build
 
 deps:
 	@scripts/install-deps
+
+vm-deps:
+	@scripts/install-deps $(VM_DEPS)
 
 build: deps
 	$(SWIFT) build
@@ -25,6 +33,16 @@ demo: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	@if scripts/install-deps $(VM_DEPS); then \
+		echo "== the rig VM lane (make test-vm)"; \
+		scripts/rig-vm -- tests/vm/run-all; \
+	else \
+		echo "== skipping the rig VM lane: its packages are missing; install them with 'make vm-deps' as root"; \
+	fi
+
+# Scenarios against real kernel devices (uinput, vivid, snd-aloop) in a VM.
+test-vm: build vm-deps
+	scripts/rig-vm -- tests/vm/run-all
 
 bench: deps
 	$(SWIFT) build -c release --product slate-bench
