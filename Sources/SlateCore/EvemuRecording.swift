@@ -124,10 +124,17 @@ private struct EvemuParser {
                     guard mask != 0 else { continue }
                     for bit in 0..<8 where mask & (1 << bit) != 0 {
                         let code = (offset + byteIndex) * 8 + bit
+                        // `B: 00` lines are the device's event types (EV_SYN ... EV_MAX), not codes.
+                        if type == EventType.syn {
+                            guard code <= Int(EventLimits.evMax) else {
+                                throw error("event type \(EventLimits.hex(code, digits: 2)) in 'B: 00' is above EV_MAX (0x1f)")
+                            }
+                            continue
+                        }
                         if let problem = EventLimits.checkCapability(type: type, code: code) {
                             throw error(problem)
                         }
-                        if type != EventType.syn { codes.insert(EventCode(type: type, code: UInt16(code))) }
+                        codes.insert(EventCode(type: type, code: UInt16(code)))
                     }
                 }
                 try endOfLine(c, end, after: "'B:' line (a type and 8 bytes)")

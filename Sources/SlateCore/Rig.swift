@@ -25,6 +25,9 @@ public final class Rig {
     public private(set) var sources: [Source?] = []
     /// The input index of each source, -1 once detached (read on every event).
     private var sourceInputs: [Int] = []
+    /// Each source's bound events since its last SYN_REPORT (the evdev frame),
+    /// with their resync flag.
+    private var frames: [[(event: InputEvent, resync: Bool)]] = []
     /// Everything that happened so far, in time order; callers may empty it.
     public var reports: [Report] = []
     private var engineOutput: [EngineOutput] = []
@@ -47,6 +50,7 @@ public final class Rig {
         }
         sources.append(Source(identity: device, input: input))
         sourceInputs.append(input)
+        frames.append([])
         return .bound(sources.count - 1, input: profile.inputs[input].name)
     }
 
@@ -57,11 +61,15 @@ public final class Rig {
         engine.sourceRemoved(source, time: time, into: &engineOutput)
         sources[source] = nil
         sourceInputs[source] = -1
+        frames[source].removeAll()
         dispatch()
     }
 
     /// One event from a device. `resync` marks the state changes libevdev reports
-    /// after SYN_DROPPED.
+    /// after SYN_DROPPED. Bound events take effect at their frame's SYN_REPORT, as
+    /// the evdev protocol commits them; key releases in a frame closed by
+    /// `SYN_REPORT 1` are the kernel's own (a device unplugged, or reset on resume)
+    /// and cancel rather than end.
     public func handle(_ event: InputEvent, from source: SourceID, resync: Bool = false) {
         if let deadline = nextDeadline, deadline <= event.time { advance(to: event.time) }
         guard sourceInputs.indices.contains(source) else { return }
@@ -69,30 +77,40 @@ public final class Rig {
         guard input >= 0 else { return }
         let code = Int(event.code)
         switch event.type {
-        case EventType.key where code < Bindings.keyCount:
-            let binding = bindings.keyTables[input][code]
-            guard binding != Bindings.unbound else { return }
-            if resync {
-                engine.resync(source: source, code: event.code, down: event.value != 0, time: event.time, into: &engineOutput)
-            } else {
-                engine.key(
-                    source: source, input: input, code: event.code, binding: binding, value: event.value,
-                    time: event.time, into: &engineOutput)
-            }
-            if !engineOutput.isEmpty { dispatch() }
-        case EventType.rel where code < Bindings.relCount:
-            let index = Int(bindings.axisTables[input][code])
-            guard index > 0, engine.isActive, event.value != 0, !resync else { return }
-            let trigger = TriggerInfo(
-                input: profile.inputs[input].name, code: EventCode(type: event.type, code: event.code),
-                role: nil, gesture: nil)
-            runner.run(
-                bindings.axisActions[input][index - 1], trigger: trigger, value: Double(event.value),
-                feedback: false, at: event.time, into: &reports)
-            updateDeadline()
+        case EventType.syn where event.code == SynCode.report:
+            if !frames[source].isEmpty { commit(source, input: input, synthetic: event.value == 1) }
+        case EventType.key where code < Bindings.keyCount && bindings.keyTables[input][code] != Bindings.unbound:
+            frames[source].append((event, resync))
+        case EventType.rel where code < Bindings.relCount && bindings.axisTables[input][code] > 0:
+            frames[source].append((event, resync))
         default:
             return
         }
+    }
+
+    private func commit(_ source: SourceID, input: Int, synthetic: Bool) {
+        for index in frames[source].indices {
+            let (event, resync) = frames[source][index]
+            let code = Int(event.code)
+            if event.type == EventType.key {
+                if resync || (synthetic && event.value == 0) {
+                    engine.resync(source: source, code: event.code, down: event.value != 0, time: event.time, into: &engineOutput)
+                } else {
+                    engine.key(
+                        source: source, input: input, code: event.code, binding: bindings.keyTables[input][code],
+                        value: event.value, time: event.time, into: &engineOutput)
+                }
+            } else if engine.isActive, event.value != 0, !resync {
+                let trigger = TriggerInfo(
+                    input: profile.inputs[input].name, code: EventCode(type: event.type, code: event.code),
+                    role: nil, gesture: nil)
+                runner.run(
+                    bindings.axisActions[input][Int(bindings.axisTables[input][code]) - 1], trigger: trigger,
+                    value: Double(event.value), feedback: false, at: event.time, into: &reports)
+            }
+        }
+        frames[source].removeAll(keepingCapacity: true)
+        dispatch()
     }
 
     /// Whether the rig uses `event`: a bound button or axis of the source's input.

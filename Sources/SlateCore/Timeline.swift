@@ -27,7 +27,7 @@ public struct Timeline: Sendable {
 /// The evdev client contract for replayed events, as libevdev implements it:
 /// after SYN_DROPPED, events up to and including the next SYN_REPORT are lost,
 /// then each button whose state differs from what the client saw is reported
-/// as a resync change.
+/// as a resync change, closed by that SYN_REPORT.
 struct DropEmulation {
     private var truth = [Bool](repeating: false, count: Bindings.keyCount)
     private var seen = [Bool](repeating: false, count: Bindings.keyCount)
@@ -50,6 +50,7 @@ struct DropEmulation {
                 seen[code] = truth[code]
                 body(InputEvent(time: event.time, type: EventType.key, code: UInt16(code), value: truth[code] ? 1 : 0), true)
             }
+            body(event, false)
         default:
             if !dropping { body(event, false) }
         }

@@ -29,6 +29,7 @@ struct Monitor: ParsableCommand {
 
     func run() throws {
         Slate.bootstrapLogging()
+        let start = MonotonicClock.now()
         let log = Logger(label: "slate.monitor")
         let loaded = try ProfileSource.loadOrExit(profile)
         let rig = Rig(profile: loaded, recorder: RecorderModel(fps: loaded.camera.fps), captureActive: !inactive)
@@ -54,7 +55,7 @@ struct Monitor: ParsableCommand {
         let player = SoundPlayer(library: library, device: loaded.sounds.device, logger: log)
         defer { player.stop() }
         let printer = ReportPrinter(
-            format: ReportFormat(origin: MonotonicClock.now()), json: json, runsPrograms: true, timing: timing,
+            format: ReportFormat(origin: start), json: json, runsPrograms: true, timing: timing,
             sounds: player, log: log)
         loop.run(
             nextDeadline: {

@@ -480,3 +480,21 @@ func libinputHostileYAML() {
     let deeper = "version: 1\ndevices: " + String(repeating: "[", count: 5000) + "\n"
     #expect(throws: RecordingError.self) { try LibinputRecording.parse(deeper, file: "d.yml") }
 }
+
+@Test("RecordingParser evemu event-type bitmask (B: 00) lists types, not codes")
+func evemuTypeBitmask() throws {
+    let keyboard = """
+        N: Keyboard
+        I: 0003 046d c31c 0110
+        B: 00 13 00 12 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 00 00
+        B: 01 00 00 00 00 00 00 04 00
+        E: 0.000001 0001 0072 1
+
+        """
+    let device = try #require(try EvemuRecording.parse(keyboard, file: "k.evemu").devices.first)
+    #expect(device.identity.codes == [EventCode(type: EventType.key, code: 114)])
+    let beyond = keyboard.replacingOccurrences(of: "B: 00 13 00 12 00 00", with: "B: 00 13 00 12 00 01")
+    let error = #expect(throws: RecordingError.self) { try EvemuRecording.parse(beyond, file: "k.evemu") }
+    #expect(error?.description == "k.evemu:3: error: event type 0x20 in 'B: 00' is above EV_MAX (0x1f)")
+}

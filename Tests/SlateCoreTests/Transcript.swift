@@ -9,8 +9,9 @@ import SlateCore
 ///     [devices]
 ///     pedal: name=PCsensor FootSwitch; bus=usb; vendor=0x3553; product=0xb001; codes=KEY_A KEY_B
 ///     [events]
-///     0.000 pedal KEY_B 1        (each event line is followed by a SYN_REPORT)
-///     0.100 pedal SYN_DROPPED    (SYN_* lines are sent alone)
+///     0.000 pedal KEY_B 1        (each event line is followed by a SYN_REPORT,
+///     0.050 pedal KEY_A 0 +       unless it ends with + for more in its frame)
+///     0.100 pedal SYN_DROPPED    (SYN_* lines are sent alone: SYN_REPORT 1 too)
 ///     0.200 pedal removed | 0.200 pedal added | 0.300 active off
 ///     [options]
 ///     inactive
@@ -111,7 +112,7 @@ struct Transcript {
             }
             let value = fields.count > 3 ? Int32(fields[3]) ?? 0 : 0
             items.append((time, .event(device: device, InputEvent(time: time, type: code.type, code: code.code, value: value))))
-            if code.type != EventType.syn {
+            if code.type != EventType.syn && fields.last != "+" {
                 let report = InputEvent(time: time, type: EventType.syn, code: SynCode.report, value: 0)
                 items.append((time, .event(device: device, report)))
             }
