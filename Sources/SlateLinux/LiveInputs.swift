@@ -168,11 +168,9 @@ public final class LiveInputs {
         guard let entry = open[path] else { return }
         let rig = self.rig
         let result = entry.device.readAvailable { event, resync in
-            if rig.uses(event, from: entry.source) {
-                rig.handle(event, from: entry.source, resync: resync)
-            } else if entry.device.hasClone {
-                entry.device.passThrough(event)
-            }
+            let used = rig.uses(event, from: entry.source)
+            if used || event.type == EventType.syn { rig.handle(event, from: entry.source, resync: resync) }
+            if !used, entry.device.hasClone { entry.device.passThrough(event) }
         }
         if case .failed(let error) = result {
             remove(path, at: MonotonicClock.now(), failure: error.errno == ENODEV ? nil : error)

@@ -35,5 +35,8 @@ print("replay: %s" % summary(expected))
 print("live:   %s" % summary(live))
 check(summary(live) == summary(expected), "same capture events and actions, in the same order")
 offsets = [abs((a["t"] - live[0]["t"]) - (b["t"] - expected[0]["t"])) for a, b in zip(live, expected)]
+for a, b, offset in zip(live, expected, offsets):
+    print("  live %8.3f  replay %8.3f  %6.1f ms  %s %s" % (
+        a["t"] - live[0]["t"], b["t"] - expected[0]["t"], offset * 1000, a["type"], a.get("phase") or a.get("action")))
 print("largest time difference: %.1f ms" % (max(offsets) * 1000))
 check(max(offsets) <= 0.050, "times within 50 ms")
