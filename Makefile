@@ -47,6 +47,13 @@ test-vm: build vm-deps
 bench: deps
 	$(SWIFT) build -c release --product slate-bench
 	.build/release/slate-bench
+	@if scripts/install-deps $(VM_DEPS); then \
+		$(SWIFT) build && \
+		echo "== press-to-exec latency in the rig VM, Slate against triggerhappy" && \
+		scripts/rig-vm --timeout 500 -- python3 tests/vm/bench_latency.py; \
+	else \
+		echo "== skipping the latency benchmark: the rig VM's packages are missing ('make vm-deps' as root)"; \
+	fi
 
 fuzz: deps
 	scripts/fuzz fuzz-profile 60

@@ -8,6 +8,7 @@ from the event timestamp to its dispatch."""
 
 import fcntl
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -20,8 +21,11 @@ ROUNDS = int(os.environ.get("ROUNDS", "100"))
 EVIOCSCLOCKID = 0x400445A0
 STAMP, STAMPS = "/tmp/stamp", "/tmp/stamps"
 
-if subprocess.run(["gcc", "-O2", "-static", "-o", STAMP, os.path.join(ROOT, "tests/vm/stamp.c")]).returncode:
-    subprocess.run(["gcc", "-O2", "-o", STAMP, os.path.join(ROOT, "tests/vm/stamp.c")], check=True)
+compiler = next(filter(None, map(shutil.which, ["cc", "gcc", "clang"])), None)
+check(compiler is not None, "a C compiler for the stamp program (the Swift toolchain's clang will do)")
+source = os.path.join(ROOT, "tests/vm/stamp.c")
+if subprocess.run([compiler, "-O2", "-static", "-o", STAMP, source], stderr=subprocess.DEVNULL).returncode:
+    subprocess.run([compiler, "-O2", "-o", STAMP, source], check=True)
 
 pedal = UInput("Slate Bench Pedal", keys=["KEY_B"], vendor=0x5AC1, product=0x0001)
 reader = os.open(pedal.node, os.O_RDONLY | os.O_NONBLOCK)
@@ -89,7 +93,7 @@ internal_ms = [(line["dispatched"] - line["t"]) * 1000 for line in slate.lines
 
 with open("/tmp/triggerhappy.conf", "w") as handle:
     handle.write("KEY_B 0 %s thd %s\n" % (STAMP, STAMPS))
-thd = subprocess.Popen(["thd", "--triggers", "/tmp/triggerhappy.conf", pedal.node])
+thd = subprocess.Popen(["thd", "--triggers", "/tmp/triggerhappy.conf", pedal.node], stdout=subprocess.DEVNULL)
 time.sleep(1.0)
 thd_ms = run_rounds("thd")
 thd.terminate()
