@@ -15,7 +15,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from rig import EV_KEY, EVENT, ROOT, Slate, UInput, check  # noqa: E402
+from rig import ROOT, Slate, UInput, check, read_keys  # noqa: E402
 
 ROUNDS = int(os.environ.get("ROUNDS", "100"))
 EVIOCSCLOCKID = 0x400445A0
@@ -34,16 +34,7 @@ fcntl.ioctl(reader, EVIOCSCLOCKID, b"\x01\x00\x00\x00")  # CLOCK_MONOTONIC
 
 def releases():
     """Kernel timestamps (ns) of the KEY_B releases read since the last call."""
-    stamps = []
-    while True:
-        try:
-            data = os.read(reader, EVENT.size * 64)
-        except BlockingIOError:
-            return stamps
-        for offset in range(0, len(data), EVENT.size):
-            sec, usec, type_, code, value = EVENT.unpack_from(data, offset)
-            if type_ == EV_KEY and value == 0:
-                stamps.append(sec * 1_000_000_000 + usec * 1000)
+    return [stamp for stamp, _, value in read_keys(reader) if value == 0]
 
 
 def run_rounds(label):

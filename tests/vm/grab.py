@@ -4,12 +4,11 @@ other readers see the events again."""
 
 import glob
 import os
-import struct
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from rig import CODES, EV_KEY, EVENT, Slate, UInput, check  # noqa: E402
+from rig import CODES, Slate, UInput, check, read_keys  # noqa: E402
 
 
 def reader(path):
@@ -17,16 +16,7 @@ def reader(path):
 
 
 def keys_seen(fd):
-    seen = []
-    while True:
-        try:
-            data = os.read(fd, EVENT.size * 64)
-        except BlockingIOError:
-            return seen
-        for offset in range(0, len(data), EVENT.size):
-            _, _, type_, code, value = EVENT.unpack_from(data, offset)
-            if type_ == EV_KEY:
-                seen.append((code, value))
+    return [(code, value) for _, code, value in read_keys(fd)]
 
 
 def nodes_named(name):

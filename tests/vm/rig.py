@@ -100,6 +100,21 @@ class UInput:
             self.fd = None
 
 
+def read_keys(fd):
+    """The EV_KEY events waiting on an evdev node opened non-blocking, as
+    (timestamp in ns, code, value)."""
+    keys = []
+    while True:
+        try:
+            data = os.read(fd, EVENT.size * 64)
+        except BlockingIOError:
+            return keys
+        for offset in range(0, len(data), EVENT.size):
+            sec, usec, type_, code, value = EVENT.unpack_from(data, offset)
+            if type_ == EV_KEY:
+                keys.append((sec * 1_000_000_000 + usec * 1000, code, value))
+
+
 class Slate:
     """`slate ARGS --json` in the background; its output lines parsed as they come."""
 
