@@ -26,7 +26,8 @@ public struct Instant: Comparable, Hashable, Sendable {
         Instant.formatSeconds(microseconds &- origin.microseconds, decimals: decimals)
     }
 
-    static func formatSeconds(_ micros: Int64, decimals: Int) -> String {
+    /// `micros` as seconds with `decimals` decimals (at most 6), e.g. `-1.250`.
+    public static func formatSeconds(_ micros: Int64, decimals: Int) -> String {
         let negative = micros < 0
         let magnitude = micros.magnitude
         var whole = String(magnitude / 1_000_000)

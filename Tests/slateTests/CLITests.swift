@@ -179,3 +179,38 @@ struct CLI {
         #expect(result.lines.count == 3)
     }
 }
+
+@Suite struct TakesCommandTests {
+    @Test func listAndDeleteTakesOfAWorkFolder() throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("slate-cli-takes-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let manifest = """
+            {"version": 1, "takes": [
+              {"id": "a", "file": "take-a.mp4", "thumbnail": "take-a.jpg", "started": 1795253112000000, "duration": 2.5, "frames": 75, "dropped": 0, "codec": "h264", "recording": false},
+              {"id": "b", "file": "take-b.mp4", "thumbnail": null, "started": 1795253120000000, "duration": 1.0, "frames": 30, "dropped": 1, "codec": "hevc", "recording": false}
+            ]}
+            """
+        try manifest.write(to: work.appendingPathComponent("takes.json"), atomically: true, encoding: .utf8)
+        for name in ["take-a.mp4", "take-a.jpg", "take-b.mp4"] {
+            try Data("x".utf8).write(to: work.appendingPathComponent(name))
+        }
+        let list = try CLI.run(["takes", "list", "--work", work.path])
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(
+            list.lines == [
+                "1  take-a.mp4  2.500 s  75 frames  0 dropped  h264  2026-11-21T09:25:12.000Z",
+                "2  take-b.mp4  1.000 s  30 frames  1 dropped  hevc  2026-11-21T09:25:20.000Z",
+            ])
+        let delete = try CLI.run(["takes", "delete", "1", "--work", work.path])
+        #expect(delete.status == 0, "\(delete.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("take-a.mp4").path))
+        #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("take-a.jpg").path))
+        let json = try CLI.run(["takes", "list", "--json", "--work", work.path]).lines.map(CLI.json)
+        #expect(json.count == 1)
+        #expect(json.first?["codec"] as? String == "hevc")
+        #expect(json.first?["number"] as? Int == 1)
+        let missing = try CLI.run(["takes", "delete", "5", "--work", work.path])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("no take 5 in \(work.path) (1 takes)"))
+    }
+}

@@ -1,0 +1,56 @@
+import Glibc
+import SlateCore
+
+/// A rig's work folder: the take files, their thumbnails and `takes.json`.
+public struct TakeFolder {
+    /// Why the folder's manifest could not be read.
+    public enum Failure: Error, CustomStringConvertible {
+        case system(SystemError)
+        case manifest([Diagnostic])
+
+        public var description: String {
+            switch self {
+            case .system(let error): "\(error)"
+            case .manifest(let diagnostics): diagnostics.map(\.description).joined(separator: "\n")
+            }
+        }
+    }
+
+    public let path: String
+
+    public init(path: String) { self.path = path }
+
+    public var manifestPath: String { path + "/" + TakeManifest.fileName }
+
+    public func file(_ name: String) -> String { path + "/" + name }
+
+    /// The manifest; an empty one when the folder has none yet.
+    public func load() throws(Failure) -> TakeManifest {
+        let text: String
+        do {
+            text = try FileReading.text(atPath: manifestPath)
+        } catch {
+            if error.errno == ENOENT { return TakeManifest() }
+            throw .system(error)
+        }
+        switch TakeManifest.parse(text, file: manifestPath) {
+        case .success(let manifest): return manifest
+        case .failure(let errors): throw .manifest(errors.diagnostics)
+        }
+    }
+
+    public func save(_ manifest: TakeManifest) throws(SystemError) {
+        try FileWriting.atomicWrite(manifest.json, toPath: manifestPath)
+    }
+
+    /// Removes a take's file, its thumbnail and its manifest entry (the entry first,
+    /// so a crash never leaves the manifest pointing at a missing file).
+    public func delete(_ take: TakeManifest.Take, from manifest: inout TakeManifest) throws(SystemError) {
+        manifest.takes.removeAll { $0.id == take.id }
+        try save(manifest)
+        for name in [take.file] + (take.thumbnail.map { [$0] } ?? []) where unlink(file(name)) != 0 && errno != ENOENT {
+            throw SystemError("delete", path: file(name))
+        }
+        try FileWriting.syncFolder(of: file(take.file))
+    }
+}

@@ -1,0 +1,98 @@
+import ArgumentParser
+import SlateCore
+import SlateLinux
+
+/// `slate takes`: the takes of a rig's work folder, when no daemon runs.
+struct Takes: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List or delete the takes in a rig's work folder.",
+        subcommands: [List.self, Delete.self])
+
+    /// Where the takes are: --work, else the profile's camera.work, else ~/Videos/Slate/takes.
+    struct Folder: ParsableArguments {
+        @Option(help: "The work folder holding the takes.")
+        var work: String?
+
+        @Option(help: "A profile whose camera.work folder to use.")
+        var profile: String?
+
+        func resolve() throws -> TakeFolder {
+            let fromProfile = try profile.map(ProfileSource.loadOrExit)?.camera.work
+            return TakeFolder(path: UserPath.expand(work ?? fromProfile ?? UserPath.defaultWork))
+        }
+    }
+
+    static func load(_ folder: TakeFolder) throws -> TakeManifest {
+        do {
+            return try folder.load()
+        } catch {
+            OutputStream.writeError("\(error)")
+            throw Slate.badInput
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the takes, numbered from 1.")
+
+        @OptionGroup var folder: Folder
+
+        @Flag(help: "One JSON object per line.")
+        var json = false
+
+        func run() throws {
+            let folder = try self.folder.resolve()
+            let manifest = try Takes.load(folder)
+            let output = OutputStream()
+            for (index, take) in manifest.takes.enumerated() {
+                let seconds = Instant.formatSeconds(take.duration.microseconds, decimals: 3)
+                if json {
+                    var object = JSONObject()
+                    object.number("number", String(index + 1))
+                    object.string("path", folder.file(take.file))
+                    if let thumbnail = take.thumbnail { object.string("thumbnail", folder.file(thumbnail)) }
+                    object.string("start", UTCTime.format(microseconds: take.started))
+                    object.number("duration", seconds)
+                    object.number("frames", String(take.frames))
+                    object.number("dropped", String(take.dropped))
+                    object.string("codec", take.codec)
+                    object.bool("recording", take.recording)
+                    output.writeLine(object.closed)
+                } else {
+                    output.writeLine(
+                        "\(index + 1)  \(take.file)  \(seconds) s  \(take.frames) frames  \(take.dropped) dropped  "
+                            + "\(take.codec)  \(UTCTime.format(microseconds: take.started))"
+                            + (take.recording ? "  (recording)" : ""))
+                }
+            }
+            if manifest.takes.isEmpty && !json { output.writeLine("no takes in \(folder.path)") }
+            output.flush()
+        }
+    }
+
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete one take (its file, thumbnail and manifest entry) by its number in the list.")
+
+        @Argument(help: "The take's number, as `slate takes list` shows it.")
+        var number: Int
+
+        @OptionGroup var folder: Folder
+
+        func run() throws {
+            let folder = try self.folder.resolve()
+            var manifest = try Takes.load(folder)
+            guard manifest.takes.indices.contains(number - 1) else {
+                OutputStream.writeError("slate takes delete: no take \(number) in \(folder.path) (\(manifest.takes.count) takes)")
+                throw Slate.badInput
+            }
+            let take = manifest.takes[number - 1]
+            do {
+                try folder.delete(take, from: &manifest)
+            } catch {
+                OutputStream.writeError("slate takes delete: \(error)")
+                throw ExitCode.failure
+            }
+            print("deleted take \(number): \(folder.file(take.file))")
+        }
+    }
+}
