@@ -36,3 +36,32 @@ import Testing
         #expect(ExportPlan.fileName(at: 1_795_253_112_000_000) == "slate-20261121-092512.mp4")
     }
 }
+
+@Suite struct EncoderChoiceTests {
+    typealias Probe = EncoderChoice.Probe
+
+    @Test func theFirstEncoderThatKeepsUpWins() throws {
+        let hevc = Probe(codec: "hevc", encoder: "libx265", framesPerSecond: 22)
+        let h264 = Probe(codec: "h264", encoder: "libx264", framesPerSecond: 130)
+        let choice = try #require(EncoderChoice.pick([hevc, h264], fps: 30, size: "1920x1080"))
+        #expect(choice.probe == h264)
+        #expect(
+            choice.log == [
+                "libx265 (hevc) encodes 1920x1080 at 22 fps, below the 36 fps needed for 30 fps",
+                "libx264 (h264) encodes 1920x1080 at 130 fps: using it",
+            ])
+        let fast = Probe(codec: "hevc", encoder: "libx265", framesPerSecond: 57)
+        #expect(EncoderChoice.pick([fast, h264], fps: 30, size: "640x360")?.probe == fast)
+    }
+
+    @Test func whenNoneKeepsUpTheFastestIsUsedWithAWarning() throws {
+        let slow = Probe(codec: "hevc", encoder: "libx265", framesPerSecond: 20)
+        let faster = Probe(codec: "h264", encoder: "libx264", framesPerSecond: 50)
+        let broken = Probe(codec: "h264", encoder: "h264_vaapi", framesPerSecond: nil)
+        let choice = try #require(EncoderChoice.pick([broken, slow, faster], fps: 60, size: "1920x1080"))
+        #expect(choice.probe == faster)
+        #expect(choice.log.first == "h264_vaapi (h264) cannot be opened here")
+        #expect(choice.log.last == "no encoder sustains 60 fps at 1920x1080; using the fastest, libx264: frames may be dropped")
+        #expect(EncoderChoice.pick([broken], fps: 30, size: "x") == nil)
+    }
+}
