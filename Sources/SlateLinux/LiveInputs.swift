@@ -183,6 +183,9 @@ public final class LiveInputs {
         loop.unwatch(entry.device.fd)
         destroyClone(of: entry.device)
         rig.detach(entry.source, at: time)
+        if !open.values.contains(where: { $0.node.group == entry.node.group }) {
+            groupCodes.removeValue(forKey: entry.node.group)
+        }
         if let failure {
             log.warning("\(path) (\(entry.device.identity.name)) failed and is no longer read: \(failure)")
         } else {
