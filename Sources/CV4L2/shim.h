@@ -1,6 +1,7 @@
 #include <linux/videodev2.h>
 #include <libv4l2.h>
 #include <poll.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 
 /* VIDIOC_* request numbers are _IOR/_IOWR macros, which Swift cannot import. */
@@ -26,8 +27,9 @@ static inline unsigned long slate_vidioc_s_ctrl(void) { return VIDIOC_S_CTRL; }
 static inline unsigned long slate_vidioc_g_ext_ctrls(void) { return VIDIOC_G_EXT_CTRLS; }
 static inline unsigned long slate_vidioc_s_ext_ctrls(void) { return VIDIOC_S_EXT_CTRLS; }
 
-/* v4l2_open and v4l2_ioctl are variadic, which Swift cannot call. */
-static inline int slate_v4l2_open(const char *path, int flags) { return v4l2_open(path, flags); }
+/* ioctl and v4l2_ioctl are variadic, which Swift cannot call. slate_ioctl is the
+   kernel's own, for before libv4l2 wraps the descriptor (v4l2_fd_open). */
+static inline int slate_ioctl(int fd, unsigned long request, void *arg) { return ioctl(fd, request, arg); }
 static inline int slate_v4l2_ioctl(int fd, unsigned long request, void *arg) { return v4l2_ioctl(fd, request, arg); }
 
 /* v4l2_ext_control and v4l2_querymenu are packed structs: read and write them here.

@@ -85,25 +85,32 @@ public final class V4L2Camera {
     private static let captureType = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
     private static let mmapMemory = V4L2_MEMORY_MMAP.rawValue
 
-    /// Opens `path` (non-blocking) and checks it is a capture device with streaming I/O (`VIDIOC_QUERYCAP`).
+    /// Opens `path` (non-blocking), checks it is a capture device with streaming I/O
+    /// (`VIDIOC_QUERYCAP`), then hands the descriptor to libv4l2 (`v4l2_fd_open`).
     public init(path: String) throws(CameraError) {
-        let fd = slate_v4l2_open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+        let fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw .system(SystemError("open", path: path)) }
         var cap = v4l2_capability()
-        guard Self.ioctl(fd, slate_vidioc_querycap(), &cap) == 0 else {
+        // The kernel's own answer first: libv4l2 prints its failures to stderr.
+        guard withUnsafeMutablePointer(to: &cap, { slate_ioctl(fd, slate_vidioc_querycap(), $0) }) == 0 else {
             let error = SystemError("query capabilities (VIDIOC_QUERYCAP)", path: path)
-            v4l2_close(fd)
+            close(fd)
             throw .system(error)
         }
         let caps = cap.capabilities & UInt32(V4L2_CAP_DEVICE_CAPS) != 0 ? cap.device_caps : cap.capabilities
         let card = Self.string(cap.card)
         guard caps & UInt32(V4L2_CAP_VIDEO_CAPTURE) != 0 else {
-            v4l2_close(fd)
+            close(fd)
             throw .notACaptureDevice(path: path, card: card)
         }
         guard caps & UInt32(V4L2_CAP_STREAMING) != 0 else {
-            v4l2_close(fd)
+            close(fd)
             throw .noStreaming(path: path, card: card)
+        }
+        guard v4l2_fd_open(fd, 0) == fd else {
+            let error = SystemError("set up libv4l2 (v4l2_fd_open)", path: path)
+            close(fd)
+            throw .system(error)
         }
         self.path = path
         self.fd = fd
@@ -473,7 +480,8 @@ public final class V4L2Camera {
         if control.kind.hasValue && control.flags & UInt32(V4L2_CTRL_FLAG_WRITE_ONLY) == 0 {
             var value: Int64 = 0
             if slate_v4l2_get_control(fd, control.id.rawValue, control.kind == .integer64 ? 1 : 0, &value) == 0 {
-                control.value = value
+                // A bitmask is a u32 that came back through the s32 field.
+                control.value = control.kind == .bitmask ? value & 0xFFFF_FFFF : value
             }
         }
         if control.kind == .menu || control.kind == .integerMenu, control.maximum - control.minimum < 256 {
@@ -500,7 +508,7 @@ public final class V4L2Camera {
         }
         var actual: Int64 = value
         _ = slate_v4l2_get_control(fd, id.rawValue, wide, &actual)
-        return actual
+        return control.kind == .bitmask ? actual & 0xFFFF_FFFF : actual
     }
 
     // MARK: Helpers

@@ -35,9 +35,20 @@ struct Cameras: ParsableCommand {
     @Option(help: "How many frames to stream with --test.")
     var frames = 30
 
+    @Option(
+        name: .customLong("control"),
+        help: ArgumentHelp(
+            "Set a control of the --test device before streaming (repeatable).",
+            discussion: "ID is a control id such as 0x00980900 or its name, e.g. Brightness.", valueName: "ID=VALUE"))
+    var controls: [String] = []
+
     func validate() throws {
         if let fps, fps <= 0 { throw ValidationError("--fps must be positive, not \(fps)") }
         if frames <= 0 { throw ValidationError("--frames must be positive, not \(frames)") }
+        if !controls.isEmpty && test == nil { throw ValidationError("--control needs --test DEVICE") }
+        for control in controls where Self.controlSetting(control) == nil {
+            throw ValidationError("--control takes ID=VALUE such as Brightness=200 or 0x00980900=200, not '\(control)'")
+        }
         if let maxSize, Self.size(maxSize) == nil {
             throw ValidationError("--max-size must be WIDTHxHEIGHT such as 1280x720, not '\(maxSize)'")
         }
@@ -49,6 +60,21 @@ struct Cameras: ParsableCommand {
             return nil
         }
         return (width, height)
+    }
+
+    /// `Brightness=200` or `0x00980900=200`: the id or name, and the value.
+    static func controlSetting(_ text: String) -> (key: String, value: Int64)? {
+        guard let equals = text.lastIndex(of: "=") else { return nil }
+        let key = text[..<equals].trimmingSpaces, value = text[text.index(after: equals)...].trimmingSpaces
+        guard !key.isEmpty, let number = Int64(value) else { return nil }
+        return (key, number)
+    }
+
+    /// The control a `--control` key names: its id in hex or decimal, or its name (any case).
+    static func control(_ key: String, in controls: [CameraControl]) -> CameraControl? {
+        let id = key.lowercased().hasPrefix("0x") ? UInt32(key.dropFirst(2), radix: 16) : UInt32(key)
+        if let id { return controls.first { $0.id.rawValue == id } }
+        return controls.first { $0.name.lowercased() == key.lowercased() }
     }
 
     func selection(fps: Int) -> FormatSelection {
@@ -240,6 +266,18 @@ struct Cameras: ParsableCommand {
         let configured: (mode: CameraMode, interval: Fraction)
         do {
             camera = try V4L2Camera(path: path)
+            if !controls.isEmpty {
+                let available = try camera.controls()
+                for setting in controls.compactMap(Self.controlSetting) {
+                    guard let control = Self.control(setting.key, in: available) else {
+                        throw fail("\(path): no control '\(setting.key)'; `slate cameras` lists them")
+                    }
+                    let kept = try camera.set(control.id, setting.value)
+                    if !json {
+                        OutputStream.writeError("slate cameras: \(path): set \(control.name) to \(setting.value), the driver kept \(kept)")
+                    }
+                }
+            }
             let outcome = selection(fps: fps).select(from: try camera.modes())
             guard let choice = outcome.choice else { throw fail("\(path): no mode to stream: \(outcome.reason)") }
             if !outcome.reachesFrameRate { OutputStream.writeError("slate cameras: \(path): \(outcome.reason)") }
@@ -325,6 +363,12 @@ struct Cameras: ParsableCommand {
         let scaled = Int64((value * scale).rounded())
         let whole = scaled / Int64(scale), fraction = String(scaled % Int64(scale))
         return "\(whole)." + String(repeating: "0", count: places - fraction.count) + fraction
+    }
+}
+
+extension Substring {
+    fileprivate var trimmingSpaces: String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
     }
 }
 

@@ -60,8 +60,20 @@ check "a frame has 640x360 YUYV's bytes" json_check "$out/test.json" 'result["by
 indent <"$out/test.json"
 indent <"$out/test.err"
 
+echo "controls: set with --control, read back by the listing; vivid dropping buffers"
+check "Hue 500 is clamped to 128" output_has 'set Hue to 500, the driver kept 128' \
+    "$SLATE" cameras --test /dev/video0 --fps 60 --frames 2 --control Hue=500 --control 0x00980900=200
+"$SLATE" cameras --json --fps 60 >"$out/after.json" 2>&1 || true
+check "the listing shows Brightness 200" \
+    json_check "$out/after.json" 'next(c["value"] for c in video0["controls"] if c["name"] == "Brightness") == 200'
+"$SLATE" cameras --test /dev/video0 --fps 60 --frames 20 --json \
+    --control 'Percentage of Dropped Buffers=50' >"$out/drop.json" 2>"$out/drop.err" || true
+check "with half the buffers dropped, the gaps are counted" \
+    json_check "$out/drop.json" 'result["frames"] == 20 and result["dropped"] > 0 and result["lastSequence"] - result["firstSequence"] + 1 == 20 + result["dropped"]'
+indent <"$out/drop.json"
+
 echo "vivid unbound while slate streams"
-"$SLATE" cameras --test /dev/video0 --fps 60 --frames 100000 >"$out/unbind.out" 2>"$out/unbind.err" &
+"$SLATE" cameras --test /dev/video0 --fps 60 --frames 100000 --control 'Percentage of Dropped Buffers=0' >"$out/unbind.out" 2>"$out/unbind.err" &
 slate=$!
 for ((tries = 0; tries < 100; tries++)); do
     grep -q 'buffers of' "$out/unbind.out" 2>/dev/null && break
