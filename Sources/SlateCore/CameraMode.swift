@@ -93,12 +93,20 @@ public struct Fraction: Hashable, Sendable, Comparable, CustomStringConvertible 
     /// Frames per second (`denominator / numerator`).
     public var fps: Double { numerator == 0 ? .infinity : Double(denominator) / Double(numerator) }
 
+    /// Seconds (`numerator / denominator`).
+    var seconds: Double { Double(numerator) / Double(denominator) }
+
+    // Cross-multiplied in 128 bits: drivers' intervals (UVC counts 100 ns units) can overflow 64.
     public static func < (a: Fraction, b: Fraction) -> Bool {
-        a.numerator * b.denominator < b.numerator * a.denominator
+        let left = a.numerator.multipliedFullWidth(by: b.denominator)
+        let right = b.numerator.multipliedFullWidth(by: a.denominator)
+        return (left.high, left.low) < (right.high, right.low)
     }
 
     public static func == (a: Fraction, b: Fraction) -> Bool {
-        a.numerator * b.denominator == b.numerator * a.denominator
+        let left = a.numerator.multipliedFullWidth(by: b.denominator)
+        let right = b.numerator.multipliedFullWidth(by: a.denominator)
+        return left.high == right.high && left.low == right.low
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -115,7 +123,7 @@ public struct Fraction: Hashable, Sendable, Comparable, CustomStringConvertible 
 }
 
 /// The frame intervals a pixel format and frame size allow (`VIDIOC_ENUM_FRAMEINTERVALS`).
-public enum FrameIntervals: Hashable, Sendable {
+public enum FrameIntervals: Hashable, Sendable, CustomStringConvertible {
     /// A list of intervals.
     case discrete([Fraction])
     /// Every interval `min + k * step` up to `max`; a continuous range has a step of zero.
@@ -144,14 +152,22 @@ public enum FrameIntervals: Hashable, Sendable {
         case .stepwise(let min, let max, let step):
             guard min <= target else { return nil }
             let limit = Swift.min(target, max)
-            guard step.numerator > 0 else { return limit }
-            // k = floor((limit - min) / step); interval = min + k * step.
-            let k =
-                ((limit.numerator * min.denominator - min.numerator * limit.denominator) * step.denominator)
-                / (limit.denominator * min.denominator * step.numerator)
-            return Fraction(
-                min.numerator * step.denominator + k * step.numerator * min.denominator,
-                min.denominator * step.denominator)
+            guard step.numerator > 0, step.denominator > 0, min.denominator > 0 else { return limit }
+            // k = floor((limit - min) / step), estimated in floating point and corrected exactly;
+            // the interval is min + k * step.
+            var k = Int64(((limit.seconds - min.seconds) / step.seconds).rounded(.down))
+            k = Swift.max(0, k)
+            func point(_ k: Int64) -> Fraction? {
+                let (a, o1) = min.numerator.multipliedReportingOverflow(by: step.denominator)
+                let (b, o2) = k.multipliedReportingOverflow(by: step.numerator)
+                let (c, o3) = b.multipliedReportingOverflow(by: min.denominator)
+                let (n, o4) = a.addingReportingOverflow(c)
+                let (d, o5) = min.denominator.multipliedReportingOverflow(by: step.denominator)
+                return o1 || o2 || o3 || o4 || o5 ? nil : Fraction(n, d)
+            }
+            while k > 0, let candidate = point(k), candidate > limit { k -= 1 }
+            while let next = point(k + 1), next <= limit { k += 1 }
+            return point(k) ?? min
         }
     }
 
@@ -166,7 +182,7 @@ public enum FrameIntervals: Hashable, Sendable {
 }
 
 /// One way a camera can capture: pixel format, frame size and the frame intervals it allows.
-public struct CameraMode: Hashable, Sendable {
+public struct CameraMode: Hashable, Sendable, CustomStringConvertible {
     public var pixelFormat: FourCC
     /// The driver's name for the format, e.g. `"Motion-JPEG"`.
     public var formatName: String

@@ -121,6 +121,12 @@ private let c920: [CameraMode] = [
         let fast = FrameIntervals.stepwise(min: Fraction(1, 120), max: Fraction(1, 90), step: Fraction(0, 1))
         #expect(fast.closest(atMost: Fraction(1, 30)) == Fraction(1, 90))
         #expect(!stepwise.allows(Fraction(1, 200)))
+        // UVC-like 100 ns units: products beyond 64 bits compare and step exactly.
+        let uvc = FrameIntervals.stepwise(
+            min: Fraction(333_333, 10_000_000), max: Fraction(2_000_000, 10_000_000), step: Fraction(1, 10_000_000))
+        #expect(uvc.closest(atMost: Fraction(1, 30)) == Fraction(333_333, 10_000_000))
+        #expect(uvc.closest(atMost: Fraction(1, 25)) == Fraction(1, 25))
+        #expect(Fraction(4_294_967_295, 4_294_967_294) < Fraction(4_294_967_294, 4_294_967_293))
     }
 
     @Test func closestIntervalAboveTheFrameRate() {
