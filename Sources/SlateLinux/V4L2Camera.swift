@@ -39,9 +39,8 @@ public enum CameraError: Error, CustomStringConvertible {
     }
 }
 
-/// One dequeued frame: its bytes (copied out of the driver's buffer), when it was captured and its number.
-public struct CapturedFrame: Sendable {
-    public var bytes: [UInt8]
+/// When a frame was captured, its number and the driver's flags.
+public struct FrameInfo: Sendable {
     /// On CLOCK_MONOTONIC: the driver's timestamp when it is monotonic
     /// (`V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC`), else the time of the dequeue.
     public var timestamp: Instant
@@ -55,6 +54,19 @@ public struct CapturedFrame: Sendable {
     /// The driver marked the frame as possibly corrupt (`V4L2_BUF_FLAG_ERROR`).
     public var isCorrupt: Bool { flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0 }
     public var isKeyframe: Bool { flags & UInt32(V4L2_BUF_FLAG_KEYFRAME) != 0 }
+}
+
+/// One dequeued frame with its bytes copied out of the driver's buffer.
+public struct CapturedFrame: Sendable {
+    public var bytes: [UInt8]
+    public var info: FrameInfo
+
+    public var timestamp: Instant { info.timestamp }
+    public var hasDriverTimestamp: Bool { info.hasDriverTimestamp }
+    public var sequence: UInt32 { info.sequence }
+    public var flags: UInt32 { info.flags }
+    public var isCorrupt: Bool { info.isCorrupt }
+    public var isKeyframe: Bool { info.isKeyframe }
 }
 
 /// A V4L2 capture device opened through libv4l2, streaming into mmap buffers.
@@ -370,6 +382,14 @@ public final class V4L2Camera {
     /// bytes, requeues the buffer and counts frames dropped since the last one (`sequence` gaps).
     /// A device that went away throws `CameraError.system` with ENODEV (`isDeviceGone`).
     public func nextFrame() throws(CameraError) -> CapturedFrame? {
+        try withNextFrame { bytes, info in CapturedFrame(bytes: [UInt8](bytes), info: info) }
+    }
+
+    /// `nextFrame()` without the copy: `body` reads the frame in the driver's buffer, which is
+    /// requeued when `body` returns (the bytes must not escape it).
+    public func withNextFrame<Result>(_ body: (UnsafeRawBufferPointer, FrameInfo) -> Result) throws(CameraError)
+        -> Result?
+    {
         guard isStreaming else {
             throw .state(path: path, operation: "dequeue a frame", reason: "the camera is not streaming")
         }
@@ -389,7 +409,6 @@ public final class V4L2Camera {
             throw .state(path: path, operation: "dequeue a frame", reason: "the driver returned unknown buffer \(index)")
         }
         let used = min(Int(buffer.bytesused == 0 ? buffer.length : buffer.bytesused), buffers[index].count)
-        let bytes = [UInt8](UnsafeRawBufferPointer(rebasing: buffers[index][0..<used]))
         let monotonic =
             buffer.flags & UInt32(V4L2_BUF_FLAG_TIMESTAMP_MASK) == UInt32(V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC)
             && (buffer.timestamp.tv_sec != 0 || buffer.timestamp.tv_usec != 0)
@@ -397,15 +416,18 @@ public final class V4L2Camera {
             monotonic
             ? Instant(seconds: Int64(buffer.timestamp.tv_sec), microseconds: Int64(buffer.timestamp.tv_usec))
             : MonotonicClock.now()
-        if let last = lastSequence, buffer.sequence > last &+ 1 {
-            droppedFrames += Int(buffer.sequence - last - 1)
+        if let last = lastSequence {
+            // Wrapping difference; a jump backwards (a restarted counter) is no drop.
+            let gap = buffer.sequence &- last &- 1
+            if gap > 0 && gap < 1 << 31 { droppedFrames += Int(gap) }
         }
         lastSequence = buffer.sequence
         framesCaptured += 1
+        let info = FrameInfo(
+            timestamp: timestamp, hasDriverTimestamp: monotonic, sequence: buffer.sequence, flags: buffer.flags)
+        let result = body(UnsafeRawBufferPointer(rebasing: buffers[index][0..<used]), info)
         try queue(buffer.index)
-        return CapturedFrame(
-            bytes: bytes, timestamp: timestamp, hasDriverTimestamp: monotonic, sequence: buffer.sequence,
-            flags: buffer.flags)
+        return result
     }
 
     /// Stops streaming (`VIDIOC_STREAMOFF`), unmaps the buffers and frees them. Safe to call twice,
