@@ -215,3 +215,24 @@ public struct CameraMode: Hashable, Sendable, CustomStringConvertible {
     /// `"YUYV 640x360"`.
     public var description: String { "\(pixelFormat) \(size)" }
 }
+
+/// Counts frames a driver numbered but never delivered: gaps in V4L2's `sequence`
+/// (a lower bound, as the anchors of V4L2 say). The counter may wrap; a jump
+/// backwards (a restarted counter) or a repeated number is no drop.
+public struct FrameSequence: Sendable {
+    public private(set) var last: UInt32?
+    public private(set) var dropped = 0
+
+    public init() {}
+
+    /// Records a delivered frame's number; returns how many were dropped just before it.
+    @discardableResult
+    public mutating func record(_ sequence: UInt32) -> Int {
+        defer { last = sequence }
+        guard let last else { return 0 }
+        let gap = sequence &- last &- 1
+        guard gap > 0, gap < 1 << 31 else { return 0 }
+        dropped += Int(gap)
+        return Int(gap)
+    }
+}

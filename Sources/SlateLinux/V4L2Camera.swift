@@ -87,13 +87,13 @@ public final class V4L2Camera {
     /// Frames dequeued since `start()`.
     public private(set) var framesCaptured = 0
     /// Frames the driver numbered but never handed out (`sequence` gaps): a lower bound.
-    public private(set) var droppedFrames = 0
+    public var droppedFrames: Int { sequence.dropped }
     /// The format set by `configure` (as the driver set it): bytes per line and per frame.
     public private(set) var bytesPerLine = 0
     public private(set) var frameBytes = 0
 
     private var buffers: [UnsafeMutableRawBufferPointer] = []
-    private var lastSequence: UInt32?
+    private var sequence = FrameSequence()
     private static let captureType = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
     private static let mmapMemory = V4L2_MEMORY_MMAP.rawValue
 
@@ -352,8 +352,7 @@ public final class V4L2Camera {
         }
         isStreaming = true
         framesCaptured = 0
-        droppedFrames = 0
-        lastSequence = nil
+        sequence = FrameSequence()
     }
 
     /// How many buffers the driver gave (after `start()`).
@@ -416,12 +415,7 @@ public final class V4L2Camera {
             monotonic
             ? Instant(seconds: Int64(buffer.timestamp.tv_sec), microseconds: Int64(buffer.timestamp.tv_usec))
             : MonotonicClock.now()
-        if let last = lastSequence {
-            // Wrapping difference; a jump backwards (a restarted counter) is no drop.
-            let gap = buffer.sequence &- last &- 1
-            if gap > 0 && gap < 1 << 31 { droppedFrames += Int(gap) }
-        }
-        lastSequence = buffer.sequence
+        sequence.record(buffer.sequence)
         framesCaptured += 1
         let info = FrameInfo(
             timestamp: timestamp, hasDriverTimestamp: monotonic, sequence: buffer.sequence, flags: buffer.flags)

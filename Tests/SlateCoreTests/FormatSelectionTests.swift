@@ -167,4 +167,16 @@ private let c920: [CameraMode] = [
         let selection = FormatSelection(spec)
         #expect(selection.select(from: c920).choice?.mode.description == "YUYV 640x480")
     }
+
+    @Test func sequenceGapsAreDroppedFrames() {
+        var sequence = FrameSequence()
+        #expect(sequence.record(5) == 0)
+        #expect(sequence.record(6) == 0)
+        #expect(sequence.record(9) == 2)
+        #expect(sequence.record(9) == 0)  // repeated
+        #expect(sequence.record(3) == 0)  // restarted
+        #expect(sequence.record(UInt32.max - 1) == 0)  // a jump of more than 2^31 back
+        #expect(sequence.record(1) == 2)  // wrapped past UInt32.max and 0
+        #expect(sequence.dropped == 4)
+    }
 }
