@@ -127,6 +127,10 @@ public struct JSONObject {
 
     public mutating func object(_ key: String, _ value: JSONObject) { field(key, value.closed) }
 
+    public mutating func objects(_ key: String, _ values: [JSONObject]) {
+        field(key, "[" + values.map(\.closed).joined(separator: ",") + "]")
+    }
+
     private mutating func field(_ key: String, _ value: String) {
         if !empty { text += "," }
         empty = false

@@ -1,0 +1,544 @@
+import CV4L2
+import Glibc
+import SlateCore
+
+/// Why a camera operation failed; every case names the device.
+public enum CameraError: Error, CustomStringConvertible {
+    /// A failed ioctl, open or mmap: the operation, the device and errno.
+    case system(SystemError)
+    /// The node is not a single-planar video capture device (an output, VBI or metadata node, say).
+    case notACaptureDevice(path: String, card: String)
+    /// The device captures but not by streaming I/O (mmap buffers).
+    case noStreaming(path: String, card: String)
+    /// The call needs another state, e.g. `nextFrame()` before `start()`.
+    case state(path: String, operation: String, reason: String)
+
+    public var path: String {
+        switch self {
+        case .system(let error): error.path
+        case .notACaptureDevice(let path, _), .noStreaming(let path, _), .state(let path, _, _): path
+        }
+    }
+
+    /// The device went away (unplugged, driver unbound): ENODEV.
+    public var isDeviceGone: Bool {
+        if case .system(let error) = self { return error.errno == ENODEV }
+        return false
+    }
+
+    public var description: String {
+        switch self {
+        case .system(let error):
+            error.errno == ENODEV ? "\(error) (the camera is gone: unplugged or its driver unbound)" : "\(error)"
+        case .notACaptureDevice(let path, let card):
+            "\(path): \(card.isEmpty ? "" : "'\(card)' ")is not a video capture device"
+        case .noStreaming(let path, let card):
+            "\(path): '\(card)' captures but does not support streaming I/O"
+        case .state(let path, let operation, let reason): "\(path): cannot \(operation): \(reason)"
+        }
+    }
+}
+
+/// When a frame was captured, its number and the driver's flags.
+public struct FrameInfo: Sendable {
+    /// On CLOCK_MONOTONIC: the driver's timestamp when it is monotonic
+    /// (`V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC`), else the time of the dequeue.
+    public var timestamp: Instant
+    /// The timestamp is the driver's own (not taken at dequeue).
+    public var hasDriverTimestamp: Bool
+    /// The driver's frame counter; a gap means frames were dropped.
+    public var sequence: UInt32
+    /// `V4L2_BUF_FLAG_*`.
+    public var flags: UInt32
+
+    /// The driver marked the frame as possibly corrupt (`V4L2_BUF_FLAG_ERROR`).
+    public var isCorrupt: Bool { flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0 }
+    public var isKeyframe: Bool { flags & UInt32(V4L2_BUF_FLAG_KEYFRAME) != 0 }
+}
+
+/// One dequeued frame with its bytes copied out of the driver's buffer.
+public struct CapturedFrame: Sendable {
+    public var bytes: [UInt8]
+    public var info: FrameInfo
+
+    public var timestamp: Instant { info.timestamp }
+    public var hasDriverTimestamp: Bool { info.hasDriverTimestamp }
+    public var sequence: UInt32 { info.sequence }
+    public var flags: UInt32 { info.flags }
+    public var isCorrupt: Bool { info.isCorrupt }
+    public var isKeyframe: Bool { info.isKeyframe }
+}
+
+/// A V4L2 capture device opened through libv4l2, streaming into mmap buffers.
+/// Stops streaming, unmaps the buffers and closes the device on deinit.
+public final class V4L2Camera {
+    public let path: String
+    /// `VIDIOC_QUERYCAP`: the card name, e.g. `"HD Pro Webcam C920"` or `"vivid"`.
+    public let card: String
+    public let driver: String
+    /// Where the device sits, e.g. `"usb-0000:00:14.0-1"` or `"platform:vivid-000"`.
+    public let busInfo: String
+    /// The node's capabilities (`device_caps`), `V4L2_CAP_*`.
+    public let capabilities: UInt32
+    /// The device's file descriptor, to watch with epoll: readable when a frame is ready.
+    public let fd: Int32
+
+    public private(set) var isStreaming = false
+    /// Frames dequeued since `start()`.
+    public private(set) var framesCaptured = 0
+    /// Frames the driver numbered but never handed out (`sequence` gaps): a lower bound.
+    public var droppedFrames: Int { sequence.dropped }
+    /// The format set by `configure` (as the driver set it): bytes per line and per frame.
+    public private(set) var bytesPerLine = 0
+    public private(set) var frameBytes = 0
+
+    private var buffers: [UnsafeMutableRawBufferPointer] = []
+    private var sequence = FrameSequence()
+    private static let captureType = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+    private static let mmapMemory = V4L2_MEMORY_MMAP.rawValue
+
+    /// Opens `path` (non-blocking), checks it is a capture device with streaming I/O
+    /// (`VIDIOC_QUERYCAP`), then hands the descriptor to libv4l2 (`v4l2_fd_open`).
+    public init(path: String) throws(CameraError) {
+        let fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw .system(SystemError("open", path: path)) }
+        var cap = v4l2_capability()
+        // The kernel's own answer first: libv4l2 prints its failures to stderr.
+        guard withUnsafeMutablePointer(to: &cap, { slate_ioctl(fd, slate_vidioc_querycap(), $0) }) == 0 else {
+            let error = SystemError("query capabilities (VIDIOC_QUERYCAP)", path: path)
+            close(fd)
+            throw .system(error)
+        }
+        let caps = cap.capabilities & UInt32(V4L2_CAP_DEVICE_CAPS) != 0 ? cap.device_caps : cap.capabilities
+        let card = Self.string(cap.card)
+        guard caps & UInt32(V4L2_CAP_VIDEO_CAPTURE) != 0 else {
+            close(fd)
+            throw .notACaptureDevice(path: path, card: card)
+        }
+        guard caps & UInt32(V4L2_CAP_STREAMING) != 0 else {
+            close(fd)
+            throw .noStreaming(path: path, card: card)
+        }
+        guard v4l2_fd_open(fd, 0) == fd else {
+            let error = SystemError("set up libv4l2 (v4l2_fd_open)", path: path)
+            close(fd)
+            throw .system(error)
+        }
+        self.path = path
+        self.fd = fd
+        self.card = card
+        self.driver = Self.string(cap.driver)
+        self.busInfo = Self.string(cap.bus_info)
+        self.capabilities = caps
+    }
+
+    deinit {
+        stop()
+        v4l2_close(fd)
+    }
+
+    /// The `/dev/video*` nodes, in number order (capture devices or not).
+    public static func devicePaths(in folder: String = "/dev") -> [String] {
+        guard let dir = opendir(folder) else { return [] }
+        defer { closedir(dir) }
+        var numbers: [Int] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard name.hasPrefix("video"), let number = Int(name.dropFirst(5)) else { continue }
+            numbers.append(number)
+        }
+        return numbers.sorted().map { "\(folder)/video\($0)" }
+    }
+
+    // MARK: Modes
+
+    /// Every pixel format, frame size and frame interval the device lists
+    /// (`VIDIOC_ENUM_FMT`, `VIDIOC_ENUM_FRAMESIZES`, `VIDIOC_ENUM_FRAMEINTERVALS`).
+    /// A stepwise frame size gives its largest and smallest sizes and the common sizes between them.
+    public func modes() throws(CameraError) -> [CameraMode] {
+        var modes: [CameraMode] = []
+        var index: UInt32 = 0
+        while true {
+            var desc = v4l2_fmtdesc()
+            desc.index = index
+            desc.type = Self.captureType
+            guard Self.ioctl(fd, slate_vidioc_enum_fmt(), &desc) == 0 else {
+                if errno == EINVAL { break }
+                throw .system(SystemError("list pixel formats (VIDIOC_ENUM_FMT)", path: path))
+            }
+            index += 1
+            let format = FourCC(rawValue: desc.pixelformat)
+            for (width, height) in try frameSizes(desc.pixelformat) {
+                modes.append(
+                    CameraMode(
+                        pixelFormat: format, formatName: Self.string(desc.description),
+                        isCompressed: desc.flags & UInt32(V4L2_FMT_FLAG_COMPRESSED) != 0,
+                        isEmulated: desc.flags & UInt32(V4L2_FMT_FLAG_EMULATED) != 0, width: width, height: height,
+                        intervals: try frameIntervals(desc.pixelformat, width: width, height: height)))
+            }
+        }
+        return modes
+    }
+
+    private static let commonSizes = [
+        (3840, 2160), (2560, 1440), (1920, 1080), (1600, 1200), (1280, 960), (1280, 720), (1024, 768), (800, 600),
+        (640, 480), (640, 360), (352, 288), (320, 240), (320, 180), (176, 144), (160, 120),
+    ]
+
+    private func frameSizes(_ pixelFormat: UInt32) throws(CameraError) -> [(Int, Int)] {
+        var sizes: [(Int, Int)] = []
+        var index: UInt32 = 0
+        while true {
+            var size = v4l2_frmsizeenum()
+            size.index = index
+            size.pixel_format = pixelFormat
+            guard Self.ioctl(fd, slate_vidioc_enum_framesizes(), &size) == 0 else {
+                if errno == EINVAL || errno == ENOTTY { break }
+                throw .system(SystemError("list frame sizes (VIDIOC_ENUM_FRAMESIZES)", path: path))
+            }
+            index += 1
+            if size.type == V4L2_FRMSIZE_TYPE_DISCRETE.rawValue {
+                sizes.append((Int(size.discrete.width), Int(size.discrete.height)))
+                continue
+            }
+            let range = size.stepwise
+            let stepW = max(1, Int(range.step_width)), stepH = max(1, Int(range.step_height))
+            let minW = Int(range.min_width), maxW = Int(range.max_width)
+            let minH = Int(range.min_height), maxH = Int(range.max_height)
+            sizes.append((maxW, maxH))
+            for (width, height) in Self.commonSizes
+            where (minW...max(minW, maxW)).contains(width) && (minH...max(minH, maxH)).contains(height)
+                && (width - minW) % stepW == 0 && (height - minH) % stepH == 0 && (width, height) != (maxW, maxH)
+            {
+                sizes.append((width, height))
+            }
+            if (minW, minH) != (maxW, maxH) { sizes.append((minW, minH)) }
+            break
+        }
+        if sizes.isEmpty {
+            // No VIDIOC_ENUM_FRAMESIZES: the current size only.
+            var format = v4l2_format()
+            format.type = Self.captureType
+            if Self.ioctl(fd, slate_vidioc_g_fmt(), &format) == 0 {
+                sizes.append((Int(format.fmt.pix.width), Int(format.fmt.pix.height)))
+            }
+        }
+        return sizes
+    }
+
+    private func frameIntervals(_ pixelFormat: UInt32, width: Int, height: Int) throws(CameraError) -> FrameIntervals {
+        var list: [Fraction] = []
+        var index: UInt32 = 0
+        while true {
+            var interval = v4l2_frmivalenum()
+            interval.index = index
+            interval.pixel_format = pixelFormat
+            interval.width = UInt32(width)
+            interval.height = UInt32(height)
+            guard Self.ioctl(fd, slate_vidioc_enum_frameintervals(), &interval) == 0 else {
+                if errno == EINVAL || errno == ENOTTY { break }
+                throw .system(SystemError("list frame intervals (VIDIOC_ENUM_FRAMEINTERVALS)", path: path))
+            }
+            index += 1
+            if interval.type == V4L2_FRMIVAL_TYPE_DISCRETE.rawValue {
+                list.append(Self.fraction(interval.discrete))
+                continue
+            }
+            let range = interval.stepwise
+            let continuous = interval.type == V4L2_FRMIVAL_TYPE_CONTINUOUS.rawValue
+            return .stepwise(
+                min: Self.fraction(range.min), max: Self.fraction(range.max),
+                step: continuous ? Fraction(0, 1) : Self.fraction(range.step))
+        }
+        if list.isEmpty, let current = currentInterval() { list.append(current) }
+        return .discrete(list)
+    }
+
+    /// The interval the device runs at now (`VIDIOC_G_PARM`), if it says.
+    public func currentInterval() -> Fraction? {
+        var parm = v4l2_streamparm()
+        parm.type = Self.captureType
+        guard Self.ioctl(fd, slate_vidioc_g_parm(), &parm) == 0 else { return nil }
+        let value = Self.fraction(parm.parm.capture.timeperframe)
+        return value.numerator > 0 && value.denominator > 0 ? value : nil
+    }
+
+    // MARK: Configuring and streaming
+
+    /// Sets the pixel format and size (`VIDIOC_S_FMT`) and the frame interval (`VIDIOC_S_PARM`),
+    /// and returns what the driver actually set: drivers adjust both.
+    @discardableResult
+    public func configure(mode: CameraMode, interval: Fraction) throws(CameraError) -> (
+        mode: CameraMode, interval: Fraction
+    ) {
+        guard !isStreaming else {
+            throw .state(path: path, operation: "configure the format", reason: "the camera is streaming")
+        }
+        var format = v4l2_format()
+        format.type = Self.captureType
+        format.fmt.pix.width = UInt32(mode.width)
+        format.fmt.pix.height = UInt32(mode.height)
+        format.fmt.pix.pixelformat = mode.pixelFormat.rawValue
+        format.fmt.pix.field = V4L2_FIELD_ANY.rawValue
+        guard Self.ioctl(fd, slate_vidioc_s_fmt(), &format) == 0 else {
+            throw .system(SystemError("set the format \(mode.description) (VIDIOC_S_FMT)", path: path))
+        }
+        bytesPerLine = Int(format.fmt.pix.bytesperline)
+        frameBytes = Int(format.fmt.pix.sizeimage)
+        var actual = mode
+        actual.width = Int(format.fmt.pix.width)
+        actual.height = Int(format.fmt.pix.height)
+        actual.pixelFormat = FourCC(rawValue: format.fmt.pix.pixelformat)
+        if actual != mode {
+            actual.intervals = try frameIntervals(
+                actual.pixelFormat.rawValue, width: actual.width, height: actual.height)
+        }
+
+        var parm = v4l2_streamparm()
+        parm.type = Self.captureType
+        parm.parm.capture.timeperframe = v4l2_fract(
+            numerator: UInt32(clamping: interval.numerator), denominator: UInt32(clamping: interval.denominator))
+        if Self.ioctl(fd, slate_vidioc_s_parm(), &parm) != 0 {
+            // A driver without VIDIOC_S_PARM runs at its own rate.
+            guard errno == ENOTTY || errno == EINVAL else {
+                throw .system(SystemError("set the frame interval \(interval) (VIDIOC_S_PARM)", path: path))
+            }
+            return (actual, currentInterval() ?? interval)
+        }
+        let set = Self.fraction(parm.parm.capture.timeperframe)
+        return (actual, set.numerator > 0 && set.denominator > 0 ? set : currentInterval() ?? interval)
+    }
+
+    /// Requests mmap buffers (`VIDIOC_REQBUFS`, at least 4; the driver may give another count),
+    /// maps and queues them all, and starts streaming (`VIDIOC_STREAMON`).
+    public func start(bufferCount: Int = 4) throws(CameraError) {
+        guard !isStreaming else { return }
+        var request = v4l2_requestbuffers()
+        request.count = UInt32(max(4, bufferCount))
+        request.type = Self.captureType
+        request.memory = Self.mmapMemory
+        guard Self.ioctl(fd, slate_vidioc_reqbufs(), &request) == 0 else {
+            throw .system(SystemError("request \(request.count) buffers (VIDIOC_REQBUFS)", path: path))
+        }
+        guard request.count > 0 else {
+            throw .state(path: path, operation: "request buffers (VIDIOC_REQBUFS)", reason: "the driver gave none")
+        }
+        do throws(CameraError) {
+            for index in 0..<request.count {
+                var buffer = v4l2_buffer()
+                buffer.index = index
+                buffer.type = Self.captureType
+                buffer.memory = Self.mmapMemory
+                guard Self.ioctl(fd, slate_vidioc_querybuf(), &buffer) == 0 else {
+                    throw .system(SystemError("query buffer \(index) (VIDIOC_QUERYBUF)", path: path))
+                }
+                let length = Int(buffer.length)
+                let pointer = v4l2_mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, Int64(buffer.m.offset))
+                guard let pointer, pointer != MAP_FAILED else {
+                    throw .system(SystemError("map buffer \(index) (v4l2_mmap)", path: path))
+                }
+                buffers.append(UnsafeMutableRawBufferPointer(start: pointer, count: length))
+            }
+            for index in buffers.indices { try queue(UInt32(index)) }
+            var type = Int32(Self.captureType)
+            guard Self.ioctl(fd, slate_vidioc_streamon(), &type) == 0 else {
+                throw .system(SystemError("start streaming (VIDIOC_STREAMON)", path: path))
+            }
+        } catch {
+            releaseBuffers()
+            throw error
+        }
+        isStreaming = true
+        framesCaptured = 0
+        sequence = FrameSequence()
+    }
+
+    /// How many buffers the driver gave (after `start()`).
+    public var bufferCount: Int { buffers.count }
+
+    private func queue(_ index: UInt32) throws(CameraError) {
+        var buffer = v4l2_buffer()
+        buffer.index = index
+        buffer.type = Self.captureType
+        buffer.memory = Self.mmapMemory
+        guard Self.ioctl(fd, slate_vidioc_qbuf(), &buffer) == 0 else {
+            throw .system(SystemError("queue buffer \(index) (VIDIOC_QBUF)", path: path))
+        }
+    }
+
+    /// Waits up to `milliseconds` for a frame (poll). True when one is ready, or when the
+    /// device reports an error (the next `nextFrame()` says which).
+    public func waitForFrame(milliseconds: Int32) throws(CameraError) -> Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let count = retryingInterrupts { poll(&entry, 1, milliseconds) }
+        guard count >= 0 else { throw .system(SystemError("wait for a frame (poll)", path: path)) }
+        return count > 0
+    }
+
+    /// Dequeues a frame without blocking (`VIDIOC_DQBUF`): nil when none is ready. Copies its
+    /// bytes, requeues the buffer and counts frames dropped since the last one (`sequence` gaps).
+    /// A device that went away throws `CameraError.system` with ENODEV (`isDeviceGone`).
+    public func nextFrame() throws(CameraError) -> CapturedFrame? {
+        try withNextFrame { bytes, info in CapturedFrame(bytes: [UInt8](bytes), info: info) }
+    }
+
+    /// `nextFrame()` without the copy: `body` reads the frame in the driver's buffer, which is
+    /// requeued when `body` returns (the bytes must not escape it).
+    public func withNextFrame<Result>(_ body: (UnsafeRawBufferPointer, FrameInfo) -> Result) throws(CameraError)
+        -> Result?
+    {
+        guard isStreaming else {
+            throw .state(path: path, operation: "dequeue a frame", reason: "the camera is not streaming")
+        }
+        // Dequeue only when poll says a frame (or an error) is there: libv4l2 prints an error
+        // for every VIDIOC_DQBUF that fails, EAGAIN included.
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard retryingInterrupts({ poll(&entry, 1, 0) }) != 0 else { return nil }
+        var buffer = v4l2_buffer()
+        buffer.type = Self.captureType
+        buffer.memory = Self.mmapMemory
+        guard retryingInterrupts({ Self.ioctl(fd, slate_vidioc_dqbuf(), &buffer) }) == 0 else {
+            if errno == EAGAIN { return nil }
+            throw .system(SystemError("dequeue a frame (VIDIOC_DQBUF)", path: path))
+        }
+        let index = Int(buffer.index)
+        guard index < buffers.count else {
+            throw .state(path: path, operation: "dequeue a frame", reason: "the driver returned unknown buffer \(index)")
+        }
+        let used = min(Int(buffer.bytesused == 0 ? buffer.length : buffer.bytesused), buffers[index].count)
+        let monotonic =
+            buffer.flags & UInt32(V4L2_BUF_FLAG_TIMESTAMP_MASK) == UInt32(V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC)
+            && (buffer.timestamp.tv_sec != 0 || buffer.timestamp.tv_usec != 0)
+        let timestamp =
+            monotonic
+            ? Instant(seconds: Int64(buffer.timestamp.tv_sec), microseconds: Int64(buffer.timestamp.tv_usec))
+            : MonotonicClock.now()
+        sequence.record(buffer.sequence)
+        framesCaptured += 1
+        let info = FrameInfo(
+            timestamp: timestamp, hasDriverTimestamp: monotonic, sequence: buffer.sequence, flags: buffer.flags)
+        let result = body(UnsafeRawBufferPointer(rebasing: buffers[index][0..<used]), info)
+        try queue(buffer.index)
+        return result
+    }
+
+    /// Stops streaming (`VIDIOC_STREAMOFF`), unmaps the buffers and frees them. Safe to call twice,
+    /// and after the device went away.
+    public func stop() {
+        if isStreaming {
+            var type = Int32(Self.captureType)
+            _ = Self.ioctl(fd, slate_vidioc_streamoff(), &type)
+            isStreaming = false
+        }
+        releaseBuffers()
+    }
+
+    private func releaseBuffers() {
+        guard !buffers.isEmpty else { return }
+        for buffer in buffers { _ = v4l2_munmap(buffer.baseAddress, buffer.count) }
+        buffers = []
+        var request = v4l2_requestbuffers()
+        request.count = 0
+        request.type = Self.captureType
+        request.memory = Self.mmapMemory
+        _ = Self.ioctl(fd, slate_vidioc_reqbufs(), &request)
+    }
+
+    // MARK: Controls
+
+    /// Every control (`VIDIOC_QUERY_EXT_CTRL`, or `VIDIOC_QUERYCTRL` on old drivers), without
+    /// class headers and disabled ones, with current values and menu entries.
+    public func controls() throws(CameraError) -> [CameraControl] {
+        var controls: [CameraControl] = []
+        let next = UInt32(V4L2_CTRL_FLAG_NEXT_CTRL) | UInt32(V4L2_CTRL_FLAG_NEXT_COMPOUND)
+        var id = next
+        while true {
+            guard let control = try queryControl(id) else { break }
+            id = control.id.rawValue | next
+            if control.kind == .ctrlClass || control.flags & UInt32(V4L2_CTRL_FLAG_DISABLED) != 0 { continue }
+            controls.append(control)
+        }
+        return controls
+    }
+
+    /// One control by id; nil when the device has no such control.
+    public func control(_ id: CameraControl.ID) throws(CameraError) -> CameraControl? {
+        try queryControl(id.rawValue)
+    }
+
+    private func queryControl(_ id: UInt32) throws(CameraError) -> CameraControl? {
+        var query = v4l2_query_ext_ctrl()
+        query.id = id
+        var control: CameraControl
+        if Self.ioctl(fd, slate_vidioc_query_ext_ctrl(), &query) == 0 {
+            control = CameraControl(
+                id: .init(query.id), name: Self.string(query.name), kind: .init(v4l2: query.type),
+                minimum: query.minimum, maximum: query.maximum, step: query.step, defaultValue: query.default_value,
+                value: nil, flags: query.flags)
+        } else {
+            guard errno == ENOTTY else {
+                if errno == EINVAL { return nil }
+                throw .system(SystemError("query control \(CameraControl.ID(id)) (VIDIOC_QUERY_EXT_CTRL)", path: path))
+            }
+            var old = v4l2_queryctrl()
+            old.id = id
+            guard Self.ioctl(fd, slate_vidioc_queryctrl(), &old) == 0 else {
+                if errno == EINVAL { return nil }
+                throw .system(SystemError("query control \(CameraControl.ID(id)) (VIDIOC_QUERYCTRL)", path: path))
+            }
+            control = CameraControl(
+                id: .init(old.id), name: Self.string(old.name), kind: .init(v4l2: old.type),
+                minimum: Int64(old.minimum), maximum: Int64(old.maximum), step: UInt64(old.step),
+                defaultValue: Int64(old.default_value), value: nil, flags: old.flags)
+        }
+        if control.kind.hasValue && control.flags & UInt32(V4L2_CTRL_FLAG_WRITE_ONLY) == 0 {
+            var value: Int64 = 0
+            if slate_v4l2_get_control(fd, control.id.rawValue, control.kind == .integer64 ? 1 : 0, &value) == 0 {
+                // A bitmask is a u32 that came back through the s32 field.
+                control.value = control.kind == .bitmask ? value & 0xFFFF_FFFF : value
+            }
+        }
+        if control.kind == .menu || control.kind == .integerMenu, control.maximum - control.minimum < 256 {
+            for index in control.minimum...max(control.minimum, control.maximum) {
+                var name = [CChar](repeating: 0, count: 32)
+                var value: Int64 = 0
+                guard slate_v4l2_querymenu(fd, control.id.rawValue, UInt32(index), &name, &value) == 0 else { continue }
+                let text = control.kind == .menu ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "\(value)"
+                control.menu.append((index, text))
+            }
+        }
+        return control
+    }
+
+    /// Sets a control (`VIDIOC_S_EXT_CTRLS`) and returns the value the driver kept (drivers clamp).
+    @discardableResult
+    public func set(_ id: CameraControl.ID, _ value: Int64) throws(CameraError) -> Int64 {
+        guard let control = try queryControl(id.rawValue), control.id == id else {
+            throw .state(path: path, operation: "set control \(id)", reason: "the camera has no such control")
+        }
+        let wide: Int32 = control.kind == .integer64 ? 1 : 0
+        guard slate_v4l2_set_control(fd, id.rawValue, wide, value) == 0 else {
+            throw .system(SystemError("set control '\(control.name)' to \(value) (VIDIOC_S_EXT_CTRLS)", path: path))
+        }
+        var actual: Int64 = value
+        _ = slate_v4l2_get_control(fd, id.rawValue, wide, &actual)
+        return control.kind == .bitmask ? actual & 0xFFFF_FFFF : actual
+    }
+
+    // MARK: Helpers
+
+    private static func ioctl<T>(_ fd: Int32, _ request: UInt, _ argument: inout T) -> Int32 {
+        withUnsafeMutablePointer(to: &argument) { slate_v4l2_ioctl(fd, request, $0) }
+    }
+
+    private static func fraction(_ value: v4l2_fract) -> Fraction {
+        Fraction(Int64(value.numerator), Int64(value.denominator))
+    }
+
+    /// A fixed-size C string field (a tuple of bytes) as a String.
+    private static func string<T>(_ field: T) -> String {
+        withUnsafeBytes(of: field) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+}

@@ -1,0 +1,383 @@
+import ArgumentParser
+import Glibc
+import SlateCore
+import SlateLinux
+
+/// `slate cameras`: the V4L2 capture devices, their modes and controls, and the mode Slate would pick.
+struct Cameras: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List V4L2 capture devices with their modes and controls, and the mode picked for a frame rate.",
+        discussion: """
+            The mode picked is the largest one whose frame intervals allow the frame rate \
+            (a compressed format first at the same size when pass-through is allowed). \
+            Without --fps, the picks for 30 and 60 fps are shown. With --test DEVICE, \
+            that pick is set on the device and --frames frames are streamed: the measured \
+            frame rate, the frames dropped (gaps in the driver's sequence numbers) and the \
+            first and last frame timestamps (CLOCK_MONOTONIC) are printed. Exits 1 when \
+            the device fails or disappears while streaming.
+            """)
+
+    @Flag(help: "One JSON object per line.")
+    var json = false
+
+    @Option(help: "The frame rate to pick a mode for (30 or 60).")
+    var fps: Int?
+
+    @Option(help: "The largest frame size to pick, WIDTHxHEIGHT such as 1280x720.")
+    var maxSize: String?
+
+    @Flag(help: "Do not pick compressed formats (MJPEG, H.264) to store as they come.")
+    var noPassthrough = false
+
+    @Option(help: "Stream from this device with the mode picked, e.g. /dev/video0.")
+    var test: String?
+
+    @Option(help: "How many frames to stream with --test.")
+    var frames = 30
+
+    @Option(
+        name: .customLong("control"),
+        help: ArgumentHelp(
+            "Set a control of the --test device before streaming (repeatable).",
+            discussion: "ID is a control id such as 0x00980900 or its name, e.g. Brightness.", valueName: "ID=VALUE"))
+    var controls: [String] = []
+
+    func validate() throws {
+        if let fps, fps <= 0 { throw ValidationError("--fps must be positive, not \(fps)") }
+        if frames <= 0 { throw ValidationError("--frames must be positive, not \(frames)") }
+        if !controls.isEmpty && test == nil { throw ValidationError("--control needs --test DEVICE") }
+        for control in controls where Self.controlSetting(control) == nil {
+            throw ValidationError("--control takes ID=VALUE such as Brightness=200 or 0x00980900=200, not '\(control)'")
+        }
+        if let maxSize, Self.size(maxSize) == nil {
+            throw ValidationError("--max-size must be WIDTHxHEIGHT such as 1280x720, not '\(maxSize)'")
+        }
+    }
+
+    static func size(_ text: String) -> (width: Int, height: Int)? {
+        let parts = text.split(separator: "x")
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0 else {
+            return nil
+        }
+        return (width, height)
+    }
+
+    /// `Brightness=200` or `0x00980900=200`: the id or name, and the value.
+    static func controlSetting(_ text: String) -> (key: String, value: Int64)? {
+        guard let equals = text.lastIndex(of: "=") else { return nil }
+        let key = text[..<equals].trimmingSpaces, value = text[text.index(after: equals)...].trimmingSpaces
+        guard !key.isEmpty, let number = Int64(value) else { return nil }
+        return (key, number)
+    }
+
+    /// The control a `--control` key names: its id in hex or decimal, or its name (any case).
+    static func control(_ key: String, in controls: [CameraControl]) -> CameraControl? {
+        let id = key.lowercased().hasPrefix("0x") ? UInt32(key.dropFirst(2), radix: 16) : UInt32(key)
+        if let id { return controls.first { $0.id.rawValue == id } }
+        return controls.first { $0.name.lowercased() == key.lowercased() }
+    }
+
+    func selection(fps: Int) -> FormatSelection {
+        FormatSelection(fps: fps, maxSize: maxSize.flatMap(Self.size), passThrough: !noPassthrough)
+    }
+
+    func run() throws {
+        if let test {
+            try runTest(test)
+        } else {
+            list()
+        }
+    }
+
+    // MARK: Listing
+
+    func list() {
+        let output = OutputStream()
+        var found = 0
+        for path in V4L2Camera.devicePaths() {
+            let camera: V4L2Camera
+            do {
+                camera = try V4L2Camera(path: path)
+            } catch {
+                switch error {
+                case .notACaptureDevice, .noStreaming: continue
+                default:
+                    found += 1
+                    if json {
+                        var object = JSONObject()
+                        object.string("path", path)
+                        object.string("error", "\(error)")
+                        output.writeLine(object.closed)
+                    } else {
+                        output.writeLine("\(path)  not readable: \(error)")
+                    }
+                    continue
+                }
+            }
+            found += 1
+            var modes: [CameraMode] = []
+            var controls: [CameraControl] = []
+            var errors: [String] = []
+            do { modes = try camera.modes() } catch { errors.append("\(error)") }
+            do { controls = try camera.controls() } catch { errors.append("\(error)") }
+            let outcomes = (fps.map { [$0] } ?? [30, 60]).map { ($0, selection(fps: $0).select(from: modes)) }
+            if json {
+                output.writeLine(Self.json(camera, modes, controls, outcomes, errors))
+            } else {
+                Self.text(camera, modes, controls, outcomes, errors).forEach(output.writeLine)
+            }
+        }
+        output.flush()
+        if found == 0 { OutputStream.writeError("slate cameras: no V4L2 capture devices (/dev/video*) found") }
+    }
+
+    static func text(
+        _ camera: V4L2Camera, _ modes: [CameraMode], _ controls: [CameraControl],
+        _ outcomes: [(Int, FormatSelection.Outcome)], _ errors: [String]
+    ) -> [String] {
+        var lines = ["\(camera.path)  \(camera.card)", "    driver \(camera.driver), bus \(camera.busInfo)"]
+        lines += errors.map { "    \($0)" }
+        var formats: [FourCC] = []
+        for mode in modes where !formats.contains(mode.pixelFormat) { formats.append(mode.pixelFormat) }
+        for format in formats {
+            let ofFormat = modes.filter { $0.pixelFormat == format }
+            let first = ofFormat[0]
+            var flags = ""
+            if first.isCompressed { flags += ", compressed" }
+            if first.isEmulated { flags += ", emulated by libv4l2" }
+            let sizes = ofFormat.map { "\($0.size)@\($0.intervals.fastest?.fpsText ?? "?")" }
+            lines.append("    \(format) (\(first.formatName)\(flags)): \(sizes.joined(separator: " "))")
+        }
+        if controls.isEmpty { lines.append("    no controls") }
+        for control in controls {
+            var line = "    control \(control.id) \(control.name) (\(control.kind.name)"
+            if control.kind.hasValue {
+                line += " \(control.minimum)..\(control.maximum)"
+                if control.step > 1 { line += " step \(control.step)" }
+                line += " default \(control.defaultValue)"
+            }
+            line += ")"
+            if let value = control.value { line += " = \(value)" }
+            if !control.menu.isEmpty { line += " [" + control.menu.map { "\($0.index): \($0.name)" }.joined(separator: ", ") + "]" }
+            lines.append(line)
+        }
+        for (fps, outcome) in outcomes {
+            if let choice = outcome.choice {
+                lines.append(
+                    "    \(fps) fps: \(choice.mode.description) at \(choice.interval) (\(choice.interval.fpsText) fps): \(outcome.reason)")
+            } else {
+                lines.append("    \(fps) fps: nothing usable: \(outcome.reason)")
+            }
+        }
+        return lines
+    }
+
+    static func json(
+        _ camera: V4L2Camera, _ modes: [CameraMode], _ controls: [CameraControl],
+        _ outcomes: [(Int, FormatSelection.Outcome)], _ errors: [String]
+    ) -> String {
+        var object = JSONObject()
+        object.string("path", camera.path)
+        object.string("card", camera.card)
+        object.string("driver", camera.driver)
+        object.string("bus", camera.busInfo)
+        if !errors.isEmpty { object.strings("errors", errors) }
+        object.objects("modes", modes.map(modeJSON))
+        object.objects(
+            "controls",
+            controls.map { control in
+                var item = JSONObject()
+                item.string("id", control.id.description)
+                item.string("name", control.name)
+                item.string("type", control.kind.name)
+                item.number("min", "\(control.minimum)")
+                item.number("max", "\(control.maximum)")
+                item.number("step", "\(control.step)")
+                item.number("default", "\(control.defaultValue)")
+                if let value = control.value { item.number("value", "\(value)") } else { item.null("value") }
+                item.bool("readOnly", control.isReadOnly)
+                item.bool("inactive", control.isInactive)
+                if !control.menu.isEmpty {
+                    item.objects(
+                        "menu",
+                        control.menu.map { entry in
+                            var menu = JSONObject()
+                            menu.number("index", "\(entry.index)")
+                            menu.string("name", entry.name)
+                            return menu
+                        })
+                }
+                return item
+            })
+        object.objects(
+            "selections",
+            outcomes.map { fps, outcome in
+                var item = JSONObject()
+                item.number("fps", "\(fps)")
+                switch outcome {
+                case .chosen: item.string("outcome", "chosen")
+                case .belowFrameRate: item.string("outcome", "below-frame-rate")
+                case .unavailable: item.string("outcome", "unavailable")
+                }
+                if let choice = outcome.choice {
+                    item.string("format", choice.mode.pixelFormat.string)
+                    item.number("width", "\(choice.mode.width)")
+                    item.number("height", "\(choice.mode.height)")
+                    item.string("interval", choice.interval.description)
+                    item.number("intervalFPS", choice.interval.fpsText)
+                    item.bool("passThrough", choice.passesThrough)
+                }
+                item.string("reason", outcome.reason)
+                return item
+            })
+        return object.closed
+    }
+
+    static func modeJSON(_ mode: CameraMode) -> JSONObject {
+        var item = JSONObject()
+        item.string("format", mode.pixelFormat.string)
+        item.string("name", mode.formatName)
+        item.bool("compressed", mode.isCompressed)
+        item.bool("emulated", mode.isEmulated)
+        item.number("width", "\(mode.width)")
+        item.number("height", "\(mode.height)")
+        switch mode.intervals {
+        case .discrete(let list): item.strings("intervals", list.map(\.description))
+        case .stepwise(let min, let max, let step):
+            var range = JSONObject()
+            range.string("min", min.description)
+            range.string("max", max.description)
+            range.string("step", step.description)
+            item.object("intervals", range)
+        }
+        if let fastest = mode.intervals.fastest { item.number("maxFPS", fastest.fpsText) }
+        return item
+    }
+
+    // MARK: Streaming test
+
+    func runTest(_ path: String) throws {
+        let fps = fps ?? 30
+        let fail = { (message: String) -> ExitCode in
+            OutputStream.writeError("slate cameras: \(message)")
+            return ExitCode.failure
+        }
+        let camera: V4L2Camera
+        let configured: (mode: CameraMode, interval: Fraction)
+        do {
+            camera = try V4L2Camera(path: path)
+            if !controls.isEmpty {
+                let available = try camera.controls()
+                for setting in controls.compactMap(Self.controlSetting) {
+                    guard let control = Self.control(setting.key, in: available) else {
+                        throw fail("\(path): no control '\(setting.key)'; `slate cameras` lists them")
+                    }
+                    let kept = try camera.set(control.id, setting.value)
+                    if !json {
+                        OutputStream.writeError("slate cameras: \(path): set \(control.name) to \(setting.value), the driver kept \(kept)")
+                    }
+                }
+            }
+            let outcome = selection(fps: fps).select(from: try camera.modes())
+            guard let choice = outcome.choice else { throw fail("\(path): no mode to stream: \(outcome.reason)") }
+            if !outcome.reachesFrameRate { OutputStream.writeError("slate cameras: \(path): \(outcome.reason)") }
+            configured = try camera.configure(mode: choice.mode, interval: choice.interval)
+            try camera.start(bufferCount: 4)
+        } catch let error as CameraError {
+            throw fail("\(error)")
+        }
+        let output = OutputStream()
+        if !json {
+            output.writeLine(
+                "\(path): \(configured.mode.description) at \(configured.interval) (\(configured.interval.fpsText) fps), "
+                    + "\(camera.bufferCount) buffers of \(camera.frameBytes) bytes")
+            output.flush()
+        }
+        var first: FrameInfo?
+        var last: FrameInfo?
+        var lastBytes = 0
+        var count = 0
+        var corrupt = 0
+        var lastProgress = MonotonicClock.now()
+        do {
+            while count < frames {
+                _ = try camera.waitForFrame(milliseconds: 200)
+                // Dequeue even after a quiet wait: a device that went away says so here.
+                // Read in place (no copy): only the size is needed.
+                while count < frames, let (frame, size) = try camera.withNextFrame({ ($1, $0.count) }) {
+                    if first == nil { first = frame }
+                    last = frame
+                    lastBytes = size
+                    count += 1
+                    if frame.isCorrupt { corrupt += 1 }
+                    lastProgress = MonotonicClock.now()
+                }
+                if MonotonicClock.now() - lastProgress > .seconds(5) {
+                    throw CameraError.state(
+                        path: path, operation: "stream", reason: "no frame for 5 s after \(count) of \(frames) frames")
+                }
+            }
+        } catch {
+            camera.stop()
+            throw fail("\(error), after \(count) of \(frames) frames")
+        }
+        let bufferCount = camera.bufferCount
+        camera.stop()
+        guard let first, let last else { throw fail("\(path): no frames") }
+        let span = last.timestamp.microseconds - first.timestamp.microseconds
+        let measured = span > 0 ? Self.decimals(Double(count - 1) * 1_000_000 / Double(span), 2) : "0"
+        let zero = Instant(microseconds: 0)
+        if json {
+            var object = JSONObject()
+            object.string("path", path)
+            object.string("format", configured.mode.pixelFormat.string)
+            object.number("width", "\(configured.mode.width)")
+            object.number("height", "\(configured.mode.height)")
+            object.string("interval", configured.interval.description)
+            object.number("intervalFPS", configured.interval.fpsText)
+            object.number("buffers", "\(bufferCount)")
+            object.number("frames", "\(count)")
+            object.number("measuredFPS", measured)
+            object.number("dropped", "\(camera.droppedFrames)")
+            object.number("corrupt", "\(corrupt)")
+            object.number("firstSequence", "\(first.sequence)")
+            object.number("lastSequence", "\(last.sequence)")
+            object.number("first", first.timestamp.seconds(since: zero))
+            object.number("last", last.timestamp.seconds(since: zero))
+            object.bool("driverTimestamps", first.hasDriverTimestamp)
+            object.number("bytes", "\(lastBytes)")
+            output.writeLine(object.closed)
+        } else {
+            output.writeLine(
+                "\(count) frames in \(Instant.seconds(span)) s: \(measured) fps measured, "
+                    + "\(camera.droppedFrames) dropped (sequence \(first.sequence)..\(last.sequence))"
+                    + (corrupt > 0 ? ", \(corrupt) marked corrupt" : ""))
+            output.writeLine(
+                "first frame at \(first.timestamp.seconds(since: zero)) s, last at \(last.timestamp.seconds(since: zero)) s "
+                    + "(CLOCK_MONOTONIC, \(first.hasDriverTimestamp ? "the driver's timestamps" : "taken at dequeue"))")
+        }
+        output.flush()
+    }
+
+    /// `value` with `places` decimals, without Foundation.
+    static func decimals(_ value: Double, _ places: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        let scaled = Int64((value * scale).rounded())
+        let whole = scaled / Int64(scale), fraction = String(scaled % Int64(scale))
+        return "\(whole)." + String(repeating: "0", count: places - fraction.count) + fraction
+    }
+}
+
+extension Substring {
+    fileprivate var trimmingSpaces: String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+}
+
+extension Instant {
+    /// A span in microseconds as seconds with three decimals.
+    fileprivate static func seconds(_ micros: Int64) -> String {
+        Instant(microseconds: micros).seconds(since: Instant(microseconds: 0), decimals: 3)
+    }
+}
