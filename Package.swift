@@ -28,7 +28,7 @@ let package = Package(
         .target(
             name: "SlateLinux",
             dependencies: [
-                "SlateCore", "CEvdev", "CUdev", "CALSA", "CSlateShim", .product(name: "Logging", package: "swift-log"),
+                "SlateCore", "CEvdev", "CUdev", "CALSA", "CAV", "CSlateShim", .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(
             name: "slate",
