@@ -7,7 +7,8 @@ struct Slate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Physical buttons to camera capture events, for Linux camera rigs.",
         subcommands: [
-            Check.self, Replay.self, Monitor.self, Devices.self, RecordInput.self, Sound.self, Codes.self,
+            Check.self, Replay.self, Monitor.self, Devices.self, RecordInput.self, RecordPattern.self, Sound.self,
+            Codes.self,
         ])
 
     /// Exit status for bad input: an invalid profile or recording.
