@@ -72,14 +72,16 @@ struct RecordPattern: ParsableCommand {
         let loop: EventLoop
         var stoppedBy: Int32?
         do {
-            encoder = try VideoEncoder(
-                codecs: codec.split(separator: ",").map { String($0).trimmingWhitespace() }, width: width, height: height, fps: fps)
-            writer = try TakeWriter(path: self.output, parameters: encoder.parameters)
+            // Signals are blocked before the encoder starts its threads, which
+            // inherit the mask: otherwise one of them would take SIGTERM and die.
             loop = try EventLoop()
             try loop.handleSignals([SIGINT, SIGTERM]) { signal in
                 stoppedBy = signal
                 loop.stop()
             }
+            encoder = try VideoEncoder(
+                codecs: codec.split(separator: ",").map { String($0).trimmingWhitespace() }, width: width, height: height, fps: fps)
+            writer = try TakeWriter(path: self.output, parameters: encoder.parameters)
         } catch {
             throw fail(error)
         }

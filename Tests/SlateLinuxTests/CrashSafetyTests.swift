@@ -9,20 +9,9 @@ import SlateLinux
 @Suite struct CrashSafetyTests {
     @Test(.timeLimit(.minutes(1))) func aKilledRecordingIsPlayableToAboutOneSecondBeforeTheKill() throws {
         let path = try MediaFiles.folder("crash") + "/take.mp4"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: MediaFiles.slate)
-        process.arguments = ["record-pattern", "--seconds", "5", "--size", "320x180", "--codec", "h264", path]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
         // The first line is printed as the clock starts.
-        var text = ""
-        while !text.contains("\n") {
-            let data = out.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            text += String(decoding: data, as: UTF8.self)
-        }
+        let (process, _, text) = try MediaFiles.startSlate(
+            ["record-pattern", "--seconds", "5", "--size", "320x180", "--codec", "h264", path])
         let started = MonotonicClock.now()
         #expect(text.hasPrefix("recording \(path): libx264"), "\(text)")
         MonotonicClock.sleep(until: started + .milliseconds(3300))
@@ -38,5 +27,29 @@ import SlateLinux
             #expect(count == info.frameCount)
             #expect(seconds >= Double(elapsed.microseconds) / 1e6 - 1.0)
         }
+    }
+}
+
+/// SIGINT and SIGTERM end a recording with a finished file.
+@Suite struct RecordingSignalTests {
+    @Test(.timeLimit(.minutes(1)), arguments: [SIGTERM, SIGINT])
+    func aSignalFinishesTheTake(signal: Int32) throws {
+        let path = try MediaFiles.folder("signal-\(signal)") + "/take.mp4"
+        // 640x360: big enough for the encoder to run threads, which must not take the signal.
+        var (process, out, text) = try MediaFiles.startSlate(
+            ["record-pattern", "--seconds", "5", "--size", "640x360", "--codec", "h264", path])
+        let started = MonotonicClock.now()
+        MonotonicClock.sleep(until: started + .milliseconds(1200))
+        kill(process.processIdentifier, signal)
+        let elapsed = MonotonicClock.now() - started
+        text += String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0, "\(text)")
+        #expect(text.contains("stopped by \(signal == SIGINT ? "SIGINT" : "SIGTERM") after "), "\(text)")
+
+        // Finished: every frame made before the signal is in the file.
+        let info = try MediaProbe.probe(path: path, decode: true)
+        #expect(abs(info.durationMicroseconds - elapsed.microseconds) <= 200_000, "\(info.durationMicroseconds) µs of \(elapsed)")
+        #expect(info.decodedFrames == info.frameCount)
     }
 }

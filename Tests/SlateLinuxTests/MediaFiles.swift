@@ -14,6 +14,31 @@ enum MediaFiles {
     static let slate = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         .appendingPathComponent("slate").path
 
+    /// Starts `slate` with `arguments`, its standard output on a pipe, and
+    /// returns once it printed its first line (the rest stays in the pipe).
+    /// The child starts with no signals blocked, as from a shell, whatever
+    /// mask this test thread inherited from other tests' event loops.
+    static func startSlate(_ arguments: [String]) throws -> (process: Process, output: Pipe, firstLine: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: slate)
+        process.arguments = arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        var none = sigset_t(), saved = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, &saved)
+        defer { pthread_sigmask(SIG_SETMASK, &saved, nil) }
+        try process.run()
+        var text = ""
+        while !text.contains("\n") {
+            let data = out.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            text += String(decoding: data, as: UTF8.self)
+        }
+        return (process, out, text)
+    }
+
     /// ffprobe's path, when it is installed.
     static let ffprobe: String? = ["/usr/bin/ffprobe", "/usr/local/bin/ffprobe"].first {
         FileManager.default.isExecutableFile(atPath: $0)
