@@ -3,7 +3,8 @@ import SlateCore
 
 /// A libavcodec video encoder for I420 frames, set up for recording live:
 /// no B-frames (pts == dts), no look-ahead, a keyframe every second, and a
-/// global header (extradata) for MP4.
+/// global header (extradata) for MP4. The encoder's worker threads block
+/// every signal, so SIGINT and SIGTERM reach the program's own handling.
 public final class VideoEncoder {
     /// The libavcodec encoder in use, e.g. `libx264`.
     public let codecName: String
@@ -118,7 +119,7 @@ public final class VideoEncoder {
             break
         }
         if let preset { av_dict_set(&options, "preset", preset, 0) }
-        let status = avcodec_open2(context, codec, &options)
+        let status = withSignalsBlocked { avcodec_open2(context, codec, &options) }
         if status < 0 {
             var freed: UnsafeMutablePointer<AVCodecContext>? = context
             avcodec_free_context(&freed)
@@ -152,7 +153,8 @@ public final class VideoEncoder {
         VideoEncoder.copy(frame.u, rowBytes: frame.chromaWidth, rows: frame.chromaHeight, to: avFrame.pointee.data.1, stride: avFrame.pointee.linesize.1)
         VideoEncoder.copy(frame.v, rowBytes: frame.chromaWidth, rows: frame.chromaHeight, to: avFrame.pointee.data.2, stride: avFrame.pointee.linesize.2)
         avFrame.pointee.pts = pts
-        try check(avcodec_send_frame(context, avFrame), "encode a frame", path: codecName)
+        // Encoders may start threads on their first frames too.
+        try check(withSignalsBlocked { avcodec_send_frame(context, avFrame) }, "encode a frame", path: codecName)
         return try receive()
     }
 
