@@ -88,7 +88,9 @@ public final class TakeWriter {
         }
         try check(av_new_packet(packet, Int32(encoded.data.count)), "write a packet", path: path)
         defer { av_packet_unref(packet) }
-        encoded.data.withUnsafeBufferPointer { packet.pointee.data.update(from: $0.baseAddress!, count: $0.count) }
+        if let data = packet.pointee.data, !encoded.data.isEmpty {
+            encoded.data.withUnsafeBufferPointer { data.update(from: $0.baseAddress!, count: $0.count) }
+        }
         packet.pointee.pts = encoded.pts
         packet.pointee.dts = encoded.dts
         packet.pointee.duration = encoded.duration
