@@ -8,7 +8,9 @@ import SlateLinux
 /// A recording killed with SIGKILL keeps everything up to its last fragment.
 @Suite struct CrashSafetyTests {
     @Test(.timeLimit(.minutes(1))) func aKilledRecordingIsPlayableToAboutOneSecondBeforeTheKill() throws {
-        let path = try MediaFiles.folder("crash") + "/take.mp4"
+        let folder = try MediaFiles.folder("crash")
+        defer { MediaFiles.remove(folder) }
+        let path = folder + "/take.mp4"
         // The first line is printed as the clock starts.
         let (process, _, text) = try MediaFiles.startSlate(
             ["record-pattern", "--seconds", "5", "--size", "320x180", "--codec", "h264", path])
@@ -34,7 +36,9 @@ import SlateLinux
 @Suite struct RecordingSignalTests {
     @Test(.timeLimit(.minutes(1)), arguments: [SIGTERM, SIGINT])
     func aSignalFinishesTheTake(signal: Int32) throws {
-        let path = try MediaFiles.folder("signal-\(signal)") + "/take.mp4"
+        let folder = try MediaFiles.folder("signal-\(signal)")
+        defer { MediaFiles.remove(folder) }
+        let path = folder + "/take.mp4"
         // 640x360: big enough for the encoder to run threads, which must not take the signal.
         var (process, out, text) = try MediaFiles.startSlate(
             ["record-pattern", "--seconds", "5", "--size", "640x360", "--codec", "h264", path])

@@ -10,6 +10,11 @@ enum MediaFiles {
         return url.path
     }
 
+    /// Removes a test's folder and what it holds.
+    static func remove(_ folder: String) {
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
     /// The `slate` executable built next to the test binary.
     static let slate = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         .appendingPathComponent("slate").path

@@ -47,7 +47,9 @@ import SlateLinux
     }
 
     @Test func h264TakeHasEveryFrameAndKeyframesEverySecond() throws {
-        let path = try MediaFiles.folder("h264") + "/take.mp4"
+        let folder = try MediaFiles.folder("h264")
+        defer { MediaFiles.remove(folder) }
+        let path = folder + "/take.mp4"
         let (encoder, packets) = try Self.record(["h264"], to: path, count: 60)
         #expect(encoder.codecName == "libx264")
         #expect(encoder.parameters.codec == "h264")
@@ -62,7 +64,9 @@ import SlateLinux
     }
 
     @Test(.enabled(if: hasLibx265)) func hevcTakeHasEveryFrameAndKeyframesEverySecond() throws {
-        let path = try MediaFiles.folder("hevc") + "/take.mp4"
+        let folder = try MediaFiles.folder("hevc")
+        defer { MediaFiles.remove(folder) }
+        let path = folder + "/take.mp4"
         let (encoder, packets) = try Self.record(["hevc", "h264"], to: path, count: 60)
         #expect(encoder.codecName == "libx265")
         let info = try MediaProbe.probe(path: path, decode: true)
@@ -71,6 +75,7 @@ import SlateLinux
 
     @Test func rotationIsStoredAsADisplayMatrix() throws {
         let folder = try MediaFiles.folder("rotation")
+        defer { MediaFiles.remove(folder) }
         for rotation in [90, 180, 270, -90] {
             let path = folder + "/take-\(rotation).mp4"
             _ = try Self.record(["h264"], to: path, count: 3, rotation: rotation)
@@ -82,7 +87,9 @@ import SlateLinux
     }
 
     @Test func aTakeNeverFinishedIsPlayableToItsLastFrame() throws {
-        let path = try MediaFiles.folder("unfinished") + "/take.mp4"
+        let folder = try MediaFiles.folder("unfinished")
+        defer { MediaFiles.remove(folder) }
+        let path = folder + "/take.mp4"
         _ = try Self.record(["h264"], to: path, count: 45, finish: false)
         let info = try MediaProbe.probe(path: path, decode: true)
         #expect(info.frameCount == 45)
@@ -91,7 +98,9 @@ import SlateLinux
     }
 
     @Test func aTruncatedTakeIsReadUpToItsLastCompleteFragment() throws {
-        let path = try MediaFiles.folder("truncated") + "/take.mp4"
+        let folder = try MediaFiles.folder("truncated")
+        defer { MediaFiles.remove(folder) }
+        let path = folder + "/take.mp4"
         _ = try Self.record(["h264"], to: path, count: 90)
         var bytes = try FileReading.bytes(atPath: path)
         bytes.removeLast(bytes.count / 4)
@@ -134,6 +143,7 @@ import SlateLinux
 @Suite struct JPEGThumbnailTests {
     @Test func aThumbnailIsAJPEGAtMost320Wide() throws {
         let folder = try MediaFiles.folder("thumbnail")
+        defer { MediaFiles.remove(folder) }
         for (width, height, expected) in [(640, 360, (320, 180)), (1920, 1080, (320, 180)), (160, 90, (160, 90))] {
             let path = folder + "/\(width).jpg"
             try JPEGThumbnail.write(TestPattern(width: width, height: height).frame(index: 1, time: Instant(microseconds: 33_333)), to: path)

@@ -6,6 +6,7 @@ import Testing
     @Test func recordsATakeAndItsThumbnail() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("slate-cli-pattern-\(getpid())").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let take = folder + "/take.mp4"
         let result = try CLI.run(["record-pattern", "--size", "320x180", "--fps", "20", "--codec", "h264", "--seconds", "1", take])
         #expect(result.status == 0, "\(result.stderr)")
