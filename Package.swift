@@ -28,7 +28,8 @@ let package = Package(
         .target(
             name: "SlateLinux",
             dependencies: [
-                "SlateCore", "CEvdev", "CUdev", "CV4L2", "CALSA", "CSlateShim", .product(name: "Logging", package: "swift-log"),
+                "SlateCore", "CEvdev", "CUdev", "CV4L2", "CAV", "CALSA", "CSlateShim",
+                .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(
             name: "slate",

@@ -34,16 +34,7 @@ public enum FileWriting {
             unlink(temporary)
             throw error
         }
-        try syncFolder(of: path)
-    }
-
-    /// fsync of the folder holding `path`, so a rename or unlink in it is durable.
-    public static func syncFolder(of path: String) throws(SystemError) {
-        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-        let fd = open(folder.isEmpty ? "/" : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw SystemError("open folder", path: folder) }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else { throw SystemError("sync folder", path: folder) }
+        try FileSync.folder(of: path)
     }
 
     /// Creates `path` and its parents (mode 0755) if they do not exist.

@@ -51,6 +51,6 @@ public struct TakeFolder {
         for name in [take.file] + (take.thumbnail.map { [$0] } ?? []) where unlink(file(name)) != 0 && errno != ENOENT {
             throw SystemError("delete", path: file(name))
         }
-        try FileWriting.syncFolder(of: file(take.file))
+        try FileSync.folder(of: file(take.file))
     }
 }

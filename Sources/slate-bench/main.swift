@@ -5,6 +5,12 @@ import SlateLinux
 
 // Replays a 1,000,000-event recording through the capture engine and macro
 // runner (release build) and prints throughput and per-event latency.
+// `slate-bench video` measures the test pattern and the video encoders instead.
+
+if CommandLine.arguments.dropFirst().first == "video" {
+    runVideoBench(Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
 
 let eventCount = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 1_000_000
 let profileText = """

@@ -1,0 +1,16 @@
+import CAV
+import Glibc
+
+/// Process-wide libav settings, applied once before the first libav call.
+enum LibAV {
+    /// libav and the encoders it wraps log at `error` level only, unless
+    /// SLATE_AV_LOG names another level (quiet, error, warning, info, verbose, debug).
+    static let setUp: Void = {
+        let levels: [String: Int32] = [
+            "quiet": AV_LOG_QUIET, "error": AV_LOG_ERROR, "warning": AV_LOG_WARNING,
+            "info": AV_LOG_INFO, "verbose": AV_LOG_VERBOSE, "debug": AV_LOG_DEBUG,
+        ]
+        let requested = getenv("SLATE_AV_LOG").map { String(cString: $0) }
+        av_log_set_level(requested.flatMap { levels[$0] } ?? AV_LOG_ERROR)
+    }()
+}

@@ -1,0 +1,25 @@
+/// What `MediaProbe` found in a media file's first video stream.
+public struct MediaInfo: Hashable, Sendable {
+    /// libav's container name, e.g. `mov,mp4,m4a,3gp,3g2,mj2`.
+    public var format: String
+    /// libav's codec name, e.g. `h264`, `hevc` or `mjpeg`.
+    public var codec: String
+    public var width: Int
+    public var height: Int
+    /// Packets read, one per frame.
+    public var frameCount: Int
+    public var keyframeCount: Int
+    /// The most frames from a keyframe to the next one (or to the end).
+    public var longestKeyframeInterval: Int
+    /// From the first frame's pts to the last one's plus its duration.
+    public var durationMicroseconds: Int64
+    /// Whether the codec's global header (MP4 sample description) is there.
+    public var hasExtradata: Bool
+    /// Clockwise degrees a player turns the picture, from the display matrix (0 without one).
+    public var rotation: Int
+    /// Frames the decoder produced, when asked to decode.
+    public var decodedFrames: Int?
+
+    /// The duration in seconds.
+    public var seconds: Double { Double(durationMicroseconds) / 1_000_000 }
+}

@@ -1,0 +1,128 @@
+import CAV
+import Glibc
+import SlateCore
+
+/// Writes one take as a fragmented MP4 (`frag_keyframe+empty_moov+default_base_moof`):
+/// a new fragment starts at every keyframe and is flushed to the file at once,
+/// so a crash or a kill leaves a playable file that ends at the last fragment.
+public final class TakeWriter {
+    public let path: String
+    public let parameters: VideoStreamParameters
+    /// Clockwise degrees a player turns the picture (0, 90, 180 or 270), stored as a display matrix.
+    public let rotation: Int
+    /// Packets written so far.
+    public private(set) var packetCount = 0
+
+    private var context: UnsafeMutablePointer<AVFormatContext>?
+    private var packet: UnsafeMutablePointer<AVPacket>?
+    private var headerWritten = false
+    private var finished = false
+
+    /// Creates (or replaces) the file at `path` and writes the MP4 header.
+    public init(path: String, parameters: VideoStreamParameters, rotation: Int = 0) throws(MediaError) {
+        _ = LibAV.setUp
+        self.path = path
+        self.parameters = parameters
+        self.rotation = ((rotation % 360) + 360) % 360
+        guard self.rotation % 90 == 0 else {
+            throw MediaError("write the take", path: path, message: "rotation \(rotation) is not a multiple of 90 degrees")
+        }
+        guard let descriptor = avcodec_descriptor_get_by_name(parameters.codec) else {
+            throw MediaError("write the take", path: path, message: "unknown codec '\(parameters.codec)'")
+        }
+        try check(avformat_alloc_output_context2(&context, nil, "mp4", path), "create an MP4 muxer", path: path)
+        packet = av_packet_alloc()
+        guard let context, packet != nil, let stream = avformat_new_stream(context, nil) else {
+            throw MediaError("create an MP4 muxer", path: path, code: slate_averror(ENOMEM))
+        }
+        let codecpar = stream.pointee.codecpar!
+        codecpar.pointee.codec_type = AVMEDIA_TYPE_VIDEO
+        codecpar.pointee.codec_id = descriptor.pointee.id
+        codecpar.pointee.width = Int32(parameters.width)
+        codecpar.pointee.height = Int32(parameters.height)
+        codecpar.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        if !parameters.extradata.isEmpty {
+            let size = parameters.extradata.count
+            guard let bytes = av_mallocz(size + Int(AV_INPUT_BUFFER_PADDING_SIZE))?.assumingMemoryBound(to: UInt8.self)
+            else { throw MediaError("create an MP4 muxer", path: path, code: slate_averror(ENOMEM)) }
+            parameters.extradata.withUnsafeBufferPointer { bytes.update(from: $0.baseAddress!, count: size) }
+            codecpar.pointee.extradata = bytes
+            codecpar.pointee.extradata_size = Int32(size)
+        }
+        stream.pointee.time_base = parameters.timeBase.rational
+        if self.rotation != 0 {
+            let size = 9 * MemoryLayout<Int32>.size
+            guard let matrix = av_stream_new_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, size) else {
+                throw MediaError("add the display matrix", path: path, code: slate_averror(ENOMEM))
+            }
+            // The MP4 matrix of the `rotate` tag (90: a=0 b=1 c=-1 d=0), as phones write it;
+            // players and ffprobe read it back as -90 (libav's angles are counterclockwise).
+            matrix.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_set($0, Double(self.rotation)) }
+        }
+        try check(avio_open(&context.pointee.pb, path, AVIO_FLAG_WRITE), "open the take for writing", path: path)
+        var options: OpaquePointer?
+        defer { av_dict_free(&options) }
+        av_dict_set(&options, "movflags", "frag_keyframe+empty_moov+default_base_moof", 0)
+        av_dict_set(&options, "flush_packets", "1", 0)
+        try check(avformat_write_header(context, &options), "write the MP4 header", path: path)
+        headerWritten = true
+        avio_flush(context.pointee.pb)
+    }
+
+    deinit {
+        // Without finish(): close the open fragment (a complete moof+mdat) but
+        // write no trailer, so the file stays playable to its last frame.
+        if headerWritten && !finished, let context {
+            av_write_frame(context, nil)
+            avio_flush(context.pointee.pb)
+        }
+        close()
+        av_packet_free(&packet)
+    }
+
+    /// Adds one packet; timestamps are in `parameters.timeBase` and must increase.
+    /// A keyframe closes the previous fragment, which is flushed to the file.
+    public func write(_ encoded: EncodedPacket) throws(MediaError) {
+        guard let context, let packet, !finished else {
+            throw MediaError("write a packet", path: path, message: "the take is closed")
+        }
+        try check(av_new_packet(packet, Int32(encoded.data.count)), "write a packet", path: path)
+        defer { av_packet_unref(packet) }
+        if let data = packet.pointee.data, !encoded.data.isEmpty {
+            encoded.data.withUnsafeBufferPointer { data.update(from: $0.baseAddress!, count: $0.count) }
+        }
+        packet.pointee.pts = encoded.pts
+        packet.pointee.dts = encoded.dts
+        packet.pointee.duration = encoded.duration
+        packet.pointee.flags = encoded.isKeyframe ? AV_PKT_FLAG_KEY : 0
+        packet.pointee.stream_index = 0
+        av_packet_rescale_ts(packet, parameters.timeBase.rational, context.pointee.streams[0]!.pointee.time_base)
+        try check(av_write_frame(context, packet), "write a packet", path: path)
+        if encoded.isKeyframe { avio_flush(context.pointee.pb) }
+        packetCount += 1
+    }
+
+    /// Writes the last fragment and the trailer, closes the file and syncs it
+    /// and its folder to disk.
+    public func finish() throws(MediaError) {
+        guard let context, !finished else { return }
+        finished = true
+        let status = av_write_trailer(context)
+        let closeStatus = avio_closep(&context.pointee.pb)
+        try check(status, "write the MP4 trailer", path: path)
+        try check(closeStatus, "close the take", path: path)
+        do {
+            try FileSync.file(path)
+            try FileSync.folder(of: path)
+        } catch {
+            throw MediaError("sync the take to disk", path: error.path, message: String(cString: strerror(error.errno)))
+        }
+    }
+
+    private func close() {
+        guard let context else { return }
+        if context.pointee.pb != nil { avio_closep(&context.pointee.pb) }
+        avformat_free_context(context)
+        self.context = nil
+    }
+}

@@ -1,0 +1,219 @@
+import CAV
+import SlateCore
+
+/// A libavcodec video encoder for I420 frames, set up for recording live:
+/// no B-frames (pts == dts), no look-ahead, a keyframe every second, and a
+/// global header (extradata) for MP4. The encoder's worker threads block
+/// every signal, so SIGINT and SIGTERM reach the program's own handling.
+public final class VideoEncoder {
+    /// The libavcodec encoder in use, e.g. `libx264`.
+    public let codecName: String
+    /// The encoder's preset, when it has one (`veryfast`, `ultrafast`, `p1`).
+    public let preset: String?
+    public let fps: Int
+    /// What the muxer needs; the time base is 1/fps, so pts counts frames.
+    public let parameters: VideoStreamParameters
+
+    private let context: UnsafeMutablePointer<AVCodecContext>
+    private var frame: UnsafeMutablePointer<AVFrame>?
+    private var packet: UnsafeMutablePointer<AVPacket>?
+    private var flushed = false
+
+    /// The libavcodec encoders tried for a codec, in order. A name that is not
+    /// a codec (`libx264`) is an encoder name tried on its own.
+    public static func encoderNames(for codec: String) -> [String] {
+        switch codec.lowercased() {
+        case "hevc", "h265": ["libx265", "hevc_vaapi", "hevc_nvenc", "hevc_v4l2m2m"]
+        case "h264", "avc": ["libx264", "h264_vaapi", "h264_nvenc", "h264_v4l2m2m"]
+        default: [codec]
+        }
+    }
+
+    /// Opens the first encoder that works for the first codec that has one.
+    ///
+    /// `codecs` are codec names in preference order, e.g. `["hevc", "h264"]`.
+    /// Hardware encoders count only if they open. Without `bitRate` the
+    /// encoder's constant-quality default is used.
+    public init(codecs: [String], width: Int, height: Int, fps: Int, bitRate: Int? = nil) throws(MediaError) {
+        _ = LibAV.setUp
+        guard width > 0, height > 0, width % 2 == 0, height % 2 == 0 else {
+            throw MediaError(
+                "open a video encoder", path: codecs.joined(separator: ","),
+                message: "the size \(width)x\(height) must be positive and even")
+        }
+        guard fps > 0 else {
+            throw MediaError("open a video encoder", path: codecs.joined(separator: ","), message: "fps must be positive")
+        }
+        var failures: [String] = []
+        for name in codecs.flatMap(VideoEncoder.encoderNames(for:)) {
+            switch VideoEncoder.open(name, width: width, height: height, fps: fps, bitRate: bitRate) {
+            case .success(let (context, preset)):
+                self.context = context
+                self.codecName = name
+                self.preset = preset
+                self.fps = fps
+                let extradata =
+                    context.pointee.extradata.map { Array(UnsafeBufferPointer(start: $0, count: Int(context.pointee.extradata_size))) }
+                    ?? []
+                parameters = VideoStreamParameters(
+                    codec: String(cString: avcodec_get_name(context.pointee.codec_id)), width: width, height: height,
+                    timeBase: TimeBase(context.pointee.time_base.num, context.pointee.time_base.den), extradata: extradata)
+                frame = av_frame_alloc()
+                packet = av_packet_alloc()
+                guard let frame, packet != nil else {
+                    throw MediaError("allocate a frame", path: name, code: slate_averror(ENOMEM))
+                }
+                frame.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+                frame.pointee.width = Int32(width)
+                frame.pointee.height = Int32(height)
+                try check(av_frame_get_buffer(frame, 0), "allocate a frame", path: name)
+                return
+            case .failure(let reason):
+                failures.append("\(name): \(reason)")
+            }
+        }
+        throw MediaError(
+            "open a video encoder", path: codecs.joined(separator: ","),
+            message: failures.isEmpty ? "no encoder to try" : failures.joined(separator: "; "))
+    }
+
+    deinit {
+        var context: UnsafeMutablePointer<AVCodecContext>? = self.context
+        avcodec_free_context(&context)
+        av_frame_free(&frame)
+        av_packet_free(&packet)
+    }
+
+    private static func open(_ name: String, width: Int, height: Int, fps: Int, bitRate: Int?)
+        -> Result<(UnsafeMutablePointer<AVCodecContext>, String?), OpenFailure>
+    {
+        guard let codec = avcodec_find_encoder_by_name(name) else { return .failure(OpenFailure("not in this libavcodec")) }
+        guard let context = avcodec_alloc_context3(codec) else { return .failure(OpenFailure("out of memory")) }
+        context.pointee.width = Int32(width)
+        context.pointee.height = Int32(height)
+        context.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+        context.pointee.time_base = AVRational(num: 1, den: Int32(fps))
+        context.pointee.framerate = AVRational(num: Int32(fps), den: 1)
+        context.pointee.gop_size = Int32(fps)
+        context.pointee.max_b_frames = 0
+        context.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)
+        if let bitRate { context.pointee.bit_rate = Int64(bitRate) }
+
+        var options: OpaquePointer?
+        defer { av_dict_free(&options) }
+        var preset: String?
+        switch name {
+        case "libx264":
+            // veryfast up to 720p30's pixel rate; ultrafast above, to keep up on small machines.
+            preset = width * height * fps <= 1280 * 720 * 30 ? "veryfast" : "ultrafast"
+            av_dict_set(&options, "tune", "zerolatency", 0)
+        case "libx265":
+            preset = "ultrafast"
+            av_dict_set(&options, "tune", "zerolatency", 0)
+            av_dict_set(&options, "x265-params", "log-level=error", 0)
+        case "hevc_nvenc", "h264_nvenc":
+            preset = "p1"
+            av_dict_set(&options, "tune", "ull", 0)
+            av_dict_set(&options, "zerolatency", "1", 0)
+        default:
+            break
+        }
+        if let preset { av_dict_set(&options, "preset", preset, 0) }
+        let status = withSignalsBlocked { avcodec_open2(context, codec, &options) }
+        if status < 0 {
+            var freed: UnsafeMutablePointer<AVCodecContext>? = context
+            avcodec_free_context(&freed)
+            return .failure(OpenFailure(MediaError.message(for: status)))
+        }
+        if context.pointee.extradata_size <= 0 {
+            var freed: UnsafeMutablePointer<AVCodecContext>? = context
+            avcodec_free_context(&freed)
+            return .failure(OpenFailure("no global header (extradata) for MP4"))
+        }
+        return .success((context, preset))
+    }
+
+    private struct OpenFailure: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// Encodes one frame with presentation time `pts` (in frames, the time base
+    /// being 1/fps) and returns the packets the encoder had ready.
+    public func encode(_ frame: VideoFrame, pts: Int64) throws(MediaError) -> [EncodedPacket] {
+        guard let avFrame = self.frame else { return [] }
+        guard frame.width == parameters.width, frame.height == parameters.height else {
+            throw MediaError(
+                "encode a frame", path: codecName,
+                message: "the frame is \(frame.width)x\(frame.height), the encoder \(parameters.width)x\(parameters.height)")
+        }
+        guard !flushed else { throw MediaError("encode a frame", path: codecName, message: "the encoder was flushed") }
+        try check(av_frame_make_writable(avFrame), "make the frame writable", path: codecName)
+        VideoEncoder.copy(frame.y, rowBytes: frame.width, rows: frame.height, to: avFrame.pointee.data.0, stride: avFrame.pointee.linesize.0)
+        VideoEncoder.copy(frame.u, rowBytes: frame.chromaWidth, rows: frame.chromaHeight, to: avFrame.pointee.data.1, stride: avFrame.pointee.linesize.1)
+        VideoEncoder.copy(frame.v, rowBytes: frame.chromaWidth, rows: frame.chromaHeight, to: avFrame.pointee.data.2, stride: avFrame.pointee.linesize.2)
+        avFrame.pointee.pts = pts
+        // Encoders may start threads on their first frames too.
+        try check(withSignalsBlocked { avcodec_send_frame(context, avFrame) }, "encode a frame", path: codecName)
+        return try receive()
+    }
+
+    /// Drains the encoder at the end of a take: the packets it still held.
+    /// The encoder encodes nothing more afterwards.
+    public func flush() -> [EncodedPacket] {
+        guard !flushed else { return [] }
+        flushed = true
+        guard avcodec_send_frame(context, nil) >= 0 else { return [] }
+        return (try? receive()) ?? []
+    }
+
+    private func receive() throws(MediaError) -> [EncodedPacket] {
+        guard let packet else { return [] }
+        var packets: [EncodedPacket] = []
+        while true {
+            let status = avcodec_receive_packet(context, packet)
+            if status == slate_averror(EAGAIN) || status == slate_averror_eof() { return packets }
+            try check(status, "encode a frame", path: codecName)
+            let p = packet.pointee
+            packets.append(
+                EncodedPacket(
+                    data: Array(UnsafeBufferPointer(start: p.data, count: Int(p.size))), pts: p.pts,
+                    dts: p.dts == slate_av_nopts_value() ? p.pts : p.dts, duration: p.duration > 0 ? p.duration : 1,
+                    isKeyframe: p.flags & AV_PKT_FLAG_KEY != 0))
+            av_packet_unref(packet)
+        }
+    }
+
+    private static func copy(
+        _ plane: [UInt8], rowBytes: Int, rows: Int, to destination: UnsafeMutablePointer<UInt8>?, stride: Int32
+    ) {
+        guard let destination else { return }
+        plane.withUnsafeBufferPointer { source in
+            for row in 0..<rows {
+                (destination + row * Int(stride)).update(from: source.baseAddress! + row * rowBytes, count: rowBytes)
+            }
+        }
+    }
+}
+
+extension VideoEncoder {
+    /// Frames per second `codec` (a codec or encoder name) encodes the test
+    /// pattern at this size, counting encoding time only; 0 if it cannot open.
+    /// Decides whether HEVC keeps up with the camera or H.264 should be used.
+    public static func probeSpeed(codec: String, width: Int, height: Int, fps: Int, frames: Int) -> Double {
+        guard frames > 0, let encoder = try? VideoEncoder(codecs: [codec], width: width, height: height, fps: fps)
+        else { return 0 }
+        let pattern = TestPattern(width: width, height: height)
+        var busy: UInt64 = 0
+        for index in 0..<frames {
+            let frame = pattern.frame(index: index, time: Instant(microseconds: Int64(index) * 1_000_000 / Int64(fps)))
+            let start = MonotonicClock.nanoseconds()
+            guard (try? encoder.encode(frame, pts: Int64(index))) != nil else { return 0 }
+            busy += MonotonicClock.nanoseconds() - start
+        }
+        let start = MonotonicClock.nanoseconds()
+        _ = encoder.flush()
+        busy += MonotonicClock.nanoseconds() - start
+        return busy == 0 ? 0 : Double(frames) / (Double(busy) / 1e9)
+    }
+}

@@ -1,0 +1,153 @@
+import ArgumentParser
+import Glibc
+import SlateCore
+import SlateLinux
+
+/// `slate record-pattern`: records the test pattern in real time, as a camera
+/// would, to check a machine's encoders and the crash-safe take files.
+struct RecordPattern: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "record-pattern",
+        abstract: "Record the test pattern in real time to a crash-safe MP4 take and its JPEG thumbnail.",
+        discussion: """
+            Frames are made at --fps on the monotonic clock and encoded with the first \
+            encoder that opens for the first codec in --codec. OUTPUT is a fragmented MP4 \
+            (playable even if the recording is killed); the thumbnail is OUTPUT with a \
+            .jpg extension, from the frame at 0.05 s. SIGINT or SIGTERM ends the take \
+            cleanly. The last line says whether the encoder kept up with the clock (a frame is late \
+            when it is written more than one frame interval after it was due).
+            """)
+
+    @Option(help: "Frame size, WIDTHxHEIGHT (even numbers).")
+    var size = "640x360"
+
+    @Option(help: "Frames per second.")
+    var fps = 30
+
+    @Option(help: "Codecs in preference order, comma-separated (hevc, h264, or an encoder name).")
+    var codec = "hevc,h264"
+
+    @Option(help: "How long to record.")
+    var seconds = 5.0
+
+    @Argument(help: "The MP4 file to write.")
+    var output: String
+
+    func validate() throws {
+        guard let (width, height) = RecordPattern.parseSize(size), width % 2 == 0, height % 2 == 0 else {
+            throw ValidationError("--size must be WIDTHxHEIGHT with even numbers, e.g. 640x360; got '\(size)'")
+        }
+        _ = (width, height)
+        guard (1...240).contains(fps) else { throw ValidationError("--fps must be between 1 and 240") }
+        guard seconds > 0, seconds <= 24 * 3600 else { throw ValidationError("--seconds must be positive") }
+    }
+
+    static func parseSize(_ text: String) -> (Int, Int)? {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width >= 16, height >= 16 else {
+            return nil
+        }
+        return (width, height)
+    }
+
+    /// OUTPUT's thumbnail: the same name with `.jpg` for its extension.
+    static func thumbnailPath(for output: String) -> String {
+        let name = output.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+        if let dot = name.lastIndex(of: "."), dot != name.startIndex {
+            return String(output.dropLast(name.distance(from: dot, to: name.endIndex))) + ".jpg"
+        }
+        return output + ".jpg"
+    }
+
+    func run() throws {
+        let (width, height) = RecordPattern.parseSize(size)!
+        let thumbnail = RecordPattern.thumbnailPath(for: output)
+        let output = OutputStream()
+        func fail(_ error: Error) -> ExitCode {
+            OutputStream.writeError("slate record-pattern: \(error)")
+            return ExitCode.failure
+        }
+        let encoder: VideoEncoder
+        let writer: TakeWriter
+        let loop: EventLoop
+        var stoppedBy: Int32?
+        do {
+            // Signals are blocked before the encoder starts its threads, which
+            // inherit the mask: otherwise one of them would take SIGTERM and die.
+            loop = try EventLoop()
+            try loop.handleSignals([SIGINT, SIGTERM]) { signal in
+                stoppedBy = signal
+                loop.stop()
+            }
+            encoder = try VideoEncoder(
+                codecs: codec.split(separator: ",").map { String($0).trimmingWhitespace() }, width: width, height: height, fps: fps)
+            writer = try TakeWriter(path: self.output, parameters: encoder.parameters)
+        } catch {
+            throw fail(error)
+        }
+        let pattern = TestPattern(width: width, height: height)
+        let total = Int((seconds * Double(fps)).rounded(.up))
+        let thumbnailIndex = min(total - 1, Int(0.05 * Double(fps)))
+        let preset = encoder.preset.map { ", preset \($0)" } ?? ""
+        output.writeLine(
+            "recording \(self.output): \(encoder.codecName) (\(encoder.parameters.codec)\(preset)), \(width)x\(height) at \(fps) fps"
+        )
+        output.flush()
+
+        let start = MonotonicClock.now()
+        func due(_ index: Int) -> Instant { start + .microseconds(Int64(index) * 1_000_000 / Int64(fps)) }
+        var next = 0
+        // Lag: how long after its due time each frame was written.
+        var maximumLag: Int64 = 0, lastLag: Int64 = 0, lateFrames = 0
+        let interval = Int64(1_000_000 / fps)
+        var failure: Error?
+        loop.run(
+            nextDeadline: { due(next) },
+            afterWake: {
+                while failure == nil && stoppedBy == nil && next < total && MonotonicClock.now() >= due(next) {
+                    let offset = due(next) - start
+                    let frame = pattern.frame(index: next, time: Instant(microseconds: offset.microseconds))
+                    do {
+                        for packet in try encoder.encode(frame, pts: Int64(next)) { try writer.write(packet) }
+                        if next == thumbnailIndex { try JPEGThumbnail.write(frame, to: thumbnail) }
+                    } catch {
+                        failure = error
+                    }
+                    lastLag = (MonotonicClock.now() - due(next)).microseconds
+                    maximumLag = max(maximumLag, lastLag)
+                    if lastLag > interval { lateFrames += 1 }
+                    next += 1
+                }
+                if failure != nil || next >= total { loop.stop() }
+            })
+        do {
+            if let failure { throw failure }
+            for packet in encoder.flush() { try writer.write(packet) }
+            try writer.finish()
+            let info = try MediaProbe.probe(path: self.output)
+            let duration = Instant(microseconds: info.durationMicroseconds).seconds(since: Instant(microseconds: 0), decimals: 3)
+            if let stoppedBy { output.writeLine("stopped by \(stoppedBy == SIGINT ? "SIGINT" : "SIGTERM") after \(next) frames") }
+            output.writeLine(
+                "wrote \(self.output): \(info.codec) \(info.width)x\(info.height), \(info.frameCount) frames, \(duration) s, \(info.keyframeCount) keyframes"
+            )
+            if next > thumbnailIndex { output.writeLine("thumbnail \(thumbnail)") }
+            // An encoder that keeps up may have a slow frame now and then, but catches up.
+            let late = "\(lateFrames) of \(next) frames late, at most \(maximumLag / 1000) ms"
+            output.writeLine(
+                lastLag <= interval
+                    ? "encoder \(encoder.codecName) kept up: \(late)"
+                    : "encoder \(encoder.codecName) fell behind: \(late), the last \(lastLag / 1000) ms; too slow for \(width)x\(height) at \(fps) fps"
+            )
+            output.flush()
+        } catch {
+            output.flush()
+            throw fail(error)
+        }
+    }
+}
+
+extension String {
+    fileprivate func trimmingWhitespace() -> String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Glibc
+import Testing
+
+import SlateCore
+import SlateLinux
+
+/// A recording killed with SIGKILL keeps everything up to its last fragment.
+@Suite struct CrashSafetyTests {
+    @Test(.timeLimit(.minutes(1))) func aKilledRecordingIsPlayableToAboutOneSecondBeforeTheKill() throws {
+        let folder = try MediaFiles.folder("crash")
+        defer { MediaFiles.remove(folder) }
+        let path = folder + "/take.mp4"
+        // The first line is printed as the clock starts.
+        let (process, _, text) = try MediaFiles.startSlate(
+            ["record-pattern", "--seconds", "5", "--size", "320x180", "--codec", "h264", path])
+        let started = MonotonicClock.now()
+        #expect(text.hasPrefix("recording \(path): libx264"), "\(text)")
+        MonotonicClock.sleep(until: started + .milliseconds(3300))
+        kill(process.processIdentifier, SIGKILL)
+        let elapsed = MonotonicClock.now() - started
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+
+        let info = try MediaProbe.probe(path: path, decode: true)
+        #expect(info.durationMicroseconds >= elapsed.microseconds - 1_000_000, "\(info.durationMicroseconds) µs of \(elapsed)")
+        #expect(info.frameCount >= 60 && info.decodedFrames == info.frameCount)
+        if let (count, seconds) = try MediaFiles.ffprobeCount(path) {
+            #expect(count == info.frameCount)
+            #expect(seconds >= Double(elapsed.microseconds) / 1e6 - 1.0)
+        }
+    }
+}
+
+/// SIGINT and SIGTERM end a recording with a finished file.
+@Suite struct RecordingSignalTests {
+    @Test(.timeLimit(.minutes(1)), arguments: [SIGTERM, SIGINT])
+    func aSignalFinishesTheTake(signal: Int32) throws {
+        let folder = try MediaFiles.folder("signal-\(signal)")
+        defer { MediaFiles.remove(folder) }
+        let path = folder + "/take.mp4"
+        // 640x360: big enough for the encoder to run threads, which must not take the signal.
+        var (process, out, text) = try MediaFiles.startSlate(
+            ["record-pattern", "--seconds", "5", "--size", "640x360", "--codec", "h264", path])
+        let started = MonotonicClock.now()
+        MonotonicClock.sleep(until: started + .milliseconds(1200))
+        kill(process.processIdentifier, signal)
+        let elapsed = MonotonicClock.now() - started
+        text += String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0, "\(text)")
+        #expect(text.contains("stopped by \(signal == SIGINT ? "SIGINT" : "SIGTERM") after "), "\(text)")
+
+        // Finished: every frame made before the signal is in the file.
+        let info = try MediaProbe.probe(path: path, decode: true)
+        #expect(abs(info.durationMicroseconds - elapsed.microseconds) <= 300_000, "\(info.durationMicroseconds) µs of \(elapsed)")
+        #expect(info.decodedFrames == info.frameCount)
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Glibc
+
+/// A fresh folder for one test's media files.
+enum MediaFiles {
+    static func folder(_ name: String) throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("slate-media-\(getpid())-\(name)")
+        try? FileManager.default.removeItem(at: url)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url.path
+    }
+
+    /// Removes a test's folder and what it holds.
+    static func remove(_ folder: String) {
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// The `slate` executable built next to the test binary.
+    static let slate = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        .appendingPathComponent("slate").path
+
+    /// Starts `slate` with `arguments`, its standard output on a pipe, and
+    /// returns once it printed its first line (the rest stays in the pipe).
+    /// The child starts with no signals blocked, as from a shell, whatever
+    /// mask this test thread inherited from other tests' event loops.
+    static func startSlate(_ arguments: [String]) throws -> (process: Process, output: Pipe, firstLine: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: slate)
+        process.arguments = arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        var none = sigset_t(), saved = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, &saved)
+        defer { pthread_sigmask(SIG_SETMASK, &saved, nil) }
+        try process.run()
+        var text = ""
+        while !text.contains("\n") {
+            let data = out.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            text += String(decoding: data, as: UTF8.self)
+        }
+        return (process, out, text)
+    }
+
+    /// ffprobe's path, when it is installed.
+    static let ffprobe: String? = ["/usr/bin/ffprobe", "/usr/local/bin/ffprobe"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+
+    /// Packets ffprobe counts in the first video stream and its duration in seconds.
+    static func ffprobeCount(_ path: String) throws -> (packets: Int, seconds: Double)? {
+        guard let ffprobe else { return nil }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ffprobe)
+        process.arguments = [
+            "-v", "error", "-select_streams", "v:0", "-count_packets", "-show_entries",
+            "stream=nb_read_packets:packet=pts_time,duration_time", "-of", "default=nw=1", path,
+        ]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        var packets = 0, end = 0.0, start = Double.infinity
+        var lastPTS = 0.0
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { continue }
+            switch parts[0] {
+            case "nb_read_packets": packets = Int(parts[1]) ?? 0
+            case "pts_time":
+                lastPTS = Double(parts[1]) ?? 0
+                start = min(start, lastPTS)
+            case "duration_time": end = max(end, lastPTS + (Double(parts[1]) ?? 0))
+            default: break
+            }
+        }
+        return (packets, start.isFinite ? end - start : 0)
+    }
+}

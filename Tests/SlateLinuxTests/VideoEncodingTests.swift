@@ -1,0 +1,160 @@
+import Foundation
+import Testing
+
+import SlateCore
+import SlateLinux
+
+/// The encoder, the take writer and the probe, on small frames.
+@Suite struct VideoEncodingTests {
+    static let hasLibx265 = (try? VideoEncoder(codecs: ["libx265"], width: 64, height: 64, fps: 30)) != nil
+
+    /// Encodes `count` test-pattern frames into a take file and returns the packets written.
+    static func record(
+        _ codecs: [String], to path: String, count: Int, width: Int = 320, height: Int = 180, fps: Int = 30,
+        rotation: Int = 0, finish: Bool = true
+    ) throws -> (VideoEncoder, [EncodedPacket]) {
+        let encoder = try VideoEncoder(codecs: codecs, width: width, height: height, fps: fps)
+        let writer = try TakeWriter(path: path, parameters: encoder.parameters, rotation: rotation)
+        let pattern = TestPattern(width: width, height: height)
+        var packets: [EncodedPacket] = []
+        for index in 0..<count {
+            let frame = pattern.frame(index: index, time: Instant(microseconds: Int64(index) * 1_000_000 / Int64(fps)))
+            packets += try encoder.encode(frame, pts: Int64(index))
+        }
+        packets += encoder.flush()
+        for packet in packets { try writer.write(packet) }
+        if finish { try writer.finish() }
+        return (encoder, packets)
+    }
+
+    static func expectTwoSecondTake(_ info: MediaInfo, codec: String, packets: [EncodedPacket]) {
+        #expect(info.codec == codec)
+        #expect(info.width == 320 && info.height == 180)
+        #expect(info.frameCount == 60)
+        #expect(abs(info.durationMicroseconds - 2_000_000) <= 33_334, "\(info.durationMicroseconds) µs")
+        #expect(info.keyframeCount >= 2)
+        #expect(info.longestKeyframeInterval <= 30)
+        #expect(info.hasExtradata)
+        #expect(info.decodedFrames == 60)
+        #expect(info.rotation == 0)
+        // No B-frames: decoding order is presentation order, a keyframe at least every second.
+        #expect(packets.count == 60)
+        #expect(packets.allSatisfy { $0.pts == $0.dts })
+        #expect(packets.map(\.pts) == (0..<60).map(Int64.init))
+        let keyframes = packets.indices.filter { packets[$0].isKeyframe }
+        #expect(keyframes.first == 0)
+        #expect(zip(keyframes, keyframes.dropFirst() + [60]).allSatisfy { $1 - $0 <= 30 })
+    }
+
+    @Test func h264TakeHasEveryFrameAndKeyframesEverySecond() throws {
+        let folder = try MediaFiles.folder("h264")
+        defer { MediaFiles.remove(folder) }
+        let path = folder + "/take.mp4"
+        let (encoder, packets) = try Self.record(["h264"], to: path, count: 60)
+        #expect(encoder.codecName == "libx264")
+        #expect(encoder.parameters.codec == "h264")
+        #expect(encoder.parameters.timeBase == TimeBase(1, 30))
+        #expect(!encoder.parameters.extradata.isEmpty)
+        let info = try MediaProbe.probe(path: path, decode: true)
+        Self.expectTwoSecondTake(info, codec: "h264", packets: packets)
+        if let (count, seconds) = try MediaFiles.ffprobeCount(path) {
+            #expect(count == 60)
+            #expect(abs(seconds - 2.0) <= 0.034)
+        }
+    }
+
+    @Test(.enabled(if: hasLibx265)) func hevcTakeHasEveryFrameAndKeyframesEverySecond() throws {
+        let folder = try MediaFiles.folder("hevc")
+        defer { MediaFiles.remove(folder) }
+        let path = folder + "/take.mp4"
+        let (encoder, packets) = try Self.record(["hevc", "h264"], to: path, count: 60)
+        #expect(encoder.codecName == "libx265")
+        let info = try MediaProbe.probe(path: path, decode: true)
+        Self.expectTwoSecondTake(info, codec: "hevc", packets: packets)
+    }
+
+    @Test func rotationIsStoredAsADisplayMatrix() throws {
+        let folder = try MediaFiles.folder("rotation")
+        defer { MediaFiles.remove(folder) }
+        for rotation in [90, 180, 270, -90] {
+            let path = folder + "/take-\(rotation).mp4"
+            _ = try Self.record(["h264"], to: path, count: 3, rotation: rotation)
+            #expect(try MediaProbe.probe(path: path).rotation == (rotation + 360) % 360)
+        }
+        #expect(throws: MediaError.self) {
+            try TakeWriter(path: folder + "/bad.mp4", parameters: VideoEncoder(codecs: ["h264"], width: 64, height: 64, fps: 30).parameters, rotation: 45)
+        }
+    }
+
+    @Test func aTakeNeverFinishedIsPlayableToItsLastFrame() throws {
+        let folder = try MediaFiles.folder("unfinished")
+        defer { MediaFiles.remove(folder) }
+        let path = folder + "/take.mp4"
+        _ = try Self.record(["h264"], to: path, count: 45, finish: false)
+        let info = try MediaProbe.probe(path: path, decode: true)
+        #expect(info.frameCount == 45)
+        #expect(info.decodedFrames == 45)
+        #expect(abs(info.durationMicroseconds - 1_500_000) <= 33_334)
+    }
+
+    @Test func aTruncatedTakeIsReadUpToItsLastCompleteFragment() throws {
+        let folder = try MediaFiles.folder("truncated")
+        defer { MediaFiles.remove(folder) }
+        let path = folder + "/take.mp4"
+        _ = try Self.record(["h264"], to: path, count: 90)
+        var bytes = try FileReading.bytes(atPath: path)
+        bytes.removeLast(bytes.count / 4)
+        let cut = path + ".cut.mp4"
+        #expect(FileManager.default.createFile(atPath: cut, contents: Data(bytes)))
+        let info = try MediaProbe.probe(path: cut)
+        #expect(info.frameCount >= 30 && info.frameCount < 90, "\(info.frameCount) frames")
+        #expect(info.durationMicroseconds >= 1_000_000)
+    }
+
+    @Test func errorsNameTheOperationTheFileAndLibavsReason() throws {
+        let missing = "/nonexistent/folder/take.mp4"
+        let parameters = try VideoEncoder(codecs: ["h264"], width: 64, height: 64, fps: 30).parameters
+        do {
+            _ = try TakeWriter(path: missing, parameters: parameters)
+            Issue.record("writing into a missing folder succeeded")
+        } catch {
+            #expect(error.description == "\(missing): cannot open the take for writing: No such file or directory")
+        }
+        do {
+            _ = try MediaProbe.probe(path: missing)
+            Issue.record("probing a missing file succeeded")
+        } catch {
+            #expect(error.description == "\(missing): cannot open the file: No such file or directory")
+        }
+        do {
+            _ = try VideoEncoder(codecs: ["kazoo"], width: 64, height: 64, fps: 30)
+            Issue.record("an unknown encoder opened")
+        } catch {
+            #expect(error.description == "kazoo: cannot open a video encoder: kazoo: not in this libavcodec")
+        }
+    }
+
+    @Test func probeSpeedMeasuresTheEncoder() {
+        #expect(VideoEncoder.probeSpeed(codec: "h264", width: 320, height: 180, fps: 30, frames: 10) > 30)
+        #expect(VideoEncoder.probeSpeed(codec: "kazoo", width: 320, height: 180, fps: 30, frames: 10) == 0)
+    }
+}
+
+@Suite struct JPEGThumbnailTests {
+    @Test func aThumbnailIsAJPEGAtMost320Wide() throws {
+        let folder = try MediaFiles.folder("thumbnail")
+        defer { MediaFiles.remove(folder) }
+        for (width, height, expected) in [(640, 360, (320, 180)), (1920, 1080, (320, 180)), (160, 90, (160, 90))] {
+            let path = folder + "/\(width).jpg"
+            try JPEGThumbnail.write(TestPattern(width: width, height: height).frame(index: 1, time: Instant(microseconds: 33_333)), to: path)
+            let bytes = try FileReading.bytes(atPath: path)
+            #expect(Array(bytes.prefix(2)) == [0xFF, 0xD8])
+            #expect(Array(bytes.suffix(2)) == [0xFF, 0xD9])
+            let info = try MediaProbe.probe(path: path, decode: true)
+            #expect(info.codec == "mjpeg")
+            #expect(info.width == expected.0 && info.height == expected.1)
+            #expect(info.decodedFrames == 1)
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder + "/640.jpg.partial"))
+    }
+}
