@@ -41,22 +41,14 @@ public final class SoundPlayer: @unchecked Sendable {
         state = PlayerState(
             library: library, device: device, logger: logger, queue: SoundQueue(capacity: queueCapacity), latency: latency)
         PCMPlayback.captureLibraryMessages()
-        let context = Unmanaged.passRetained(state).toOpaque()
-        var handle = pthread_t()
-        let created = pthread_create(
-            &handle, nil,
-            { context in
-                let state = Unmanaged<PlayerState>.fromOpaque(context!).takeRetainedValue()
-                state.run()
-                return nil
-            }, context)
-        if created == 0 {
+        let state = self.state
+        switch BackgroundThread.spawn({ state.run() }) {
+        case .success(let handle):
             thread = handle
-        } else {
-            Unmanaged<PlayerState>.fromOpaque(context).release()
+        case .failure(let error):
             state.markStopped()
             logger.error(
-                "cannot start the sound thread: \(String(cString: strerror(created))); sounds will not play on ALSA device '\(device)'")
+                "cannot start the sound thread: \(String(cString: strerror(error.errno))); sounds will not play on ALSA device '\(device)'")
         }
     }
 
@@ -235,35 +227,6 @@ private final class PlayerState: @unchecked Sendable {
 struct SoundFailure: Error {
     var reason: String
     init(_ reason: String) { self.reason = reason }
-}
-
-/// A pthread mutex with a condition variable, freed with the object.
-final class Monitor: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-
-    init() {
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(condition, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        condition.deallocate()
-        mutex.deallocate()
-    }
-
-    func locked<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body()
-    }
-
-    /// Waits for a `broadcast`; call with the lock held.
-    func wait() { pthread_cond_wait(condition, mutex) }
-
-    func broadcast() { pthread_cond_broadcast(condition) }
 }
 
 /// The installed folder of the built-in sounds.

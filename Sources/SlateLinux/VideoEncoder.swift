@@ -107,9 +107,12 @@ public final class VideoEncoder {
             // veryfast up to 720p30's pixel rate; ultrafast above, to keep up on small machines.
             preset = width * height * fps <= 1280 * 720 * 30 ? "veryfast" : "ultrafast"
             av_dict_set(&options, "tune", "zerolatency", 0)
+            // A forced keyframe (a take's first frame) must be an IDR frame.
+            av_dict_set(&options, "forced-idr", "1", 0)
         case "libx265":
             preset = "ultrafast"
             av_dict_set(&options, "tune", "zerolatency", 0)
+            av_dict_set(&options, "forced-idr", "1", 0)
             av_dict_set(&options, "x265-params", "log-level=error", 0)
         case "hevc_nvenc", "h264_nvenc":
             preset = "p1"
@@ -139,8 +142,9 @@ public final class VideoEncoder {
     }
 
     /// Encodes one frame with presentation time `pts` (in frames, the time base
-    /// being 1/fps) and returns the packets the encoder had ready.
-    public func encode(_ frame: VideoFrame, pts: Int64) throws(MediaError) -> [EncodedPacket] {
+    /// being 1/fps) and returns the packets the encoder had ready. `keyframe`
+    /// forces an IDR frame, where a take starts.
+    public func encode(_ frame: VideoFrame, pts: Int64, keyframe: Bool = false) throws(MediaError) -> [EncodedPacket] {
         guard let avFrame = self.frame else { return [] }
         guard frame.width == parameters.width, frame.height == parameters.height else {
             throw MediaError(
@@ -153,6 +157,7 @@ public final class VideoEncoder {
         VideoEncoder.copy(frame.u, rowBytes: frame.chromaWidth, rows: frame.chromaHeight, to: avFrame.pointee.data.1, stride: avFrame.pointee.linesize.1)
         VideoEncoder.copy(frame.v, rowBytes: frame.chromaWidth, rows: frame.chromaHeight, to: avFrame.pointee.data.2, stride: avFrame.pointee.linesize.2)
         avFrame.pointee.pts = pts
+        avFrame.pointee.pict_type = keyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
         // Encoders may start threads on their first frames too.
         try check(withSignalsBlocked { avcodec_send_frame(context, avFrame) }, "encode a frame", path: codecName)
         return try receive()

@@ -1,0 +1,227 @@
+import Glibc
+import Logging
+import SlateCore
+
+/// Records takes from a frame source on a thread of its own: the source runs
+/// and the encoder is ready all the time, so a take starts with the first frame
+/// captured at or after its button's timestamp (or earlier, with pre-roll).
+/// Each take is a fragmented MP4 in the work folder with a thumbnail from 0.05 s,
+/// listed in the folder's manifest, which is saved when a take opens and closes.
+public final class TakeRecorder: @unchecked Sendable {
+    /// What happened to a take, for the daemon's output.
+    public enum Event: Sendable {
+        case opened(TakeManifest.Take)
+        case closed(TakeManifest.Take)
+        case deleted(TakeManifest.Take)
+        case failed(String)
+    }
+
+    private enum Command {
+        case start(Instant)
+        case stop(Instant)
+        case deleteLast
+    }
+
+    private let source: FrameSource
+    private let folder: TakeFolder
+    private let encoder: VideoEncoder
+    private let rotation: Int
+    private let log: Logger
+    private let shared = Monitor()
+    private var commands: [Command] = []
+    private var events: [Event] = []
+    private var thread: pthread_t?
+
+    // Owned by the recording thread.
+    private var router: TakeRouter<EncodedPacket>
+    private var manifest: TakeManifest
+    private var writer: TakeWriter?
+    private var take: TakeManifest.Take?
+    private var firstPts: Int64?
+    private var lastPts: Int64 = 0
+    private var captureTimes = [Instant](repeating: Instant(microseconds: 0), count: 64)
+
+    /// Opens the encoder (the first of `codecs` that opens) and starts recording
+    /// frames into the ring; takes start with `start(at:)`.
+    public init(
+        source: FrameSource, folder: TakeFolder, codecs: [String], preroll: Duration = .zero, rotation: Int = 0,
+        logger: Logger
+    ) throws {
+        self.source = source
+        self.folder = folder
+        self.rotation = rotation
+        self.log = logger
+        router = TakeRouter(preroll: preroll)
+        manifest = try folder.load()
+        encoder = try VideoEncoder(codecs: codecs, width: source.width, height: source.height, fps: source.fps)
+        switch BackgroundThread.spawn({ [self] in record() }) {
+        case .success(let handle): thread = handle
+        case .failure(let error): throw error
+        }
+    }
+
+    deinit { shutdown() }
+
+    /// The encoder in use, e.g. `libx264`.
+    public var encoderName: String { encoder.codecName }
+
+    public func start(at time: Instant) { post(.start(time)) }
+
+    public func stop(at time: Instant) { post(.stop(time)) }
+
+    /// Deletes the last take that is not being recorded.
+    public func deleteLast() { post(.deleteLast) }
+
+    /// What happened since the last call.
+    public func takeEvents() -> [Event] {
+        shared.locked {
+            defer { events.removeAll() }
+            return events
+        }
+    }
+
+    /// Stops the source, closes a take in progress and joins the thread.
+    public func shutdown() {
+        source.stop()
+        let joining: pthread_t? = shared.locked {
+            defer { thread = nil }
+            return thread
+        }
+        if let joining { pthread_join(joining, nil) }
+    }
+
+    private func post(_ command: Command) { shared.locked { commands.append(command) } }
+
+    private func report(_ event: Event) { shared.locked { events.append(event) } }
+
+    private func record() {
+        var index: Int64 = 0
+        while true {
+            let frame: VideoFrame?
+            do {
+                frame = try source.nextFrame()
+            } catch {
+                report(.failed("the camera failed: \(error)"))
+                break
+            }
+            guard let frame else { break }
+            for command in shared.locked({ () -> [Command] in
+                defer { commands.removeAll() }
+                return commands
+            }) {
+                switch command {
+                case .start(let time): apply(router.start(at: time), current: nil)
+                case .stop(let time): apply(router.stop(at: time), current: nil)
+                case .deleteLast: deleteLastTake()
+                }
+            }
+            let keyframe = router.needsKeyframe(forFrameAt: frame.time)
+            captureTimes[Int(index % 64)] = frame.time
+            do {
+                for packet in try encoder.encode(frame, pts: index, keyframe: keyframe) {
+                    let timed = TakeRouter<EncodedPacket>.Timed(
+                        time: captureTimes[Int(packet.pts % 64)], isKeyframe: packet.isKeyframe, packet: packet)
+                    apply(router.packet(timed), current: packet.pts == index ? frame : nil)
+                }
+            } catch {
+                report(.failed("\(error)"))
+            }
+            index += 1
+        }
+        apply(router.end(), current: nil)
+    }
+
+    private func apply(_ outputs: [TakeRouter<EncodedPacket>.Output], current frame: VideoFrame?) {
+        for output in outputs {
+            switch output {
+            case .open(let firstFrame): open(firstFrame: firstFrame)
+            case .write(let timed): write(timed, frame: frame)
+            case .close: close()
+            }
+        }
+    }
+
+    private func open(firstFrame: Instant) {
+        let age = MonotonicClock.now().microseconds - firstFrame.microseconds
+        let started = WallClock.microseconds() - max(0, age)
+        let id = String(UInt16.random(in: 0...UInt16.max), radix: 16)
+        let name = TakeManifest.takeFileName(started: started, id: id)
+        do {
+            writer = try TakeWriter(path: folder.file(name), parameters: encoder.parameters, rotation: rotation)
+        } catch {
+            report(.failed("\(error)"))
+            return
+        }
+        let take = TakeManifest.Take(
+            id: id, file: name, thumbnail: nil, started: started, codec: encoder.parameters.codec, recording: true)
+        self.take = take
+        firstPts = nil
+        manifest.takes.append(take)
+        save()
+        report(.opened(take))
+    }
+
+    private func write(_ timed: TakeRouter<EncodedPacket>.Timed, frame: VideoFrame?) {
+        guard let writer, var take else { return }
+        let first = firstPts ?? timed.packet.pts
+        firstPts = first
+        var packet = timed.packet
+        packet.pts -= first
+        packet.dts -= first
+        do {
+            try writer.write(packet)
+        } catch {
+            report(.failed("\(error)"))
+            close()
+            return
+        }
+        lastPts = timed.packet.pts
+        take.frames += 1
+        if take.thumbnail == nil, let frame, packet.pts >= Int64(encoder.fps) / 20 {
+            let name = String(take.file.dropLast(4)) + ".jpg"
+            do {
+                try JPEGThumbnail.write(frame, to: folder.file(name))
+                take.thumbnail = name
+            } catch {
+                log.warning("thumbnail: \(error)")
+            }
+        }
+        self.take = take
+    }
+
+    private func close() {
+        guard var take else { return }
+        do {
+            try writer?.finish()
+        } catch {
+            report(.failed("\(error)"))
+        }
+        writer = nil
+        if let first = firstPts {
+            take.duration = .microseconds((lastPts - first + 1) * 1_000_000 / Int64(encoder.fps))
+        }
+        take.recording = false
+        self.take = nil
+        if let slot = manifest.takes.lastIndex(where: { $0.id == take.id }) { manifest.takes[slot] = take }
+        save()
+        report(.closed(take))
+    }
+
+    private func deleteLastTake() {
+        guard let last = manifest.takes.last(where: { !$0.recording }) else { return }
+        do {
+            try folder.delete(last, from: &manifest)
+            report(.deleted(last))
+        } catch {
+            report(.failed("\(error)"))
+        }
+    }
+
+    private func save() {
+        do {
+            try folder.save(manifest)
+        } catch {
+            report(.failed("\(error)"))
+        }
+    }
+}

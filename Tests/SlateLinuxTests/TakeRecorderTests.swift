@@ -1,0 +1,79 @@
+import Foundation
+import Logging
+import Testing
+
+import SlateCore
+@testable import SlateLinux
+
+@Suite struct TakeRecorderTests {
+    func folder() throws -> TakeFolder {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("slate-recorder-\(UUID().uuidString)").path
+        try FileWriting.makeFolders(path)
+        return TakeFolder(path: path)
+    }
+
+    func waitFor(_ recorder: TakeRecorder, _ events: inout [TakeRecorder.Event], count: Int) {
+        let deadline = MonotonicClock.now() + .seconds(10)
+        while events.count < count && MonotonicClock.now() < deadline {
+            events += recorder.takeEvents()
+            MonotonicClock.sleep(until: MonotonicClock.now() + .milliseconds(20))
+        }
+    }
+
+    @Test func takesStartAtThePressAndAreListedPlayableAndDeletable() throws {
+        let folder = try folder()
+        let source = TestPatternSource(width: 320, height: 180, fps: 30)
+        let recorder = try TakeRecorder(source: source, folder: folder, codecs: ["h264"], logger: Logger(label: "test"))
+        var events: [TakeRecorder.Event] = []
+
+        let press = MonotonicClock.now() + .milliseconds(300)
+        recorder.start(at: press)
+        MonotonicClock.sleep(until: press + .milliseconds(1200))
+        recorder.stop(at: MonotonicClock.now())
+        waitFor(recorder, &events, count: 2)
+        recorder.start(at: MonotonicClock.now())
+        MonotonicClock.sleep(until: MonotonicClock.now() + .milliseconds(500))
+        recorder.stop(at: MonotonicClock.now())
+        waitFor(recorder, &events, count: 4)
+        recorder.deleteLast()
+        waitFor(recorder, &events, count: 5)
+        recorder.shutdown()
+        events += recorder.takeEvents()
+
+        guard events.count == 5, case .opened(let opened) = events[0], case .closed(let first) = events[1],
+            case .closed(let second) = events[3], case .deleted(let deleted) = events[4]
+        else {
+            Issue.record("events: \(events)")
+            return
+        }
+        #expect(deleted.id == second.id)
+        #expect(opened.recording && !first.recording)
+        let manifest = try folder.load()
+        #expect(manifest.takes == [first])
+        #expect(!FileManager.default.fileExists(atPath: folder.file(second.file)))
+
+        let info = try MediaProbe.probe(path: folder.file(first.file), decode: true)
+        #expect(info.codec == "h264" && info.width == 320 && info.height == 180)
+        #expect(info.frameCount == first.frames)
+        #expect(abs(Double(first.duration.microseconds) / 1e6 - 1.2) < 0.12, "duration \(first.duration)")
+        #expect(abs(info.seconds - Double(first.duration.microseconds) / 1e6) < 0.04)
+        #expect(info.decodedFrames == first.frames)
+        let thumbnail = try Data(contentsOf: URL(fileURLWithPath: folder.file(try #require(first.thumbnail))))
+        #expect(thumbnail.starts(with: [0xFF, 0xD8]))
+        #expect(first.codec == "h264")
+    }
+
+    @Test func shutdownClosesATakeInProgress() throws {
+        let folder = try folder()
+        let recorder = try TakeRecorder(
+            source: TestPatternSource(width: 320, height: 180, fps: 30), folder: folder, codecs: ["h264"],
+            logger: Logger(label: "test"))
+        recorder.start(at: MonotonicClock.now())
+        MonotonicClock.sleep(until: MonotonicClock.now() + .milliseconds(600))
+        recorder.shutdown()
+        let takes = try folder.load().takes
+        #expect(takes.count == 1 && takes.first?.recording == false)
+        let info = try MediaProbe.probe(path: folder.file(try #require(takes.first).file))
+        #expect(info.frameCount >= 12 && info.frameCount == takes.first?.frames)
+    }
+}
