@@ -12,6 +12,11 @@ public struct TimeBase: Hashable, Sendable {
 
     var rational: AVRational { AVRational(num: numerator, den: denominator) }
 
+    /// `value` in this time base, in `other`'s units.
+    public func convert(_ value: Int64, to other: TimeBase) -> Int64 {
+        av_rescale_q(value, rational, other.rational)
+    }
+
     /// `value` in this time base, as microseconds.
     public func microseconds(_ value: Int64) -> Int64 {
         av_rescale_q(value, rational, slate_av_time_base_q())

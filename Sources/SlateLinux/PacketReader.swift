@@ -1,0 +1,64 @@
+import CAV
+import SlateCore
+
+/// Reads the encoded video packets of a take, in file order, for joining takes
+/// without re-encoding. Timestamps are in the stream's own time base.
+public final class PacketReader {
+    public let path: String
+    public let parameters: VideoStreamParameters
+    private var context: UnsafeMutablePointer<AVFormatContext>?
+    private var packet: UnsafeMutablePointer<AVPacket>?
+    private let index: Int32
+    private let frameDuration: Int64
+
+    public init(path: String) throws(MediaError) {
+        _ = LibAV.setUp
+        self.path = path
+        var context: UnsafeMutablePointer<AVFormatContext>?
+        try check(avformat_open_input(&context, path, nil, nil), "open the take", path: path)
+        guard let opened = context else { throw MediaError("open the take", path: path, code: slate_averror(ENOMEM)) }
+        self.context = opened
+        do {
+            try check(avformat_find_stream_info(opened, nil), "read the stream info", path: path)
+            index = try check(
+                av_find_best_stream(opened, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0), "find a video stream", path: path)
+        } catch {
+            avformat_close_input(&self.context)
+            throw error
+        }
+        let stream = opened.pointee.streams[Int(index)]!
+        let codecpar = stream.pointee.codecpar!.pointee
+        let timeBase = stream.pointee.time_base
+        let rate = stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
+        frameDuration = rate.num > 0 ? max(1, av_rescale_q(1, AVRational(num: rate.den, den: rate.num), timeBase)) : 1
+        let extradata =
+            codecpar.extradata_size > 0
+            ? Array(UnsafeBufferPointer(start: codecpar.extradata, count: Int(codecpar.extradata_size))) : []
+        parameters = VideoStreamParameters(
+            codec: String(cString: avcodec_get_name(codecpar.codec_id)), width: Int(codecpar.width),
+            height: Int(codecpar.height), timeBase: TimeBase(timeBase.num, timeBase.den), extradata: extradata)
+        packet = av_packet_alloc()
+    }
+
+    deinit {
+        av_packet_free(&packet)
+        avformat_close_input(&context)
+    }
+
+    /// The next video packet, or nil at the end of the file (or of its last complete fragment).
+    public func next() -> EncodedPacket? {
+        guard let context, let packet else { return nil }
+        while av_read_frame(context, packet) >= 0 {
+            defer { av_packet_unref(packet) }
+            guard packet.pointee.stream_index == index else { continue }
+            let p = packet.pointee
+            let none = slate_av_nopts_value()
+            let pts = p.pts != none ? p.pts : p.dts
+            return EncodedPacket(
+                data: Array(UnsafeBufferPointer(start: p.data, count: Int(p.size))), pts: pts,
+                dts: p.dts != none ? p.dts : pts, duration: p.duration > 0 ? p.duration : frameDuration,
+                isKeyframe: p.flags & AV_PKT_FLAG_KEY != 0)
+        }
+        return nil
+    }
+}
