@@ -38,6 +38,13 @@ public final class OutputStream {
 }
 
 extension OutputStream {
+    /// Writes `text` to `fd` at once, without adding a newline.
+    public static func writeRaw(_ text: String, fd: Int32) {
+        let stream = OutputStream(fd: fd)
+        stream.buffer.append(contentsOf: text.utf8)
+        stream.flush()
+    }
+
     /// Writes one line to standard error at once (unbuffered).
     public static func writeError(_ line: String) {
         let stream = OutputStream(fd: STDERR_FILENO)

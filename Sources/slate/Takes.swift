@@ -5,8 +5,8 @@ import SlateLinux
 /// `slate takes`: the takes of a rig's work folder, when no daemon runs.
 struct Takes: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List or delete the takes in a rig's work folder.",
-        subcommands: [List.self, Delete.self])
+        abstract: "List, delete or export the takes in a rig's work folder.",
+        subcommands: [List.self, Delete.self, Export.self])
 
     /// Where the takes are: --work, else the profile's camera.work, else ~/Videos/Slate/takes.
     struct Folder: ParsableArguments {
@@ -19,6 +19,12 @@ struct Takes: ParsableCommand {
         func resolve() throws -> TakeFolder {
             let fromProfile = try profile.map(ProfileSource.loadOrExit)?.camera.work
             return TakeFolder(path: UserPath.expand(work ?? fromProfile ?? UserPath.defaultWork))
+        }
+
+        /// Where exports go: --output, else the profile's camera.output, else ~/Videos/Slate.
+        func output(_ option: String?) throws -> String {
+            let fromProfile = try profile.map(ProfileSource.loadOrExit)?.camera.output
+            return UserPath.expand(option ?? fromProfile ?? UserPath.defaultOutput)
         }
     }
 
@@ -93,6 +99,49 @@ struct Takes: ParsableCommand {
                 throw ExitCode.failure
             }
             print("deleted take \(number): \(folder.file(take.file))")
+        }
+    }
+
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Join the takes into one video in the output folder, then delete them.",
+            discussion: """
+                The takes are joined by stream copy. The result is checked (re-opened, every \
+                frame there, the duration within one frame of the takes' sum) before the takes \
+                are deleted; a failed export keeps every take.
+                """)
+
+        @OptionGroup var folder: Folder
+
+        @Option(help: "The folder for the joined video.")
+        var output: String?
+
+        @Flag(help: "Print the result as one JSON object.")
+        var json = false
+
+        func run() throws {
+            let folder = try self.folder.resolve()
+            let outputFolder = try self.folder.output(output)
+            var bar = ProgressBar("exporting")
+            let outcome: TakeExporter.Outcome
+            do {
+                outcome = try TakeExporter(folder: folder, outputFolder: outputFolder)
+                    .export(at: WallClock.microseconds()) { bar.update($0) }
+            } catch {
+                OutputStream.writeError("slate takes export: \(error)")
+                throw ExitCode.failure
+            }
+            let seconds = Instant.formatSeconds(outcome.duration.microseconds, decimals: 3)
+            if json {
+                var object = JSONObject()
+                object.string("path", outcome.path)
+                object.number("takes", String(outcome.takes))
+                object.number("frames", String(outcome.frames))
+                object.number("duration", seconds)
+                print(object.closed)
+            } else {
+                print("exported \(outcome.takes) take\(outcome.takes == 1 ? "" : "s") to \(outcome.path): \(seconds) s, \(outcome.frames) frames")
+            }
         }
     }
 }

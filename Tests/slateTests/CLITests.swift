@@ -214,3 +214,34 @@ struct CLI {
         #expect(missing.stderr.contains("no take 5 in \(work.path) (1 takes)"))
     }
 }
+
+@Suite struct TakesExportCommandTests {
+    @Test func recordedTakesAreExportedAndRemoved() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("slate-cli-export-\(UUID().uuidString)")
+        let work = root.appendingPathComponent("takes"), output = root.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        var entries: [String] = []
+        for name in ["take-a", "take-b"] {
+            let recorded = try CLI.run([
+                "record-pattern", "--size", "320x180", "--fps", "30", "--codec", "h264", "--seconds", "1",
+                work.appendingPathComponent(name + ".mp4").path,
+            ])
+            #expect(recorded.status == 0, "\(recorded.stderr)")
+            entries.append(
+                "{\"id\": \"\(name)\", \"file\": \"\(name).mp4\", \"thumbnail\": \"\(name).jpg\", \"started\": 1795253112000000, \"codec\": \"h264\"}")
+        }
+        try "{\"version\": 1, \"takes\": [\(entries.joined(separator: ","))]}".write(
+            to: work.appendingPathComponent("takes.json"), atomically: true, encoding: .utf8)
+        let export = try CLI.run(["takes", "export", "--json", "--work", work.path, "--output", output.path])
+        #expect(export.status == 0, "\(export.stderr)")
+        let result = CLI.json(export.stdout)
+        #expect(result["takes"] as? Int == 2)
+        #expect((result["duration"] as? Double).map { abs($0 - 2.0) < 0.1 } == true)
+        #expect(FileManager.default.fileExists(atPath: result["path"] as? String ?? ""))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: work.path) == ["takes.json"])
+        let again = try CLI.run(["takes", "export", "--work", work.path, "--output", output.path])
+        #expect(again.status == 1)
+        #expect(again.stderr == "slate takes export: no takes to export in \(work.path)\n")
+    }
+}
