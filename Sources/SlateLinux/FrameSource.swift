@@ -11,6 +11,8 @@ public protocol FrameSource: AnyObject {
     func nextFrame() throws -> VideoFrame?
     /// Makes `nextFrame` return nil from now on (from any thread).
     func stop()
+    /// Frames lost so far (the camera's sequence gaps), read on the recording thread.
+    var droppedFrames: Int { get }
 }
 
 /// The test pattern in real time: a frame every 1/fps on the monotonic clock,
@@ -41,4 +43,7 @@ public final class TestPatternSource: FrameSource, @unchecked Sendable {
     }
 
     public func stop() { stopped.locked { isStopped = true } }
+
+    /// The test pattern never loses a frame: a late frame is still made.
+    public var droppedFrames: Int { 0 }
 }

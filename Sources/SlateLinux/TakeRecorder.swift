@@ -39,6 +39,7 @@ public final class TakeRecorder: @unchecked Sendable {
     private var take: TakeManifest.Take?
     private var firstPts: Int64?
     private var lastPts: Int64 = 0
+    private var droppedAtOpen = 0
     private var captureTimes = [Instant](repeating: Instant(microseconds: 0), count: 64)
 
     /// Opens the encoder (the first of `codecs` that opens) and starts recording
@@ -95,7 +96,8 @@ public final class TakeRecorder: @unchecked Sendable {
     private func report(_ event: Event) { shared.locked { events.append(event) } }
 
     private func record() {
-        var index: Int64 = 0
+        var index: Int64 = -1
+        var streamStart: Instant?
         while true {
             let frame: VideoFrame?
             do {
@@ -116,6 +118,12 @@ public final class TakeRecorder: @unchecked Sendable {
                 }
             }
             let keyframe = router.needsKeyframe(forFrameAt: frame.time)
+            // Timestamps follow capture times, so frames the camera dropped leave gaps
+            // instead of making the take play faster.
+            let start = streamStart ?? frame.time
+            streamStart = start
+            let elapsed = frame.time.microseconds - start.microseconds
+            index = max(index + 1, (elapsed * Int64(encoder.fps) + 500_000) / 1_000_000)
             captureTimes[Int(index % 64)] = frame.time
             do {
                 for packet in try encoder.encode(frame, pts: index, keyframe: keyframe) {
@@ -126,7 +134,6 @@ public final class TakeRecorder: @unchecked Sendable {
             } catch {
                 report(.failed("\(error)"))
             }
-            index += 1
         }
         apply(router.end(), current: nil)
     }
@@ -156,6 +163,7 @@ public final class TakeRecorder: @unchecked Sendable {
             id: id, file: name, thumbnail: nil, started: started, codec: encoder.parameters.codec, recording: true)
         self.take = take
         firstPts = nil
+        droppedAtOpen = source.droppedFrames
         manifest.takes.append(take)
         save()
         report(.opened(take))
@@ -200,6 +208,7 @@ public final class TakeRecorder: @unchecked Sendable {
         if let first = firstPts {
             take.duration = .microseconds((lastPts - first + 1) * 1_000_000 / Int64(encoder.fps))
         }
+        take.dropped = source.droppedFrames - droppedAtOpen
         take.recording = false
         self.take = nil
         if let slot = manifest.takes.lastIndex(where: { $0.id == take.id }) { manifest.takes[slot] = take }

@@ -1,0 +1,103 @@
+import ArgumentParser
+import Glibc
+import Logging
+import SlateCore
+import SlateLinux
+
+/// `slate record`: one take now, from a camera or the test pattern.
+struct Record: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Record one take into the work folder, to try a camera and the encoder.",
+        discussion: """
+            The take is recorded as the daemon records takes: a fragmented MP4 with a \
+            thumbnail, listed in the work folder's takes.json. It stops after --seconds, \
+            or on SIGINT or SIGTERM.
+            """)
+
+    @Option(help: "A V4L2 device such as /dev/video0, or testpattern.")
+    var camera = "testpattern"
+
+    @Option(help: "Frames per second: 30 or 60.")
+    var fps = 30
+
+    @Option(help: "The test pattern's size, WIDTHxHEIGHT.")
+    var size = "640x360"
+
+    @Option(help: "Codecs in preference order, comma-separated.")
+    var codec = "hevc,h264"
+
+    @Option(help: "How long to record.")
+    var seconds: Double = 3
+
+    @OptionGroup var folder: Takes.Folder
+
+    @Flag(help: "Print the take as one JSON object.")
+    var json = false
+
+    func run() throws {
+        Slate.bootstrapLogging()
+        let log = Logger(label: "slate.record")
+        let folder = try self.folder.resolve()
+        let source: FrameSource
+        do {
+            try FileWriting.makeFolders(folder.path)
+            if camera == "testpattern" {
+                let parts = size.split(separator: "x").compactMap { Int($0) }
+                guard parts.count == 2, parts[0] > 0, parts[1] > 0, parts[0] % 2 == 0, parts[1] % 2 == 0 else {
+                    throw ValidationError("--size must be WIDTHxHEIGHT with even numbers, not '\(size)'")
+                }
+                source = TestPatternSource(width: parts[0], height: parts[1], fps: fps)
+            } else {
+                let camera = try V4L2FrameSource(path: camera, fps: fps)
+                log.info("\(camera.camera.path) (\(camera.camera.card)): \(camera.choice)")
+                source = camera
+            }
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            OutputStream.writeError("slate record: \(error)")
+            throw ExitCode.failure
+        }
+        let recorder: TakeRecorder
+        do {
+            recorder = try TakeRecorder(
+                source: source, folder: folder, codecs: codec.split(separator: ",").map(String.init), logger: log)
+        } catch {
+            OutputStream.writeError("slate record: \(error)")
+            throw ExitCode.failure
+        }
+        let loop = try EventLoop()
+        try loop.handleSignals([SIGINT, SIGTERM]) { _ in loop.stop() }
+        let end = MonotonicClock.now() + .microseconds(Int64(seconds * 1_000_000))
+        recorder.start(at: MonotonicClock.now())
+        loop.run(nextDeadline: { end }, afterWake: { if MonotonicClock.now() >= end { loop.stop() } })
+        recorder.stop(at: MonotonicClock.now())
+        MonotonicClock.sleep(until: MonotonicClock.now() + .milliseconds(200))
+        recorder.shutdown()
+        var taken: TakeManifest.Take?
+        for event in recorder.takeEvents() {
+            switch event {
+            case .closed(let take): taken = take
+            case .failed(let message): OutputStream.writeError("slate record: \(message)")
+            case .opened, .deleted: break
+            }
+        }
+        guard let take = taken else {
+            OutputStream.writeError("slate record: no take was recorded")
+            throw ExitCode.failure
+        }
+        let seconds = Instant.formatSeconds(take.duration.microseconds, decimals: 3)
+        if json {
+            var object = JSONObject()
+            object.string("path", folder.file(take.file))
+            if let thumbnail = take.thumbnail { object.string("thumbnail", folder.file(thumbnail)) }
+            object.string("encoder", recorder.encoderName)
+            object.number("duration", seconds)
+            object.number("frames", String(take.frames))
+            object.number("dropped", String(take.dropped))
+            print(object.closed)
+        } else {
+            print("recorded \(folder.file(take.file)) with \(recorder.encoderName): \(seconds) s, \(take.frames) frames, \(take.dropped) dropped")
+        }
+    }
+}
