@@ -17,17 +17,7 @@ struct Record: ParsableCommand {
     @Option(help: "A V4L2 device such as /dev/video0, or testpattern.")
     var camera = "testpattern"
 
-    @Option(help: "Frames per second: 30 or 60.")
-    var fps = 30
-
-    @Option(help: "The test pattern's size, WIDTHxHEIGHT.")
-    var size = "640x360"
-
-    @Option(help: "Codecs in preference order, comma-separated.")
-    var codec = "hevc,h264"
-
-    @Option(help: "How long to record.")
-    var seconds: Double = 3
+    @OptionGroup var video: VideoOptions
 
     @OptionGroup var folder: Takes.Folder
 
@@ -42,18 +32,12 @@ struct Record: ParsableCommand {
         do {
             try FileWriting.makeFolders(folder.path)
             if camera == "testpattern" {
-                let parts = size.split(separator: "x").compactMap { Int($0) }
-                guard parts.count == 2, parts[0] > 0, parts[1] > 0, parts[0] % 2 == 0, parts[1] % 2 == 0 else {
-                    throw ValidationError("--size must be WIDTHxHEIGHT with even numbers, not '\(size)'")
-                }
-                source = TestPatternSource(width: parts[0], height: parts[1], fps: fps)
+                source = TestPatternSource(width: video.dimensions.width, height: video.dimensions.height, fps: video.fps)
             } else {
-                let camera = try V4L2FrameSource(path: camera, fps: fps)
+                let camera = try V4L2FrameSource(path: camera, fps: video.fps)
                 log.info("\(camera.camera.path) (\(camera.camera.card)): \(camera.choice)")
                 source = camera
             }
-        } catch let error as ValidationError {
-            throw error
         } catch {
             OutputStream.writeError("slate record: \(error)")
             throw ExitCode.failure
@@ -61,14 +45,14 @@ struct Record: ParsableCommand {
         let recorder: TakeRecorder
         do {
             recorder = try TakeRecorder(
-                source: source, folder: folder, codecs: codec.split(separator: ",").map(String.init), logger: log)
+                source: source, folder: folder, codecs: video.codecs, logger: log)
         } catch {
             OutputStream.writeError("slate record: \(error)")
             throw ExitCode.failure
         }
         let loop = try EventLoop()
         try loop.handleSignals([SIGINT, SIGTERM]) { _ in loop.stop() }
-        let end = MonotonicClock.now() + .microseconds(Int64(seconds * 1_000_000))
+        let end = MonotonicClock.now() + .microseconds(Int64(video.seconds * 1_000_000))
         recorder.start(at: MonotonicClock.now())
         loop.run(nextDeadline: { end }, afterWake: { if MonotonicClock.now() >= end { loop.stop() } })
         recorder.stop(at: MonotonicClock.now())

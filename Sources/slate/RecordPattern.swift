@@ -18,37 +18,10 @@ struct RecordPattern: ParsableCommand {
             when it is written more than one frame interval after it was due).
             """)
 
-    @Option(help: "Frame size, WIDTHxHEIGHT (even numbers).")
-    var size = "640x360"
-
-    @Option(help: "Frames per second.")
-    var fps = 30
-
-    @Option(help: "Codecs in preference order, comma-separated (hevc, h264, or an encoder name).")
-    var codec = "hevc,h264"
-
-    @Option(help: "How long to record.")
-    var seconds = 5.0
+    @OptionGroup var video: VideoOptions
 
     @Argument(help: "The MP4 file to write.")
     var output: String
-
-    func validate() throws {
-        guard let (width, height) = RecordPattern.parseSize(size), width % 2 == 0, height % 2 == 0 else {
-            throw ValidationError("--size must be WIDTHxHEIGHT with even numbers, e.g. 640x360; got '\(size)'")
-        }
-        _ = (width, height)
-        guard (1...240).contains(fps) else { throw ValidationError("--fps must be between 1 and 240") }
-        guard seconds > 0, seconds <= 24 * 3600 else { throw ValidationError("--seconds must be positive") }
-    }
-
-    static func parseSize(_ text: String) -> (Int, Int)? {
-        let parts = text.lowercased().split(separator: "x")
-        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width >= 16, height >= 16 else {
-            return nil
-        }
-        return (width, height)
-    }
 
     /// OUTPUT's thumbnail: the same name with `.jpg` for its extension.
     static func thumbnailPath(for output: String) -> String {
@@ -60,7 +33,8 @@ struct RecordPattern: ParsableCommand {
     }
 
     func run() throws {
-        let (width, height) = RecordPattern.parseSize(size)!
+        let (width, height) = video.dimensions
+        let fps = video.fps, seconds = video.seconds
         let thumbnail = RecordPattern.thumbnailPath(for: output)
         let output = OutputStream()
         func fail(_ error: Error) -> ExitCode {
@@ -80,7 +54,7 @@ struct RecordPattern: ParsableCommand {
                 loop.stop()
             }
             encoder = try VideoEncoder(
-                codecs: codec.split(separator: ",").map { String($0).trimmingWhitespace() }, width: width, height: height, fps: fps)
+                codecs: video.codecs, width: width, height: height, fps: fps)
             writer = try TakeWriter(path: self.output, parameters: encoder.parameters)
         } catch {
             throw fail(error)
@@ -143,11 +117,5 @@ struct RecordPattern: ParsableCommand {
             output.flush()
             throw fail(error)
         }
-    }
-}
-
-extension String {
-    fileprivate func trimmingWhitespace() -> String {
-        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
     }
 }
