@@ -37,7 +37,10 @@ check("not input 'knob': vendor 0x3553 is not 0x077d" in text, "the text listing
 
 recording = "/tmp/pedal.evemu"
 recorder = subprocess.Popen([SLATE, "record-input", pedal.node], stdout=open(recording, "w"), cwd=ROOT)
-time.sleep(1.0)
+# The header is written once the device is open: only then are its events recorded.
+deadline = time.time() + 20
+while "N: PCsensor FootSwitch" not in open(recording).read() and time.time() < deadline:
+    time.sleep(0.05)
 pedal.click("KEY_B", hold=0.1)
 time.sleep(0.6)
 pedal.click("KEY_A", hold=0.05)
