@@ -9,15 +9,19 @@ enum BackgroundThread {
     }
 
     /// Runs `body` on a new thread; its handle, to join, or why it could not start.
+    /// The thread starts with every signal blocked, so SIGINT and SIGTERM always
+    /// reach the thread that handles them.
     static func spawn(_ body: @escaping () -> Void) -> Result<pthread_t, SystemError> {
         let context = Unmanaged.passRetained(Work(body)).toOpaque()
         var handle = pthread_t()
-        let created = pthread_create(
-            &handle, nil,
-            { context in
-                Unmanaged<Work>.fromOpaque(context!).takeRetainedValue().body()
-                return nil
-            }, context)
+        let created = withSignalsBlocked {
+            pthread_create(
+                &handle, nil,
+                { context in
+                    Unmanaged<Work>.fromOpaque(context!).takeRetainedValue().body()
+                    return nil
+                }, context)
+        }
         guard created == 0 else {
             Unmanaged<Work>.fromOpaque(context).release()
             return .failure(SystemError("start a thread (pthread_create)", path: "thread", errno: created))

@@ -56,7 +56,6 @@ struct Record: ParsableCommand {
         recorder.start(at: MonotonicClock.now())
         loop.run(nextDeadline: { end }, afterWake: { if MonotonicClock.now() >= end { loop.stop() } })
         recorder.stop(at: MonotonicClock.now())
-        MonotonicClock.sleep(until: MonotonicClock.now() + .milliseconds(200))
         recorder.shutdown()
         var taken: TakeManifest.Take?
         for event in recorder.takeEvents() {

@@ -77,3 +77,35 @@ import SlateCore
         #expect(info.frameCount >= 12 && info.frameCount == takes.first?.frames)
     }
 }
+
+/// SIGINT in the middle of `slate record` ends the take cleanly (no thread of
+/// the recorder may take the signal and kill the process).
+@Suite struct RecordCommandSignalTests {
+    @Test(.timeLimit(.minutes(1))) func sigintEndsTheTakeCleanly() throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("slate-record-int-\(UUID().uuidString)").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: MediaFiles.slate)
+        process.arguments = ["record", "--size", "320x180", "--codec", "h264", "--seconds", "30", "--work", work, "--json"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        var none = sigset_t(), saved = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, &saved)
+        try process.run()
+        pthread_sigmask(SIG_SETMASK, &saved, nil)
+        let deadline = MonotonicClock.now() + .seconds(20)
+        while (try? TakeFolder(path: work).load().takes.first?.recording) != true && MonotonicClock.now() < deadline {
+            MonotonicClock.sleep(until: MonotonicClock.now() + .milliseconds(50))
+        }
+        MonotonicClock.sleep(until: MonotonicClock.now() + .milliseconds(700))
+        process.interrupt()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        let take = try #require(try TakeFolder(path: work).load().takes.first)
+        #expect(!take.recording && take.frames >= 15)
+        #expect(String(decoding: output, as: UTF8.self).contains("\"frames\":\(take.frames)"))
+        #expect(try MediaProbe.probe(path: TakeFolder(path: work).file(take.file)).frameCount == take.frames)
+    }
+}
