@@ -47,6 +47,12 @@ test-vm: build vm-deps
 bench: deps
 	$(SWIFT) build -c release --product slate-bench
 	.build/release/slate-bench
+	@if scripts/install-deps ffmpeg; then \
+		echo "== encode throughput at 1080p30, Slate against the ffmpeg command line" && \
+		.build/release/slate-bench encode; \
+	else \
+		echo "== skipping the encode benchmark: ffmpeg is missing"; \
+	fi
 	@if scripts/install-deps $(VM_DEPS); then \
 		$(SWIFT) build && \
 		echo "== press-to-exec latency in the rig VM, Slate against triggerhappy" && \

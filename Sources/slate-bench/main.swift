@@ -5,10 +5,15 @@ import SlateLinux
 
 // Replays a 1,000,000-event recording through the capture engine and macro
 // runner (release build) and prints throughput and per-event latency.
-// `slate-bench video` measures the test pattern and the video encoders instead.
+// `slate-bench video` measures the test pattern and the video encoders instead;
+// `slate-bench encode` compares the encoders with the ffmpeg command line.
 
 if CommandLine.arguments.dropFirst().first == "video" {
     runVideoBench(Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
+if CommandLine.arguments.dropFirst().first == "encode" {
+    runEncodeBench(Array(CommandLine.arguments.dropFirst(2)))
     exit(0)
 }
 
