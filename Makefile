@@ -49,9 +49,11 @@ bench: deps
 	.build/release/slate-bench
 	@if scripts/install-deps ffmpeg; then \
 		echo "== encode throughput at 1080p30, Slate against the ffmpeg command line" && \
-		.build/release/slate-bench encode; \
+		.build/release/slate-bench encode && \
+		echo "== joining 10 takes by stream copy, Slate against ffmpeg -f concat -c copy" && \
+		.build/release/slate-bench export; \
 	else \
-		echo "== skipping the encode benchmark: ffmpeg is missing"; \
+		echo "== skipping the encode and export benchmarks: ffmpeg is missing"; \
 	fi
 	@if scripts/install-deps $(VM_DEPS); then \
 		$(SWIFT) build && \

@@ -39,22 +39,18 @@ public struct TakeExporter {
         let takes = manifest.takes.filter { !$0.recording }
         guard !takes.isEmpty else { throw Failure(description: "no takes to export in \(folder.path)") }
 
-        var planned: [ExportPlan.Take] = []
-        var infos: [MediaInfo] = []
+        var readers: [PacketReader] = []
         for take in takes {
-            let path = folder.file(take.file)
             do {
-                let info = try MediaProbe.probe(path: path)
-                let reader = try PacketReader(path: path)
-                infos.append(info)
-                planned.append(
-                    ExportPlan.Take(
-                        path: path, codec: info.codec, width: info.width, height: info.height,
-                        extradata: reader.parameters.extradata, duration: .microseconds(info.durationMicroseconds),
-                        frameDuration: .microseconds(info.frameCount > 0 ? info.durationMicroseconds / Int64(info.frameCount) : 0)))
+                readers.append(try PacketReader(path: folder.file(take.file)))
             } catch {
-                throw Failure(description: "cannot read take \(path): \(error.reason)")
+                throw Failure(description: "cannot read take \(folder.file(take.file)): \(error.reason)")
             }
+        }
+        let planned = readers.map {
+            ExportPlan.Take(
+                path: $0.path, codec: $0.parameters.codec, width: $0.parameters.width, height: $0.parameters.height,
+                extradata: $0.parameters.extradata, duration: .zero, frameDuration: .zero)
         }
         guard let plan = ExportPlan(takes: planned, filter: .none) else {
             throw Failure(description: "no takes to export in \(folder.path)")
@@ -66,21 +62,25 @@ public struct TakeExporter {
         let name = ExportPlan.fileName(at: wallClock)
         let final = outputFolder + "/" + name
         let partial = outputFolder + "/." + name + ".partial"
-        let frames = infos.reduce(0) { $0 + $1.frameCount }
+        let expectedFrames = takes.reduce(0) { $0 + $1.frames }
         do {
-            try copy(plan.takes.map(\.path), to: partial, rotation: infos[0].rotation, total: frames, progress: progress)
+            let copied = try copy(readers, to: partial, total: expectedFrames, progress: progress)
+            // The takes as read: their real durations and frame counts are what the result must hold.
+            guard let measured = ExportPlan(takes: copied.takes, filter: .none) else { throw Failure(description: "no frames") }
             let result = try MediaProbe.probe(path: partial)
-            guard result.frameCount == frames, plan.verifies(duration: .microseconds(result.durationMicroseconds)) else {
+            guard result.frameCount == copied.frames, measured.verifies(duration: .microseconds(result.durationMicroseconds))
+            else {
                 unlink(partial)
                 throw Failure(
                     description: "the joined file does not check out (\(result.frameCount) frames, "
-                        + "\(result.seconds) s; the takes hold \(frames) frames, "
-                        + "\(Double(plan.total.microseconds) / 1e6) s); the takes are kept")
+                        + "\(result.seconds) s; the takes hold \(copied.frames) frames, "
+                        + "\(Double(measured.total.microseconds) / 1e6) s); the takes are kept")
             }
             guard rename(partial, final) == 0 else { throw SystemError("name the export", path: final) }
             try FileSync.folder(of: final)
             for take in takes { try folder.delete(take, from: &manifest) }
-            return Outcome(path: final, takes: takes.count, frames: frames, duration: .microseconds(result.durationMicroseconds))
+            return Outcome(
+                path: final, takes: takes.count, frames: copied.frames, duration: .microseconds(result.durationMicroseconds))
         } catch let failure as Failure {
             throw failure
         } catch {
@@ -90,25 +90,28 @@ public struct TakeExporter {
     }
 
     /// Copies the takes' packets one after another, each take's timestamps
-    /// shifted to start where the previous one ended.
+    /// shifted to start where the previous one ended; returns each take as read
+    /// (its duration and frame duration) and the frames copied.
     private func copy(
-        _ paths: [String], to output: String, rotation: Int, total: Int, progress: (Double) -> Void
-    ) throws {
-        let first = try PacketReader(path: paths[0])
-        let writer = try TakeWriter(path: output, parameters: first.parameters, rotation: rotation)
+        _ readers: [PacketReader], to output: String, total: Int, progress: (Double) -> Void
+    ) throws -> (takes: [ExportPlan.Take], frames: Int) {
+        let first = readers[0]
+        let timeBase = first.parameters.timeBase
+        let writer = try TakeWriter(path: output, parameters: first.parameters, rotation: first.rotation)
         var offset: Int64 = 0
         var copied = 0
-        for path in paths {
-            let reader = path == paths[0] ? first : try PacketReader(path: path)
-            let sameTimeBase = reader.parameters.timeBase == first.parameters.timeBase
+        var takes: [ExportPlan.Take] = []
+        for reader in readers {
+            let sameTimeBase = reader.parameters.timeBase == timeBase
             var start: Int64?
             var end = offset
+            var frames = 0
             while var packet = reader.next() {
                 if !sameTimeBase {
-                    let from = reader.parameters.timeBase, to = first.parameters.timeBase
-                    packet.pts = from.convert(packet.pts, to: to)
-                    packet.dts = from.convert(packet.dts, to: to)
-                    packet.duration = from.convert(packet.duration, to: to)
+                    let from = reader.parameters.timeBase
+                    packet.pts = from.convert(packet.pts, to: timeBase)
+                    packet.dts = from.convert(packet.dts, to: timeBase)
+                    packet.duration = from.convert(packet.duration, to: timeBase)
                 }
                 let base = start ?? packet.dts
                 start = base
@@ -117,11 +120,19 @@ public struct TakeExporter {
                 end = max(end, packet.pts + packet.duration)
                 try writer.write(packet)
                 copied += 1
+                frames += 1
                 if copied % 30 == 0 { progress(Double(copied) / Double(max(1, total))) }
             }
+            let duration = timeBase.microseconds(end - offset)
+            takes.append(
+                ExportPlan.Take(
+                    path: reader.path, codec: reader.parameters.codec, width: reader.parameters.width,
+                    height: reader.parameters.height, extradata: reader.parameters.extradata,
+                    duration: .microseconds(duration), frameDuration: .microseconds(frames > 0 ? duration / Int64(frames) : 0)))
             offset = end
         }
         try writer.finish()
         progress(1)
+        return (takes, copied)
     }
 }

@@ -13,8 +13,8 @@ func runEncodeBench(_ arguments: [String]) {
     let pattern = TestPattern(width: width, height: height)
     let frames = (0..<count).map { pattern.frame(index: $0, time: Instant(microseconds: Int64($0) * 33_333)) }
     let raw = FileManager.default.temporaryDirectory.appendingPathComponent("slate-bench-\(getpid()).yuv")
-    FileManager.default.createFile(atPath: raw.path, contents: nil)
-    guard let handle = try? FileHandle(forWritingTo: raw) else { return print("cannot write \(raw.path)") }
+    guard FileManager.default.createFile(atPath: raw.path, contents: nil), let handle = try? FileHandle(forWritingTo: raw)
+    else { return print("cannot write \(raw.path)") }
     for frame in frames { handle.write(Data(frame.y + frame.u + frame.v)) }
     try? handle.close()
     defer { try? FileManager.default.removeItem(at: raw) }
@@ -46,6 +46,11 @@ func runEncodeBench(_ arguments: [String]) {
 
 /// Frames per second of one ffmpeg run, or nil when ffmpeg is missing or failed.
 private func timeFFmpeg(_ arguments: [String], frames: Int) -> Double? {
+    ffmpegSeconds(arguments).map { Double(frames) / $0 }
+}
+
+/// The wall time of one ffmpeg run in seconds, or nil when ffmpeg is missing or failed.
+func ffmpegSeconds(_ arguments: [String]) -> Double? {
     guard let path = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first(where: FileManager.default.isExecutableFile)
     else { return nil }
     let process = Process()
@@ -55,5 +60,5 @@ private func timeFFmpeg(_ arguments: [String], frames: Int) -> Double? {
     guard (try? process.run()) != nil else { return nil }
     process.waitUntilExit()
     guard process.terminationStatus == 0 else { return nil }
-    return Double(frames) / (Double(MonotonicClock.nanoseconds() - start) / 1e9)
+    return Double(MonotonicClock.nanoseconds() - start) / 1e9
 }

@@ -6,7 +6,8 @@ import SlateLinux
 // Replays a 1,000,000-event recording through the capture engine and macro
 // runner (release build) and prints throughput and per-event latency.
 // `slate-bench video` measures the test pattern and the video encoders instead;
-// `slate-bench encode` compares the encoders with the ffmpeg command line.
+// `slate-bench encode` and `slate-bench export` compare encoding and joining
+// takes with the ffmpeg command line.
 
 if CommandLine.arguments.dropFirst().first == "video" {
     runVideoBench(Array(CommandLine.arguments.dropFirst(2)))
@@ -14,6 +15,10 @@ if CommandLine.arguments.dropFirst().first == "video" {
 }
 if CommandLine.arguments.dropFirst().first == "encode" {
     runEncodeBench(Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
+if CommandLine.arguments.dropFirst().first == "export" {
+    runExportBench(Array(CommandLine.arguments.dropFirst(2)))
     exit(0)
 }
 

@@ -1,0 +1,52 @@
+import Foundation
+import SlateCore
+import SlateLinux
+
+/// `slate-bench export [takes]`: joining takes by stream copy, Slate's exporter
+/// (probing, copying, re-opening to verify, deleting the takes) against
+/// `ffmpeg -f concat -c copy` on the same files, which ffmpeg joins first.
+func runExportBench(_ arguments: [String]) {
+    let count = arguments.first.flatMap { Int($0) } ?? 10
+    let (width, height, fps, framesPerTake) = (1280, 720, 30, 90)
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("slate-export-bench-\(getpid())").path
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let folder = TakeFolder(path: root + "/takes")
+    do {
+        try FileWriting.makeFolders(folder.path)
+        try FileWriting.makeFolders(root + "/out")
+        let pattern = TestPattern(width: width, height: height)
+        var manifest = TakeManifest()
+        var list = ""
+        for take in 0..<count {
+            let name = "take-\(take).mp4"
+            let encoder = try VideoEncoder(codecs: ["h264"], width: width, height: height, fps: fps)
+            let writer = try TakeWriter(path: folder.file(name), parameters: encoder.parameters)
+            for index in 0..<framesPerTake {
+                let frame = pattern.frame(index: take * framesPerTake + index, time: Instant(microseconds: Int64(index) * 33_333))
+                for packet in try encoder.encode(frame, pts: Int64(index), keyframe: index == 0) { try writer.write(packet) }
+            }
+            for packet in encoder.flush() { try writer.write(packet) }
+            try writer.finish()
+            manifest.takes.append(
+                TakeManifest.Take(id: "\(take)", file: name, thumbnail: nil, started: 0, frames: framesPerTake, codec: "h264", recording: false))
+            list += "file '\(folder.file(name))'\n"
+            _ = try Data(contentsOf: URL(fileURLWithPath: folder.file(name)))
+        }
+        try folder.save(manifest)
+        try list.write(toFile: root + "/list.txt", atomically: true, encoding: .utf8)
+    } catch {
+        return print("export bench: \(error)")
+    }
+    print("joining \(count) takes of \(framesPerTake) frames (\(width)x\(height) H.264) by stream copy:")
+    let ffmpeg = ffmpegSeconds(["-v", "error", "-f", "concat", "-safe", "0", "-i", root + "/list.txt", "-c", "copy", "-y", root + "/ffmpeg.mp4"])
+    let start = MonotonicClock.nanoseconds()
+    do {
+        let outcome = try TakeExporter(folder: folder, outputFolder: root + "/out").export(at: 0)
+        let slate = Double(MonotonicClock.nanoseconds() - start) / 1e9
+        print(
+            String(format: "  slate %.3f s (%d frames, verified, takes deleted), ffmpeg ", slate, outcome.frames)
+                + (ffmpeg.map { String(format: "%.3f s, ratio %.2f (goal: at most 1.0)", $0, slate / $0) } ?? "not installed"))
+    } catch {
+        print("  slate: \(error)")
+    }
+}
