@@ -66,7 +66,10 @@ public struct TakeExporter {
         do {
             let copied = try copy(readers, to: partial, total: expectedFrames, progress: progress)
             // The takes as read: their real durations and frame counts are what the result must hold.
-            guard let measured = ExportPlan(takes: copied.takes, filter: .none) else { throw Failure(description: "no frames") }
+            guard let measured = ExportPlan(takes: copied.takes, filter: .none) else {
+                unlink(partial)
+                throw Failure(description: "no takes could be read from \(folder.path); the takes are kept")
+            }
             let result = try MediaProbe.probe(path: partial)
             guard result.frameCount == copied.frames, measured.verifies(duration: .microseconds(result.durationMicroseconds))
             else {
