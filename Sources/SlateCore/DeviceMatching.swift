@@ -43,11 +43,3 @@ extension Profile {
         }
     }
 }
-
-enum Hex {
-    /// `0x046d`: a USB-style id, four hex digits.
-    static func id(_ value: UInt16) -> String {
-        let digits = String(value, radix: 16)
-        return "0x" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
-    }
-}

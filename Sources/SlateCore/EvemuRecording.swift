@@ -127,7 +127,7 @@ private struct EvemuParser {
                         // `B: 00` lines are the device's event types (EV_SYN ... EV_MAX), not codes.
                         if type == EventType.syn {
                             guard code <= Int(EventLimits.evMax) else {
-                                throw error("event type \(EventLimits.hex(code, digits: 2)) in 'B: 00' is above EV_MAX (0x1f)")
+                                throw error("event type \(Hex.prefixed(code, digits: 2)) in 'B: 00' is above EV_MAX (0x1f)")
                             }
                             continue
                         }
@@ -256,7 +256,7 @@ private struct EvemuParser {
             }
             value = value << 4 | UInt32(digit)
             guard value <= UInt32(max) else {
-                throw error("\(what) '\(text(token))' is out of range (at most \(EventLimits.hex(max, digits: 2)))")
+                throw error("\(what) '\(text(token))' is out of range (at most \(Hex.prefixed(max, digits: 2)))")
             }
         }
         return UInt16(truncatingIfNeeded: value)

@@ -28,13 +28,13 @@ public struct EvemuWriter {
         var lines = [
             "# EVEMU 1.3",
             "# Input device name: \"\(device.name)\"",
-            "# Input device ID: bus \(hex(device.bus, 4)) vendor \(hex(device.vendor, 4)) product \(hex(device.product, 4)) version \(hex(device.version, 4))",
+            "# Input device ID: bus \(Hex.padded(device.bus, 4)) vendor \(Hex.padded(device.vendor, 4)) product \(Hex.padded(device.product, 4)) version \(Hex.padded(device.version, 4))",
             "N: \(device.name)",
-            "I: \(hex(device.bus, 4)) \(hex(device.vendor, 4)) \(hex(device.product, 4)) \(hex(device.version, 4))",
+            "I: \(Hex.padded(device.bus, 4)) \(Hex.padded(device.vendor, 4)) \(Hex.padded(device.product, 4)) \(Hex.padded(device.version, 4))",
         ]
         var props = [UInt8](repeating: 0, count: 8)
         for property in properties where (0..<64).contains(property) { props[property / 8] |= 1 << (property % 8) }
-        lines.append("P: " + props.map { hex($0, 2) }.joined(separator: " "))
+        lines.append("P: " + props.map { Hex.padded($0, 2) }.joined(separator: " "))
         var types = Set(device.codes.map(\.type))
         types.insert(EventType.syn)
         var typeMask = [UInt8](repeating: 0, count: 8)
@@ -49,14 +49,14 @@ public struct EvemuWriter {
             lines += bitmaskLines(type: type, mask)
         }
         for axis in axes.sorted(by: { $0.code < $1.code }) {
-            lines.append("A: \(hex(axis.code, 2)) \(axis.minimum) \(axis.maximum) \(axis.fuzz) \(axis.flat) \(axis.resolution)")
+            lines.append("A: \(Hex.padded(axis.code, 2)) \(axis.minimum) \(axis.maximum) \(axis.fuzz) \(axis.flat) \(axis.resolution)")
         }
         return lines
     }
 
     private static func bitmaskLines(type: UInt16, _ mask: [UInt8]) -> [String] {
         stride(from: 0, to: mask.count, by: 8).map { start in
-            "B: \(hex(type, 2)) " + mask[start..<min(start + 8, mask.count)].map { hex($0, 2) }.joined(separator: " ")
+            "B: \(Hex.padded(type, 2)) " + mask[start..<min(start + 8, mask.count)].map { Hex.padded($0, 2) }.joined(separator: " ")
         }
     }
 
@@ -67,17 +67,12 @@ public struct EvemuWriter {
         let micros = max(0, event.time.microseconds - origin.microseconds)
         let fraction = String(micros % 1_000_000)
         let time = "\(micros / 1_000_000)." + String(repeating: "0", count: 6 - fraction.count) + fraction
-        var line = "E: \(time) \(Self.hex(event.type, 4)) \(Self.hex(event.code, 4)) \(event.value)"
+        var line = "E: \(time) \(Hex.padded(event.type, 4)) \(Hex.padded(event.code, 4)) \(event.value)"
         if event.type == EventType.syn && event.code == SynCode.report {
             line += "\t# ------------ SYN_REPORT (0) ----------"
         } else if let name = EventCodes.name(type: event.type, code: event.code) {
             line += "\t# \(name) \(event.value)"
         }
         return line
-    }
-
-    static func hex(_ value: some BinaryInteger, _ digits: Int) -> String {
-        let text = String(value, radix: 16)
-        return String(repeating: "0", count: max(0, digits - text.count)) + text
     }
 }

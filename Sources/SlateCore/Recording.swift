@@ -170,8 +170,8 @@ enum EventLimits {
 
     /// `EV_KEY (0x01)`, or `event type 0x06` for a type without a name.
     static func describe(type: UInt16) -> String {
-        if let name = EventCodes.typeName(type) { return "\(name) (\(hex(type, digits: 2)))" }
-        return "event type \(hex(type, digits: 2))"
+        if let name = EventCodes.typeName(type) { return "\(name) (\(Hex.prefixed(type, digits: 2)))" }
+        return "event type \(Hex.prefixed(type, digits: 2))"
     }
 
     /// Checks an event's type and code; returns a message when they are impossible.
@@ -193,11 +193,6 @@ enum EventLimits {
     }
 
     private static func codeTooLarge(type: UInt16, code: some BinaryInteger, max: UInt16) -> String {
-        "code \(hex(code, digits: 2)) is above the maximum \(hex(max, digits: 2)) for \(describe(type: type))"
-    }
-
-    static func hex(_ value: some BinaryInteger, digits: Int) -> String {
-        let text = String(value, radix: 16)
-        return "0x" + String(repeating: "0", count: Swift.max(0, digits - text.count)) + text
+        "code \(Hex.prefixed(code, digits: 2)) is above the maximum \(Hex.prefixed(max, digits: 2)) for \(describe(type: type))"
     }
 }

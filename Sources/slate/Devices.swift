@@ -70,7 +70,7 @@ struct Devices: ParsableCommand {
     static func text(_ entry: Entry, _ matches: [InputMatch]?, siblings: Int) -> [String] {
         let device = entry.identity
         var lines = ["\(entry.node.devnode)  \(device.name)"]
-        var details = "    \(Bus.name(of: device.bus)) \(hex(device.vendor)):\(hex(device.product)) version \(hex(device.version))"
+        var details = "    \(Bus.name(of: device.bus)) \(Hex.id(device.vendor)):\(Hex.id(device.product)) version \(Hex.id(device.version))"
         if !device.phys.isEmpty { details += ", phys \(device.phys)" }
         details += ", \(device.codes.count) codes"
         if siblings > 1 { details += ", one of \(siblings) nodes of this device" }
@@ -92,9 +92,9 @@ struct Devices: ParsableCommand {
         object.string("path", entry.node.devnode)
         object.string("name", device.name)
         object.string("bus", Bus.name(of: device.bus))
-        object.string("vendor", hex(device.vendor))
-        object.string("product", hex(device.product))
-        object.string("version", hex(device.version))
+        object.string("vendor", Hex.id(device.vendor))
+        object.string("product", Hex.id(device.product))
+        object.string("version", Hex.id(device.version))
         object.string("phys", device.phys)
         object.string("uniq", device.uniq)
         object.string("group", entry.node.group)
@@ -111,10 +111,5 @@ struct Devices: ParsableCommand {
             object.object("mismatches", reasons)
         }
         return object.closed
-    }
-
-    static func hex(_ value: UInt16) -> String {
-        let digits = String(value, radix: 16)
-        return "0x" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 }
