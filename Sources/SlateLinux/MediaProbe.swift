@@ -48,12 +48,7 @@ public enum MediaProbe {
         }
         try decoder?.send(nil)
 
-        var rotation = 0
-        var size: Int = 0
-        if let matrix = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 36 {
-            let angle = matrix.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_get($0) }
-            if angle.isFinite { rotation = ((Int((-angle).rounded()) % 360) + 360) % 360 }
-        }
+        let rotation = displayRotation(of: stream)
         return MediaInfo(
             format: String(cString: context.pointee.iformat.pointee.name),
             codec: String(cString: avcodec_get_name(codecpar.pointee.codec_id)),
@@ -99,4 +94,12 @@ public enum MediaProbe {
             }
         }
     }
+}
+
+/// The clockwise rotation, in degrees, that a stream's display matrix asks for (0 without one).
+func displayRotation(of stream: UnsafeMutablePointer<AVStream>) -> Int {
+    var size = 0
+    guard let matrix = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 36 else { return 0 }
+    let angle = matrix.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_get($0) }
+    return angle.isFinite ? ((Int((-angle).rounded()) % 360) + 360) % 360 : 0
 }

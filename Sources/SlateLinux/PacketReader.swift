@@ -39,13 +39,7 @@ public final class PacketReader {
         parameters = VideoStreamParameters(
             codec: String(cString: avcodec_get_name(codecpar.codec_id)), width: Int(codecpar.width),
             height: Int(codecpar.height), timeBase: TimeBase(timeBase.num, timeBase.den), extradata: extradata)
-        var size = 0
-        var rotation = 0
-        if let matrix = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 36 {
-            let angle = matrix.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_get($0) }
-            if angle.isFinite { rotation = ((Int((-angle).rounded()) % 360) + 360) % 360 }
-        }
-        self.rotation = rotation
+        rotation = displayRotation(of: stream)
         packet = av_packet_alloc()
     }
 
