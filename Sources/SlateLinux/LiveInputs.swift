@@ -62,12 +62,6 @@ public final class LiveInputs {
         for node in udev.inputNodes() { consider(node, at: MonotonicClock.now()) }
     }
 
-    /// The bound nodes and their inputs, for status output.
-    public var bound: [(path: String, name: String, input: String)] {
-        open.values.sorted { $0.node.devnode < $1.node.devnode }
-            .map { ($0.node.devnode, $0.device.identity.name, $0.input.name) }
-    }
-
     /// When the next unreadable node should be tried again.
     public var nextDeadline: Instant? { pending.values.map(\.retryAt).min() }
 

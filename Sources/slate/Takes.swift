@@ -16,15 +16,16 @@ struct Takes: ParsableCommand {
         @Option(help: "A profile whose camera.work folder to use.")
         var profile: String?
 
-        func resolve() throws -> TakeFolder {
-            let fromProfile = try profile.map(ProfileSource.loadOrExit)?.camera.work
-            return TakeFolder(path: UserPath.expand(work ?? fromProfile ?? UserPath.defaultWork))
-        }
+        func resolve() throws -> TakeFolder { try resolve(output: nil).work }
 
-        /// Where exports go: --output, else the profile's camera.output, else ~/Videos/Slate.
-        func output(_ option: String?) throws -> String {
-            let fromProfile = try profile.map(ProfileSource.loadOrExit)?.camera.output
-            return UserPath.expand(option ?? fromProfile ?? UserPath.defaultOutput)
+        /// The work folder, and where exports go (--output, else the profile's
+        /// camera.output, else ~/Videos/Slate), reading the profile once.
+        func resolve(output option: String?) throws -> (work: TakeFolder, output: String) {
+            let camera = try profile.map(ProfileSource.loadOrExit)?.camera
+            return (
+                TakeFolder(path: UserPath.expand(work ?? camera?.work ?? UserPath.defaultWork)),
+                UserPath.expand(option ?? camera?.output ?? UserPath.defaultOutput)
+            )
         }
     }
 
@@ -120,8 +121,7 @@ struct Takes: ParsableCommand {
         var json = false
 
         func run() throws {
-            let folder = try self.folder.resolve()
-            let outputFolder = try self.folder.output(output)
+            let (folder, outputFolder) = try self.folder.resolve(output: output)
             var bar = ProgressBar("exporting")
             let outcome: TakeExporter.Outcome
             do {
