@@ -3,7 +3,7 @@
 /// show what a rig would do.
 public final class RecorderModel: Recorder {
     /// Zoom range, as in the seed's CaptureSessionController.
-    public static let zoomRange: ClosedRange<Double> = 1...6
+    public static let zoomRange: ClosedRange<Double> = 1...ZoomRamp.limit
     /// Zoom change for one step (one knob detent).
     public static let zoomPerStep = 0.1
 
