@@ -327,10 +327,7 @@ public final class V4L2Camera {
         }
         do throws(CameraError) {
             for index in 0..<request.count {
-                var buffer = v4l2_buffer()
-                buffer.index = index
-                buffer.type = Self.captureType
-                buffer.memory = Self.mmapMemory
+                var buffer = Self.mmapBuffer(index)
                 guard Self.ioctl(fd, slate_vidioc_querybuf(), &buffer) == 0 else {
                     throw .system(SystemError("query buffer \(index) (VIDIOC_QUERYBUF)", path: path))
                 }
@@ -358,11 +355,17 @@ public final class V4L2Camera {
     /// How many buffers the driver gave (after `start()`).
     public var bufferCount: Int { buffers.count }
 
-    private func queue(_ index: UInt32) throws(CameraError) {
+    /// A buffer descriptor for mmap capture buffer `index` (QUERYBUF, QBUF; DQBUF fills the index in).
+    private static func mmapBuffer(_ index: UInt32) -> v4l2_buffer {
         var buffer = v4l2_buffer()
         buffer.index = index
-        buffer.type = Self.captureType
-        buffer.memory = Self.mmapMemory
+        buffer.type = captureType
+        buffer.memory = mmapMemory
+        return buffer
+    }
+
+    private func queue(_ index: UInt32) throws(CameraError) {
+        var buffer = Self.mmapBuffer(index)
         guard Self.ioctl(fd, slate_vidioc_qbuf(), &buffer) == 0 else {
             throw .system(SystemError("queue buffer \(index) (VIDIOC_QBUF)", path: path))
         }
@@ -396,9 +399,7 @@ public final class V4L2Camera {
         // for every VIDIOC_DQBUF that fails, EAGAIN included.
         var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         guard retryingInterrupts({ poll(&entry, 1, 0) }) != 0 else { return nil }
-        var buffer = v4l2_buffer()
-        buffer.type = Self.captureType
-        buffer.memory = Self.mmapMemory
+        var buffer = Self.mmapBuffer(0)
         guard retryingInterrupts({ Self.ioctl(fd, slate_vidioc_dqbuf(), &buffer) }) == 0 else {
             if errno == EAGAIN { return nil }
             throw .system(SystemError("dequeue a frame (VIDIOC_DQBUF)", path: path))
