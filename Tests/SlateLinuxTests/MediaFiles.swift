@@ -24,6 +24,19 @@ enum MediaFiles {
     /// The child starts with no signals blocked, as from a shell, whatever
     /// mask this test thread inherited from other tests' event loops.
     static func startSlate(_ arguments: [String]) throws -> (process: Process, output: Pipe, firstLine: String) {
+        let (process, out) = try launchSlate(arguments)
+        var text = ""
+        while !text.contains("\n") {
+            let data = out.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            text += String(decoding: data, as: UTF8.self)
+        }
+        return (process, out, text)
+    }
+
+    /// Starts `slate` with `arguments` and its standard output on a pipe, with no
+    /// signals blocked, as from a shell.
+    static func launchSlate(_ arguments: [String]) throws -> (process: Process, output: Pipe) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: slate)
         process.arguments = arguments
@@ -35,16 +48,10 @@ enum MediaFiles {
         pthread_sigmask(SIG_SETMASK, &none, &saved)
         defer { pthread_sigmask(SIG_SETMASK, &saved, nil) }
         try process.run()
-        var text = ""
-        while !text.contains("\n") {
-            let data = out.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            text += String(decoding: data, as: UTF8.self)
-        }
-        return (process, out, text)
+        return (process, out)
     }
 
-    /// ffprobe's path, when it is installed.
+        /// ffprobe's path, when it is installed.
     static let ffprobe: String? = ["/usr/bin/ffprobe", "/usr/local/bin/ffprobe"].first {
         FileManager.default.isExecutableFile(atPath: $0)
     }

@@ -83,17 +83,8 @@ import SlateCore
 @Suite struct RecordCommandSignalTests {
     @Test(.timeLimit(.minutes(1))) func sigintEndsTheTakeCleanly() throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("slate-record-int-\(UUID().uuidString)").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: MediaFiles.slate)
-        process.arguments = ["record", "--size", "320x180", "--codec", "h264", "--seconds", "30", "--work", work, "--json"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        var none = sigset_t(), saved = sigset_t()
-        sigemptyset(&none)
-        pthread_sigmask(SIG_SETMASK, &none, &saved)
-        try process.run()
-        pthread_sigmask(SIG_SETMASK, &saved, nil)
+        let (process, out) = try MediaFiles.launchSlate(
+            ["record", "--size", "320x180", "--codec", "h264", "--seconds", "30", "--work", work, "--json"])
         let deadline = MonotonicClock.now() + .seconds(20)
         while (try? TakeFolder(path: work).load().takes.first?.recording) != true && MonotonicClock.now() < deadline {
             MonotonicClock.sleep(until: MonotonicClock.now() + .milliseconds(50))
