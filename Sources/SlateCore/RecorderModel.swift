@@ -1,6 +1,10 @@
 /// The recorder's state without a camera: recording or not, how many takes,
 /// zoom, frame rate, position, torch and filter. `slate replay` drives it to
 /// show what a rig would do.
+///
+/// Switching the frame rate or the camera while recording splits the take: a
+/// take file holds one camera format, so the take so far is closed and the next
+/// one starts with the new camera.
 public final class RecorderModel: Recorder {
     /// Zoom range, as in the seed's CaptureSessionController.
     public static let zoomRange: ClosedRange<Double> = 1...ZoomRamp.limit
@@ -44,9 +48,11 @@ public final class RecorderModel: Recorder {
         case .zoomSet(let factor):
             return setZoom(factor)
         case .fpsToggle:
+            if isRecording { takes += 1 }
             fps = fps == 60 ? 30 : 60
             return .fps(fps)
         case .cameraToggle:
+            if isRecording { takes += 1 }
             position = position == .back ? .front : .back
             return .camera(position)
         case .torchToggle:

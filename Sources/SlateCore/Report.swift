@@ -3,12 +3,14 @@ public enum Report: Sendable {
     case capture(CaptureReport)
     case action(ActionReport)
     case sound(SoundReport)
+    case take(TakeReport)
 
     public var time: Instant {
         switch self {
         case .capture(let report): report.time
         case .action(let report): report.time
         case .sound(let report): report.time
+        case .take(let report): report.time
         }
     }
 }
@@ -52,4 +54,38 @@ public struct SoundReport: Sendable {
     /// The file named by the profile, or nil for the built-in sound.
     public var file: String?
     public var input: String?
+}
+
+/// What happened to a take in a live rig: `slate run`'s `type: take` lines.
+public struct TakeReport: Sendable {
+    public enum Event: String, Sendable {
+        case started, stopped, deleted, exported, failed
+    }
+
+    /// For a started take, its first frame's capture time; for a stopped one,
+    /// when it was closed; otherwise when it happened.
+    public var time: Instant
+    public var event: Event
+    /// The take's number in the work folder (from 1), or the number of takes exported.
+    public var take: Int?
+    public var path: String?
+    public var duration: Duration?
+    public var frames: Int?
+    public var dropped: Int?
+    /// Why it failed, or how an export was made.
+    public var message: String?
+
+    public init(
+        time: Instant, event: Event, take: Int? = nil, path: String? = nil, duration: Duration? = nil,
+        frames: Int? = nil, dropped: Int? = nil, message: String? = nil
+    ) {
+        self.time = time
+        self.event = event
+        self.take = take
+        self.path = path
+        self.duration = duration
+        self.frames = frames
+        self.dropped = dropped
+        self.message = message
+    }
 }

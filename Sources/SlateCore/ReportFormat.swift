@@ -37,6 +37,15 @@ public struct ReportFormat: Sendable {
             object.string("sound", sound.sound)
             if let file = sound.file { object.string("file", file) }
             if let input = sound.input { object.string("input", input) }
+        case .take(let take):
+            object.string("type", "take")
+            object.string("event", take.event.rawValue)
+            if let number = take.take { object.number(take.event == .exported ? "takes" : "take", String(number)) }
+            if let path = take.path { object.string("path", path) }
+            if let duration = take.duration { object.number("duration", Instant.formatSeconds(duration.microseconds, decimals: 3)) }
+            if let frames = take.frames { object.number("frames", String(frames)) }
+            if let dropped = take.dropped { object.number("dropped", String(dropped)) }
+            if let message = take.message { object.string("message", message) }
         }
         return object.closed
     }
@@ -71,7 +80,25 @@ public struct ReportFormat: Sendable {
             if let file = sound.file { line += " " + file }
             if let input = sound.input { line += "  (\(input))" }
             return line
+        case .take(let take):
+            return "\(time)  take     " + takeText(take)
         }
+    }
+
+    private func takeText(_ take: TakeReport) -> String {
+        var words = [take.event.rawValue]
+        if let number = take.take {
+            words.append(take.event == .exported ? "\(number) take\(number == 1 ? "" : "s")" : "take \(number)")
+        }
+        if let path = take.path { words.append(path) }
+        var figures: [String] = []
+        if let duration = take.duration { figures.append(Instant.formatSeconds(duration.microseconds, decimals: 3) + " s") }
+        if let frames = take.frames { figures.append("\(frames) frames") }
+        if let dropped = take.dropped { figures.append("\(dropped) dropped") }
+        var line = words.joined(separator: " ")
+        if !figures.isEmpty { line += "  " + figures.joined(separator: ", ") }
+        if let message = take.message { line += (take.event == .failed ? ": " : "  (") + message + (take.event == .failed ? "" : ")") }
+        return line
     }
 
     private func actionText(_ action: ActionReport) -> String {

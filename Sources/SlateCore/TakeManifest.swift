@@ -36,6 +36,9 @@ public struct TakeManifest: Hashable, Sendable {
     public static let fileName = "takes.json"
     public var takes: [Take]
 
+    /// Takes that are not being recorded.
+    public var finishedCount: Int { takes.count { !$0.recording } }
+
     public init(takes: [Take] = []) { self.takes = takes }
 
     /// The manifest as JSON, one take per line.

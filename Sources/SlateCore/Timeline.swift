@@ -22,6 +22,20 @@ public struct Timeline: Sendable {
 
     /// The first instant of the timeline, the origin of reported times.
     public var start: Instant? { items.first?.time }
+
+    /// The same timeline starting at `start`: every item and event time moved
+    /// by the same amount, to play a recording on a live clock.
+    public func moved(toStart start: Instant) -> Timeline {
+        guard let first = self.start else { return self }
+        let offset = start - first
+        var moved = self
+        moved.items = items.map { entry in
+            guard case .event(let device, var event) = entry.item else { return (entry.time + offset, entry.item) }
+            event.time = event.time + offset
+            return (entry.time + offset, .event(device: device, event))
+        }
+        return moved
+    }
 }
 
 /// The evdev client contract for replayed events, as libevdev implements it:

@@ -52,7 +52,7 @@ public final class LiveInputs {
         udev = try Udev()
     }
 
-    deinit { releaseAll() }
+    deinit { stop() }
 
     /// Starts listening for hotplug, then binds the devices present now.
     public func start() throws(SystemError) {
@@ -87,6 +87,13 @@ public final class LiveInputs {
         }
         open.removeAll()
         pending.removeAll()
+    }
+
+    /// Releases every device and stops following hotplug, for good.
+    public func stop() {
+        releaseAll()
+        if let monitor { loop.unwatch(monitor.fd) }
+        monitor = nil
     }
 
     private func hotplug() {

@@ -53,4 +53,35 @@ public struct TakeFolder {
         }
         try FileSync.folder(of: file(take.file))
     }
+
+    /// Takes a crash left marked as recording: each is measured from its file and
+    /// listed as finished; one without a readable frame leaves the list (its file,
+    /// if any, stays on disk). Returns what was done, for the log.
+    public func recover(_ manifest: inout TakeManifest) -> [String] {
+        var notes: [String] = []
+        var changed = false
+        for index in manifest.takes.indices.reversed() where manifest.takes[index].recording {
+            changed = true
+            let path = file(manifest.takes[index].file)
+            do {
+                let info = try MediaProbe.probe(path: path)
+                guard info.frameCount > 0 else { throw MediaError("read a frame", path: path, message: "no complete fragment") }
+                manifest.takes[index].recording = false
+                manifest.takes[index].frames = info.frameCount
+                manifest.takes[index].duration = .microseconds(info.durationMicroseconds)
+                notes.append("recovered \(path): \(info.frameCount) frames, \(info.seconds) s")
+            } catch {
+                manifest.takes.remove(at: index)
+                notes.append("\(path) was being recorded and holds no readable frame (\(error)); it is no longer listed")
+            }
+        }
+        if changed {
+            do {
+                try save(manifest)
+            } catch {
+                notes.append("\(error)")
+            }
+        }
+        return notes
+    }
 }

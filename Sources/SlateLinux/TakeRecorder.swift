@@ -10,25 +10,37 @@ import SlateCore
 public final class TakeRecorder: @unchecked Sendable {
     /// What happened to a take, for the daemon's output.
     public enum Event: Sendable {
-        case opened(TakeManifest.Take)
+        /// A take opened; its first frame was captured at `firstFrame` (CLOCK_MONOTONIC).
+        case opened(TakeManifest.Take, firstFrame: Instant)
         case closed(TakeManifest.Take)
         case deleted(TakeManifest.Take)
+        case exported(TakeExporter.Outcome)
+        /// An export did not happen; every take is kept.
+        case exportFailed(String)
         case failed(String)
+        /// The source failed (a camera unplugged): a take in progress was closed
+        /// and the recorder has stopped.
+        case sourceLost(String)
     }
 
     private enum Command {
         case start(Instant)
         case stop(Instant)
         case deleteLast
+        case export(ExportFilter, outputFolder: String)
     }
 
     private let source: FrameSource
     private let folder: TakeFolder
     private let encoder: VideoEncoder
     private let rotation: Int
+    private let tuning: FrameTuning?
+    private let onEvent: (@Sendable () -> Void)?
     private let log: Logger
     private let shared = Monitor()
     private var commands: [Command] = []
+    /// Deletes and exports wait until no take is open or closing.
+    private var deferred: [Command] = []
     private var events: [Event] = []
     private var thread: pthread_t?
 
@@ -43,17 +55,23 @@ public final class TakeRecorder: @unchecked Sendable {
     private var captureTimes = [Instant](repeating: Instant(microseconds: 0), count: 64)
 
     /// Opens the encoder (the first of `codecs` that opens) and starts recording
-    /// frames into the ring; takes start with `start(at:)`.
+    /// frames into the ring; takes start with `start(at:)`. Takes a crash left
+    /// marked as recording are measured and listed as finished. `tuning` zooms
+    /// and mirrors frames; `onEvent` is called on the recording thread whenever
+    /// there are new events to take.
     public init(
         source: FrameSource, folder: TakeFolder, codecs: [String], preroll: Duration = .zero, rotation: Int = 0,
-        logger: Logger
+        tuning: FrameTuning? = nil, logger: Logger, onEvent: (@Sendable () -> Void)? = nil
     ) throws {
         self.source = source
         self.folder = folder
         self.rotation = rotation
+        self.tuning = tuning
+        self.onEvent = onEvent
         self.log = logger
         router = TakeRouter(preroll: preroll)
         manifest = try folder.load()
+        for note in folder.recover(&manifest) { logger.warning("\(note)") }
         encoder = try VideoEncoder(codecs: codecs, width: source.width, height: source.height, fps: source.fps)
         switch BackgroundThread.spawn({ [self] in record() }) {
         case .success(let handle): thread = handle
@@ -70,8 +88,12 @@ public final class TakeRecorder: @unchecked Sendable {
 
     public func stop(at time: Instant) { post(.stop(time)) }
 
-    /// Deletes the last take that is not being recorded.
+    /// Deletes the last finished take (after a take in progress has closed).
     public func deleteLast() { post(.deleteLast) }
+
+    /// Joins the finished takes into one file in `outputFolder`, once a take
+    /// in progress has closed; the takes are deleted only when the result checks out.
+    public func export(filter: ExportFilter, to outputFolder: String) { post(.export(filter, outputFolder: outputFolder)) }
 
     /// What happened since the last call.
     public func takeEvents() -> [Event] {
@@ -93,30 +115,31 @@ public final class TakeRecorder: @unchecked Sendable {
 
     private func post(_ command: Command) { shared.locked { commands.append(command) } }
 
-    private func report(_ event: Event) { shared.locked { events.append(event) } }
+    private func report(_ event: Event) {
+        shared.locked { events.append(event) }
+        onEvent?()
+    }
 
     private func record() {
         var index: Int64 = -1
         var streamStart: Instant?
+        var previous: Instant?
+        var lost: String?
         while true {
-            let frame: VideoFrame?
+            var frame: VideoFrame
             do {
-                frame = try source.nextFrame()
+                guard let next = try source.nextFrame() else { break }
+                frame = next
             } catch {
-                report(.failed("the camera failed: \(error)"))
+                lost = "\(error)"
                 break
             }
-            guard let frame else { break }
-            for command in shared.locked({ () -> [Command] in
-                defer { commands.removeAll() }
-                return commands
-            }) {
-                switch command {
-                case .start(let time): apply(router.start(at: time), current: nil)
-                case .stop(let time): apply(router.stop(at: time), current: nil)
-                case .deleteLast: deleteLastTake()
-                }
+            takeCommands(ended: false)
+            runDeferred()
+            if let tuning {
+                frame = tuning.apply(frame, interval: previous.map { frame.time - $0 } ?? .zero)
             }
+            previous = frame.time
             let keyframe = router.needsKeyframe(forFrameAt: frame.time)
             // Timestamps follow capture times, so frames the camera dropped leave gaps
             // instead of making the take play faster.
@@ -134,8 +157,55 @@ public final class TakeRecorder: @unchecked Sendable {
             } catch {
                 report(.failed("\(error)"))
             }
+            runDeferred()
         }
         apply(router.end(), current: nil)
+        takeCommands(ended: true)
+        runDeferred()
+        if let lost { report(.sourceLost(lost)) }
+    }
+
+    /// Carries out the commands posted since the last frame. Once the source has
+    /// ended, takes can no longer start.
+    private func takeCommands(ended: Bool) {
+        for command in shared.locked({ () -> [Command] in
+            defer { commands.removeAll() }
+            return commands
+        }) {
+            switch command {
+            case .start(let time) where !ended: apply(router.start(at: time), current: nil)
+            case .stop(let time) where !ended: apply(router.stop(at: time), current: nil)
+            case .start, .stop: break
+            case .deleteLast, .export: deferred.append(command)
+            }
+        }
+    }
+
+    /// Deletes and exports, in order, once no take is open or closing.
+    private func runDeferred() {
+        guard !router.isRecording else { return }
+        while !deferred.isEmpty {
+            switch deferred.removeFirst() {
+            case .deleteLast: deleteLastTake()
+            case .export(let filter, let outputFolder): exportTakes(filter: filter, to: outputFolder)
+            case .start, .stop: break
+            }
+        }
+    }
+
+    private func exportTakes(filter: ExportFilter, to outputFolder: String) {
+        do {
+            try FileWriting.makeFolders(outputFolder)
+            let outcome = try TakeExporter(folder: folder, outputFolder: outputFolder).export(at: WallClock.microseconds())
+            report(.exported(outcome))
+        } catch {
+            report(.exportFailed("\(error)"))
+        }
+        do {
+            manifest = try folder.load()
+        } catch {
+            report(.failed("\(error)"))
+        }
     }
 
     private func apply(_ outputs: [TakeRouter<EncodedPacket>.Output], current frame: VideoFrame?) {
@@ -166,7 +236,7 @@ public final class TakeRecorder: @unchecked Sendable {
         droppedAtOpen = source.droppedFrames
         manifest.takes.append(take)
         save()
-        report(.opened(take))
+        report(.opened(take, firstFrame: firstFrame))
     }
 
     private func write(_ timed: TakeRouter<EncodedPacket>.Timed, frame: VideoFrame?) {

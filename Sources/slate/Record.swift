@@ -62,7 +62,8 @@ struct Record: ParsableCommand {
             switch event {
             case .closed(let take): taken = take
             case .failed(let message): OutputStream.writeError("slate record: \(message)")
-            case .opened, .deleted: break
+            case .opened, .deleted, .exported, .exportFailed: break
+            case .sourceLost(let message): OutputStream.writeError("slate record: the camera was lost: \(message)")
             }
         }
         guard let take = taken else {

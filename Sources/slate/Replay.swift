@@ -32,17 +32,7 @@ struct Replay: ParsableCommand {
         Slate.bootstrapLogging()
         let log = Logger(label: "slate.replay")
         let loaded = try ProfileSource.loadOrExit(profile)
-        let parsed: Recording
-        do {
-            let bytes = try FileReading.bytes(atPath: recording)
-            parsed = try Recording.parse(utf8: bytes, file: recording)
-        } catch let error as SystemError {
-            OutputStream.writeError("\(recording):1: error: \(error.description.dropFirst(recording.count + 2))")
-            throw Slate.badInput
-        } catch {
-            OutputStream.writeError("\(error)")
-            throw Slate.badInput
-        }
+        let parsed = try Self.loadOrExit(recording)
         let replay: SlateCore.Replay
         do {
             replay = try SlateCore.Replay(
@@ -73,5 +63,19 @@ struct Replay: ParsableCommand {
             if printer.output.closed { break }
         }
         printer.output.flush()
+    }
+
+    /// The recording at `path` (- for standard input); a bad one is reported and exits 2.
+    static func loadOrExit(_ path: String) throws -> Recording {
+        do {
+            let bytes = try FileReading.bytes(atPath: path)
+            return try Recording.parse(utf8: bytes, file: path)
+        } catch let error as SystemError {
+            OutputStream.writeError("\(path):1: error: \(error.description.dropFirst(path.count + 2))")
+            throw Slate.badInput
+        } catch {
+            OutputStream.writeError("\(error)")
+            throw Slate.badInput
+        }
     }
 }

@@ -40,7 +40,7 @@ import SlateCore
         recorder.shutdown()
         events += recorder.takeEvents()
 
-        guard events.count == 5, case .opened(let opened) = events[0], case .closed(let first) = events[1],
+        guard events.count == 5, case .opened(let opened, _) = events[0], case .closed(let first) = events[1],
             case .closed(let second) = events[3], case .deleted(let deleted) = events[4]
         else {
             Issue.record("events: \(events)")

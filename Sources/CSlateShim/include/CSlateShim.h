@@ -4,6 +4,7 @@
 #include <linux/input.h>
 #include <stddef.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/signalfd.h>
 #include <spawn.h>
 

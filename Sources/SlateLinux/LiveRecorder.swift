@@ -1,0 +1,380 @@
+import Logging
+import SlateCore
+
+/// The recorder `slate run` drives: the profile's camera streaming into a
+/// `TakeRecorder`, with the macro runner's commands carried out for real.
+///
+/// Outcomes are answered at once, as `RecorderModel` answers them; what really
+/// happened to the takes comes afterwards from `collect()`, as `TakeReport`s.
+/// Switching the frame rate or the camera reopens the camera; while recording
+/// it splits the take (a take file holds one format).
+public final class LiveRecorder: Recorder {
+    /// Where takes go and which camera records them.
+    public struct Settings {
+        public var camera: CameraSpec
+        /// `--camera`: a device path or `testpattern` instead of the profile's candidates.
+        public var cameraOverride: String?
+        public var work: TakeFolder
+        public var output: String
+
+        public init(camera: CameraSpec, cameraOverride: String?, work: TakeFolder, output: String) {
+            self.camera = camera
+            self.cameraOverride = cameraOverride
+            self.work = work
+            self.output = output
+        }
+    }
+
+    /// Why the camera could not be opened.
+    public struct OpenFailure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The camera streaming and its recorder.
+    private struct Session {
+        var recorder: TakeRecorder
+        var tuning: FrameTuning
+        var camera: V4L2Camera?
+        var name: String
+    }
+
+    /// Test-pattern size when the profile sets no `max-size`.
+    static let testPatternSize = (width: 1920, height: 1080)
+    /// Frames encoded per encoder by the start-up speed probe.
+    static let probeFrames = 12
+
+    public var settings: Settings
+    private let log: Logger
+    private let onEvent: @Sendable () -> Void
+    private var session: Session?
+    private var pending: [TakeReport] = []
+    /// Encoders picked per size and rate, so a reopened camera is not probed again.
+    private var encoders: [String: String] = [:]
+
+    public private(set) var isRecording = false
+    /// Finished takes as answered to commands; corrected when an export fails.
+    private var takes = 0
+    /// Finished takes as the recording thread reports them.
+    private var finished = 0
+    private var zoom = 1.0
+    public private(set) var fps: Int
+    public private(set) var position: CameraPosition
+    private var torch = false
+    public private(set) var filter: ExportFilter
+
+    /// `onEvent` is called from the recording thread when `collect()` has something.
+    public init(settings: Settings, logger: Logger, onEvent: @escaping @Sendable () -> Void) {
+        self.settings = settings
+        self.log = logger
+        self.onEvent = onEvent
+        fps = settings.camera.fps
+        position = settings.camera.position
+        filter = settings.camera.filter
+        if let manifest = try? settings.work.load() { (takes, finished) = (manifest.finishedCount, manifest.finishedCount) }
+    }
+
+    /// Whether the camera streams.
+    public var isStreaming: Bool { session != nil }
+
+    /// The camera in use, e.g. `/dev/video0 (vivid)`.
+    public var cameraName: String? { session?.name }
+
+    /// The candidates tried for a position, in order.
+    public func candidates(for position: CameraPosition) -> [String] {
+        if let override = settings.cameraOverride { return [override] }
+        if let listed = settings.camera.candidates[position], !listed.isEmpty { return listed }
+        return position == .back ? ["/dev/video*"] : []
+    }
+
+    /// Opens the camera for the current position and frame rate and starts streaming.
+    public func open() throws(OpenFailure) {
+        guard session == nil else { return }
+        session = try makeSession(position: position, fps: fps)
+        zoom = 1
+        torch = false
+    }
+
+    /// Stops streaming; a take in progress is closed.
+    public func close() {
+        guard let current = session else { return }
+        current.recorder.shutdown()
+        session = nil
+        gather(current.recorder, now: MonotonicClock.now())
+        isRecording = false
+    }
+
+    /// What happened to takes since the last call. A lost camera (its recorder
+    /// stopped) closes the session and is returned as `lost`.
+    public func collect() -> (reports: [TakeReport], lost: String?) {
+        var lost: String?
+        if let current = session {
+            lost = gather(current.recorder, now: MonotonicClock.now())
+            if lost != nil {
+                current.recorder.shutdown()
+                session = nil
+                isRecording = false
+                takes = finished
+            }
+        }
+        defer { pending.removeAll() }
+        return (pending, lost)
+    }
+
+    public func perform(_ command: RecorderCommand, at time: Instant) -> RecorderOutcome {
+        switch command {
+        case .start:
+            guard !isRecording else { return .ignored("already recording") }
+            guard let session else { return .ignored("no camera") }
+            session.recorder.start(at: time)
+            isRecording = true
+            return .started(take: takes + 1)
+        case .stop:
+            guard isRecording, let session else { return .ignored("not recording") }
+            session.recorder.stop(at: time)
+            isRecording = false
+            takes += 1
+            return .stopped(take: takes)
+        case .deleteLast:
+            guard takes > 0, !isRecording else { return .ignored(isRecording ? "recording" : "no takes") }
+            if let session {
+                session.recorder.deleteLast()
+            } else {
+                deleteLastNow(at: time)
+            }
+            defer { takes -= 1 }
+            return .deleted(take: takes)
+        case .export:
+            if isRecording { _ = perform(.stop, at: time) }
+            guard takes > 0 else { return .ignored("no takes") }
+            if let session {
+                session.recorder.export(filter: filter, to: settings.output)
+            } else {
+                exportNow(at: time)
+            }
+            defer { takes = 0 }
+            return .exported(takes: takes)
+        case .zoomStep(let steps):
+            return setZoom(zoom + steps * RecorderModel.zoomPerStep)
+        case .zoomSet(let factor):
+            return setZoom(factor)
+        case .fpsToggle:
+            let next = fps == 60 ? 30 : 60
+            if let reason = reopen(position: position, fps: next, at: time) { return .ignored(reason) }
+            fps = next
+            return .fps(fps)
+        case .cameraToggle:
+            let next: CameraPosition = position == .back ? .front : .back
+            if let reason = reopen(position: next, fps: fps, at: time) { return .ignored(reason) }
+            position = next
+            return .camera(position)
+        case .torchToggle:
+            guard let camera = session?.camera, (try? camera.control(.flashLEDMode)) != nil else {
+                return .ignored("\(session?.name ?? "no camera") has no torch")
+            }
+            do {
+                // V4L2_FLASH_LED_MODE_TORCH is 2, NONE 0.
+                _ = try camera.set(.flashLEDMode, torch ? 0 : 2)
+            } catch {
+                return .ignored("\(error)")
+            }
+            torch.toggle()
+            return .torch(torch)
+        case .filterNext:
+            let all = ExportFilter.allCases
+            filter = all[(all.firstIndex(of: filter)! + 1) % all.count]
+            return .filter(filter.rawValue)
+        }
+    }
+
+    private func setZoom(_ factor: Double) -> RecorderOutcome {
+        let maximum = session?.tuning.maximumZoom ?? ZoomRamp.limit
+        let clamped = (min(max(factor, 1), maximum) * 100).rounded() / 100
+        zoom = clamped
+        _ = session?.tuning.aim(at: clamped)
+        return .zoom(zoom)
+    }
+
+    /// Reopens the camera with another position or rate; a take in progress is
+    /// split. Returns why not, keeping the current camera, when the new one
+    /// cannot be opened.
+    private func reopen(position next: CameraPosition, fps rate: Int, at time: Instant) -> String? {
+        guard session != nil else { return nil }
+        let replacement: Session
+        if next != position {
+            let present = CameraDirectory.present()
+            guard CameraCandidates.pick(candidates(for: next), present: present) != nil else {
+                return "no \(next.rawValue) camera is present"
+            }
+        }
+        let wasRecording = isRecording
+        if wasRecording { _ = perform(.stop, at: time) }
+        close()
+        do {
+            replacement = try makeSession(position: next, fps: rate)
+        } catch {
+            log.warning("\(error); keeping the \(position.rawValue) camera at \(fps) fps")
+            try? open()
+            if wasRecording { _ = perform(.start, at: time) }
+            return "\(error)"
+        }
+        session = replacement
+        _ = replacement.tuning.aim(at: zoom)
+        if wasRecording { _ = perform(.start, at: time) }
+        return nil
+    }
+
+    private func makeSession(position: CameraPosition, fps: Int) throws(OpenFailure) -> Session {
+        let spec = settings.camera
+        let present = CameraDirectory.present()
+        let listed = candidates(for: position)
+        guard let choice = CameraCandidates.pick(listed, present: present) else {
+            let cameras = present.isEmpty ? "none" : present.map { "\($0.path) (\($0.card))" }.joined(separator: ", ")
+            throw OpenFailure(
+                description: "no \(position.rawValue) camera: none of \(listed.joined(separator: ", ")) is present "
+                    + "(cameras present: \(cameras))")
+        }
+        let source: FrameSource
+        var camera: V4L2Camera?
+        let name: String
+        do {
+            switch choice {
+            case .testPattern:
+                let size = spec.maxSize ?? Self.testPatternSize
+                source = TestPatternSource(width: size.width, height: size.height, fps: fps)
+                name = "testpattern"
+            case .device(let path):
+                let opened = try V4L2FrameSource(path: path, fps: fps, maxSize: spec.maxSize)
+                log.info("\(path) (\(opened.camera.card)): \(opened.choice)")
+                source = opened
+                camera = opened.camera
+                name = "\(path) (\(opened.camera.card))"
+            }
+        } catch {
+            throw OpenFailure(description: "\(error)")
+        }
+        let mirrored = spec.mirror ?? (position == .front)
+        let tuning = makeTuning(camera: camera, mirrored: mirrored)
+        let codec = pickEncoder(width: source.width, height: source.height, fps: source.fps)
+        do {
+            let recorder = try TakeRecorder(
+                source: source, folder: settings.work, codecs: [codec] + spec.codecs.filter { $0 != codec },
+                preroll: spec.preroll, rotation: spec.orientation, tuning: tuning, logger: log, onEvent: onEvent)
+            log.info("recording \(name) at \(source.width)x\(source.height) \(source.fps) fps with \(recorder.encoderName)")
+            return Session(recorder: recorder, tuning: tuning, camera: camera, name: name)
+        } catch {
+            source.stop()
+            throw OpenFailure(description: "\(error)")
+        }
+    }
+
+    /// Mirroring by the camera's HFLIP control when it has one; zoom by its
+    /// ZOOM_ABSOLUTE control when it has one (its range mapped onto 1x-6x).
+    private func makeTuning(camera: V4L2Camera?, mirrored: Bool) -> FrameTuning {
+        var softwareMirror = mirrored
+        if let camera, (try? camera.control(.hflip)) != nil, (try? camera.set(.hflip, mirrored ? 1 : 0)) != nil {
+            softwareMirror = false
+        }
+        guard let camera, let control = try? camera.control(.zoomAbsolute), control.maximum > control.minimum else {
+            return FrameTuning(mirrored: softwareMirror)
+        }
+        let log = self.log
+        return FrameTuning(mirrored: softwareMirror) { factor in
+            let span = Double(control.maximum - control.minimum)
+            let value = control.minimum + Int64(((factor - 1) / (ZoomRamp.limit - 1) * span).rounded())
+            do {
+                _ = try camera.set(.zoomAbsolute, value)
+            } catch {
+                log.warning("zoom: \(error)")
+            }
+        }
+    }
+
+    /// The first codec of the profile's list that keeps up at this size and rate,
+    /// by a short speed probe (once per size and rate).
+    private func pickEncoder(width: Int, height: Int, fps: Int) -> String {
+        let codecs = settings.camera.codecs
+        let key = "\(width)x\(height)@\(fps)"
+        if let known = encoders[key] { return known }
+        var probes: [EncoderChoice.Probe] = []
+        for codec in codecs {
+            let speed = VideoEncoder.probeSpeed(codec: codec, width: width, height: height, fps: fps, frames: Self.probeFrames)
+            probes.append(
+                EncoderChoice.Probe(
+                    codec: codec, encoder: VideoEncoder.encoderNames(for: codec).first ?? codec,
+                    framesPerSecond: speed > 0 ? speed : nil))
+            if speed >= Double(fps) * EncoderChoice.margin { break }
+        }
+        guard let picked = EncoderChoice.pick(probes, fps: fps, size: "\(width)x\(height)") else {
+            return codecs.first ?? "h264"
+        }
+        for line in picked.log { log.info("\(line)") }
+        encoders[key] = picked.probe.codec
+        return picked.probe.codec
+    }
+
+    /// Turns a recorder's events into reports; returns why its source was lost, if it was.
+    @discardableResult
+    private func gather(_ recorder: TakeRecorder, now: Instant) -> String? {
+        var lost: String?
+        let folder = settings.work
+        for event in recorder.takeEvents() {
+            switch event {
+            case .opened(let take, let firstFrame):
+                pending.append(TakeReport(time: firstFrame, event: .started, take: finished + 1, path: folder.file(take.file)))
+            case .closed(let take):
+                finished += 1
+                pending.append(
+                    TakeReport(
+                        time: now, event: .stopped, take: finished, path: folder.file(take.file), duration: take.duration,
+                        frames: take.frames, dropped: take.dropped))
+            case .deleted(let take):
+                pending.append(TakeReport(time: now, event: .deleted, take: finished, path: folder.file(take.file)))
+                finished -= 1
+            case .exported(let outcome):
+                finished = max(0, finished - outcome.takes)
+                pending.append(
+                    TakeReport(
+                        time: now, event: .exported, take: outcome.takes, path: outcome.path, duration: outcome.duration,
+                        frames: outcome.frames))
+            case .exportFailed(let reason):
+                takes = finished
+                pending.append(TakeReport(time: now, event: .failed, message: "export: \(reason)"))
+            case .failed(let reason):
+                pending.append(TakeReport(time: now, event: .failed, message: reason))
+            case .sourceLost(let reason):
+                lost = reason
+                pending.append(TakeReport(time: now, event: .failed, message: "camera lost: \(reason)"))
+            }
+        }
+        return lost
+    }
+
+    private func deleteLastNow(at time: Instant) {
+        let folder = settings.work
+        do {
+            var manifest = try folder.load()
+            guard let last = manifest.takes.last(where: { !$0.recording }) else { return }
+            try folder.delete(last, from: &manifest)
+            pending.append(TakeReport(time: time, event: .deleted, take: finished, path: folder.file(last.file)))
+            finished -= 1
+        } catch {
+            pending.append(TakeReport(time: time, event: .failed, message: "\(error)"))
+        }
+    }
+
+    private func exportNow(at time: Instant) {
+        do {
+            try FileWriting.makeFolders(settings.output)
+            let outcome = try TakeExporter(folder: settings.work, outputFolder: settings.output).export(
+                at: WallClock.microseconds())
+            finished = max(0, finished - outcome.takes)
+            pending.append(
+                TakeReport(
+                    time: time, event: .exported, take: outcome.takes, path: outcome.path, duration: outcome.duration,
+                    frames: outcome.frames))
+        } catch {
+            takes = finished
+            pending.append(TakeReport(time: time, event: .failed, message: "export: \(error)"))
+        }
+    }
+}

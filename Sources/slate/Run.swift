@@ -1,0 +1,64 @@
+import ArgumentParser
+import Glibc
+import Logging
+import SlateCore
+import SlateLinux
+
+/// `slate run`: the daemon.
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the rig: buttons to capture events, takes recorded from the camera, sounds played.",
+        discussion: """
+            Output is replay's format (t in seconds since start) plus take lines: started \
+            (at the take's first frame), stopped, deleted, exported, failed. Capture is active \
+            while the camera streams. SIGINT or SIGTERM stops a take in progress and exits 0; \
+            SIGHUP reloads the profile (an invalid one is reported and the old one kept).
+            """)
+
+    @Option(help: "The rig's profile.")
+    var profile: String
+
+    @Flag(help: "One JSON object per line.")
+    var json = false
+
+    @Option(help: "Play an evemu or libinput recording in real time instead of reading the rig's devices.")
+    var replay: String?
+
+    @Option(help: "A V4L2 device such as /dev/video0, or testpattern, instead of the profile's cameras.")
+    var camera: String?
+
+    @Option(help: "The work folder for takes (default: the profile's camera.work, else ~/Videos/Slate/takes).")
+    var work: String?
+
+    @Option(help: "Where exports go (default: the profile's camera.output, else ~/Videos/Slate).")
+    var output: String?
+
+    func run() throws {
+        Slate.bootstrapLogging()
+        let log = Logger(label: "slate.run")
+        let loaded = try ProfileSource.loadOrExit(profile)
+        let recording = try replay.map { (path: $0, parsed: try Replay.loadOrExit($0)) }
+        let work = UserPath.expand(self.work ?? loaded.camera.work ?? UserPath.defaultWork)
+        let output = UserPath.expand(self.output ?? loaded.camera.output ?? UserPath.defaultOutput)
+        for folder in [work, output] {
+            do {
+                try FileWriting.makeFolders(folder)
+                guard access(folder, W_OK) == 0 else { throw SystemError("write to the folder", path: folder) }
+            } catch {
+                OutputStream.writeError("slate run: \(error)")
+                throw ExitCode.failure
+            }
+        }
+        let settings = LiveRecorder.Settings(
+            camera: loaded.camera, cameraOverride: camera, work: TakeFolder(path: work), output: output)
+        let daemon: RunDaemon
+        do {
+            daemon = try RunDaemon(
+                profilePath: profile, profile: loaded, recording: recording, settings: settings, json: json, log: log)
+        } catch {
+            OutputStream.writeError(error is ReplayError ? "\(replay ?? ""): error: \(error)" : "slate run: \(error)")
+            throw error is ReplayError ? Slate.badInput : ExitCode.failure
+        }
+        guard daemon.run() else { throw ExitCode.failure }
+    }
+}
