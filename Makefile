@@ -1,6 +1,7 @@
 # Slate: the README's two commands are `make demo` and `make test`.
 SWIFT ?= swift
 SLATE := .build/debug/slate
+DEMO := .build/demo
 
 # The rig VM lane (scripts/rig-vm): qemu and the initramfs tools on the host,
 # and the tools the scenarios use inside the guest, which runs the host's root.
@@ -24,11 +25,13 @@ demo: build
 	@echo "== slate check: the shipped profiles"
 	$(SLATE) check profiles/*.yaml
 	@echo
-	@echo "== slate replay: a foot-pedal session through profiles/pcsensor-footswitch.yaml"
-	$(SLATE) replay --profile profiles/pcsensor-footswitch.yaml recordings/footswitch-session.evemu
+	@echo "== slate run: a foot-pedal session played in real time through profiles/demo.yaml,"
+	@echo "   recording takes from the test-pattern camera into $(DEMO)/takes, exported in mono to $(DEMO)"
+	@rm -rf $(DEMO)
+	$(SLATE) run --profile profiles/demo.yaml --replay recordings/demo-session.evemu --work $(DEMO)/takes --output $(DEMO)
 	@echo
-	@echo "== the same, as JSON lines (first 6)"
-	$(SLATE) replay --json --profile profiles/pcsensor-footswitch.yaml recordings/footswitch-session.evemu 2>/dev/null | head -n 6
+	@echo "== the exported video"
+	@ls -l $(DEMO)/*.mp4
 
 test: deps
 	$(SWIFT) build --build-tests

@@ -38,17 +38,8 @@ struct Run: ParsableCommand {
         let log = Logger(label: "slate.run")
         let loaded = try ProfileSource.loadOrExit(profile)
         let recording = try replay.map { (path: $0, parsed: try Replay.loadOrExit($0)) }
-        let work = UserPath.expand(self.work ?? loaded.camera.work ?? UserPath.defaultWork)
-        let output = UserPath.expand(self.output ?? loaded.camera.output ?? UserPath.defaultOutput)
-        for folder in [work, output] {
-            do {
-                try FileWriting.makeFolders(folder)
-                guard access(folder, W_OK) == 0 else { throw SystemError("write to the folder", path: folder) }
-            } catch {
-                OutputStream.writeError("slate run: \(error)")
-                throw ExitCode.failure
-            }
-        }
+        let work = try Self.writableFolder(self.work ?? loaded.camera.work ?? UserPath.defaultWork)
+        let output = try Self.writableFolder(self.output ?? loaded.camera.output ?? UserPath.defaultOutput)
         let settings = LiveRecorder.Settings(
             camera: loaded.camera, cameraOverride: camera, work: TakeFolder(path: work), output: output)
         let daemon: RunDaemon
@@ -60,5 +51,20 @@ struct Run: ParsableCommand {
             throw error is ReplayError ? Slate.badInput : ExitCode.failure
         }
         guard daemon.run() else { throw ExitCode.failure }
+    }
+
+    /// The folder as an absolute path, made if missing; exits 1 naming it when it cannot be written.
+    static func writableFolder(_ path: String) throws -> String {
+        let expanded = UserPath.expand(path)
+        do {
+            try FileWriting.makeFolders(expanded)
+            guard access(expanded, W_OK) == 0 else { throw SystemError("write to the folder", path: expanded) }
+        } catch {
+            OutputStream.writeError("slate run: \(error)")
+            throw ExitCode.failure
+        }
+        guard let resolved = realpath(expanded, nil) else { return expanded }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }

@@ -1,0 +1,206 @@
+import Foundation
+import Glibc
+import Testing
+
+import SlateCore
+import SlateLinux
+
+/// `slate run` with the test-pattern camera: takes recorded from a replayed
+/// pedal session, deleted and exported; signals; bad start-up situations.
+@Suite(.serialized) struct RunCommandTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+    static let demoProfile = root + "/profiles/demo.yaml"
+
+    /// A footswitch recording: the middle pedal pressed at 0.1 s and held for a minute.
+    static let heldPedal = """
+        # EVEMU 1.3
+        N: PCsensor FootSwitch
+        I: 0003 3553 b001 0111
+        P: 00 00 00 00 00 00 00 00
+        B: 00 03 00 00 00 00 00 00 00
+        B: 01 00 00 00 40 00 40 01 00
+        E: 0.100000 0001 0030 1
+        E: 0.100000 0000 0000 0
+        E: 60.000000 0001 0030 0
+        E: 60.000000 0000 0000 0
+
+        """
+
+    struct Run {
+        var status: Int32
+        var lines: [[String: Any]]
+        var stderr: String
+
+        func takes(_ event: String) -> [[String: Any]] {
+            lines.filter { $0["type"] as? String == "take" && $0["event"] as? String == event }
+        }
+    }
+
+    /// Runs `slate run --json` to its end, or until `signal` is sent `after` the first take started.
+    static func run(_ arguments: [String], signal: Int32? = nil, after: Duration = .zero) throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: MediaFiles.slate)
+        process.arguments = ["run", "--json"] + arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        var none = sigset_t(), saved = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, &saved)
+        try process.run()
+        pthread_sigmask(SIG_SETMASK, &saved, nil)
+        var text = ""
+        if let signal {
+            while !text.contains("\"event\":\"started\"") {
+                let data = out.fileHandleForReading.availableData
+                if data.isEmpty { break }
+                text += String(decoding: data, as: UTF8.self)
+            }
+            MonotonicClock.sleep(until: MonotonicClock.now() + after)
+            kill(process.processIdentifier, signal)
+        }
+        text += String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let status = process.terminationReason == .exit ? process.terminationStatus : -process.terminationStatus
+        let lines = text.split(separator: "\n").map {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] ?? [:]
+        }
+        return Run(status: status, lines: lines, stderr: stderr)
+    }
+
+    static func seconds(_ value: Any?) -> Double { (value as? NSNumber)?.doubleValue ?? .nan }
+
+    @Test(.timeLimit(.minutes(1))) func aReplayedSessionRecordsDeletesAndExports() throws {
+        let folder = try MediaFiles.folder("run-demo")
+        defer { MediaFiles.remove(folder) }
+        let result = try Self.run([
+            "--profile", Self.demoProfile, "--replay", Self.root + "/recordings/demo-session.evemu",
+            "--work", folder + "/takes", "--output", folder,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let started = result.takes("started"), stopped = result.takes("stopped")
+        #expect(started.count == 3 && stopped.count == 3)
+        #expect(result.takes("deleted").count == 1 && result.takes("failed").isEmpty)
+
+        // Each take starts with the first frame at or after its button's action (30 fps: within 1/30 s).
+        let actions = result.lines.filter {
+            $0["type"] as? String == "action" && ($0["result"] as? String)?.hasPrefix("started") == true
+        }
+        #expect(actions.count == 3)
+        for (action, take) in zip(actions, started) {
+            let lag = Self.seconds(take["t"]) - Self.seconds(action["t"])
+            #expect(lag >= 0 && lag <= 1.0 / 30 + 0.002, "shutter lag \(lag) s")
+        }
+        // Take 1 is clicked on at 0.1 s and off at 1.7 s.
+        #expect(abs(Self.seconds(stopped[0]["duration"]) - 1.6) <= 0.07, "\(stopped[0])")
+
+        let exported = try #require(result.takes("exported").first)
+        #expect(exported["takes"] as? Int == 2)
+        let path = try #require(exported["path"] as? String)
+        let info = try MediaProbe.probe(path: path, decode: true)
+        let kept = (stopped[0]["frames"] as? Int ?? 0) + (stopped[2]["frames"] as? Int ?? 0)
+        #expect(info.frameCount == kept && info.decodedFrames == kept)
+        #expect(try TakeFolder(path: folder + "/takes").load().takes.isEmpty)
+    }
+
+    @Test(.timeLimit(.minutes(1)), arguments: [SIGTERM, SIGINT])
+    func aSignalStopsTheTakeInProgressAndExitsZero(signal: Int32) throws {
+        let folder = try MediaFiles.folder("run-signal-\(signal)")
+        defer { MediaFiles.remove(folder) }
+        let recording = folder + "/held.evemu"
+        try Self.heldPedal.write(toFile: recording, atomically: true, encoding: .utf8)
+        let result = try Self.run(
+            ["--profile", Self.demoProfile, "--replay", recording, "--work", folder + "/takes", "--output", folder],
+            signal: signal, after: .milliseconds(1500))
+        #expect(result.status == 0, "\(result.stderr)")
+        let stopped = try #require(result.takes("stopped").first)
+        let path = try #require(stopped["path"] as? String)
+        let info = try MediaProbe.probe(path: path, decode: true)
+        #expect(info.durationMicroseconds >= 1_400_000 && info.decodedFrames == info.frameCount)
+        let manifest = try TakeFolder(path: folder + "/takes").load()
+        #expect(manifest.takes.count == 1 && manifest.takes.first?.recording == false)
+        #expect(manifest.takes.first?.frames == info.frameCount)
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aKilledTakeIsRecoveredWhenSlateStartsAgain() throws {
+        let folder = try MediaFiles.folder("run-kill")
+        defer { MediaFiles.remove(folder) }
+        let recording = folder + "/held.evemu"
+        try Self.heldPedal.write(toFile: recording, atomically: true, encoding: .utf8)
+        let killed = try Self.run(
+            ["--profile", Self.demoProfile, "--replay", recording, "--work", folder + "/takes", "--output", folder],
+            signal: SIGKILL, after: .milliseconds(2500))
+        #expect(killed.status == -SIGKILL)
+        #expect(try TakeFolder(path: folder + "/takes").load().takes.first?.recording == true)
+
+        // Started again (the pedal held again, then SIGTERM): the killed take is listed as finished.
+        let again = try Self.run(
+            ["--profile", Self.demoProfile, "--replay", recording, "--work", folder + "/takes", "--output", folder],
+            signal: SIGTERM, after: .milliseconds(200))
+        #expect(again.status == 0)
+        #expect(again.stderr.contains("recovered "), "\(again.stderr)")
+        let takes = try TakeFolder(path: folder + "/takes").load().takes
+        #expect(takes.count == 2 && takes.allSatisfy { !$0.recording })
+        // At most one fragment (a second) lost.
+        #expect(takes[0].duration >= .milliseconds(1400), "\(takes[0])")
+    }
+
+    @Test func aMissingCameraIsAnErrorListingTheCandidates() throws {
+        let folder = try MediaFiles.folder("run-nocamera")
+        defer { MediaFiles.remove(folder) }
+        let result = try Self.run([
+            "--profile", Self.demoProfile, "--camera", folder + "/video9", "--work", folder, "--output", folder,
+        ])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("no back camera: none of \(folder)/video9 is present"), "\(result.stderr)")
+    }
+
+    @Test func anUnwritableFolderIsAnErrorAtStart() throws {
+        let result = try Self.run(["--profile", Self.demoProfile, "--work", "/proc/slate-takes"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("/proc/slate-takes"), "\(result.stderr)")
+    }
+
+    @Test(.timeLimit(.minutes(1))) func sighupReloadsTheProfileAndKeepsTheOldOneWhenInvalid() throws {
+        let folder = try MediaFiles.folder("run-reload")
+        defer { MediaFiles.remove(folder) }
+        let profile = folder + "/rig.yaml"
+        let text = try String(contentsOfFile: Self.demoProfile, encoding: .utf8)
+        try text.write(toFile: profile, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: MediaFiles.slate)
+        process.arguments = ["run", "--profile", profile, "--work", folder + "/takes", "--output", folder]
+        let err = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = err
+        var none = sigset_t(), saved = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, &saved)
+        try process.run()
+        pthread_sigmask(SIG_SETMASK, &saved, nil)
+        var log = ""
+        func read(until marker: String) {
+            while !log.contains(marker) {
+                let data = err.fileHandleForReading.availableData
+                if data.isEmpty { return }
+                log += String(decoding: data, as: UTF8.self)
+            }
+        }
+        read(until: "recording testpattern")
+        try (text + "bad: [\n").write(toFile: profile, atomically: true, encoding: .utf8)
+        kill(process.processIdentifier, SIGHUP)
+        read(until: "keeping the profile")
+        try text.write(toFile: profile, atomically: true, encoding: .utf8)
+        kill(process.processIdentifier, SIGHUP)
+        read(until: "reloaded")
+        kill(process.processIdentifier, SIGTERM)
+        log += String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(log.contains("\(profile):"), "\(log)")
+        #expect(log.contains("is not valid; keeping the profile loaded before"))
+        #expect(log.contains("reloaded \(profile)"))
+    }
+}
