@@ -10,7 +10,8 @@ import SlateCore
         let folder = try MediaFiles.folder("frame-decoder")
         defer { MediaFiles.remove(folder) }
         let path = folder + "/frame.jpg"
-        try JPEGThumbnail.write(VideoFrame(width: width, height: height, luma: luma, cb: cb, cr: cr, time: Instant(microseconds: 0)), to: path)
+        let frame = VideoFrame(width: width, height: height, luma: luma, cb: cb, cr: cr, time: Instant(microseconds: 0))
+        try JPEGThumbnail.write(frame, to: path)
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         return EncodedPacket(data: bytes, pts: 3, dts: 3, duration: 1, isKeyframe: true)
     }
