@@ -5,8 +5,9 @@ extension ExportFilter {
     ///
     /// - `mono`: desaturated with softened contrast, like photoEffectMono: chroma
     ///   neutral, luma pulled 15% towards mid-grey.
-    /// - `sepia`: desaturated, then tinted brown (Cb below, Cr above neutral),
-    ///   strongest in the mid-tones.
+    /// - `sepia`: desaturated, then tinted brown like the classic sepia matrix
+    ///   (Cb below neutral, Cr above it by three fifths as much, a hue near 38
+    ///   degrees), strongest in the mid-tones.
     public func apply(width: Int, height: Int, y: inout [UInt8], u: inout [UInt8], v: inout [UInt8]) {
         switch self {
         case .none:
@@ -23,7 +24,7 @@ extension ExportFilter {
                 for column in 0..<chromaWidth {
                     let strength = ExportFilter.midtone[Int(y[row * 2 * width + column * 2])]
                     u[row * chromaWidth + column] = UInt8(128 - strength)
-                    v[row * chromaWidth + column] = UInt8(128 + strength * 3 / 2)
+                    v[row * chromaWidth + column] = UInt8(128 + strength * 3 / 5)
                 }
             }
         }

@@ -28,10 +28,18 @@ public struct ExportPlan: Equatable, Sendable {
         }
     }
 
-    public enum Method: Equatable, Sendable {
+    public enum Method: Equatable, Sendable, CustomStringConvertible {
         case streamCopy
         /// Decode, filter if asked, encode; `reason` says why copying was not possible.
         case reencode(reason: String)
+
+        /// `stream copy`, or `re-encode (the mono filter is applied)`.
+        public var description: String {
+            switch self {
+            case .streamCopy: "stream copy"
+            case .reencode(let reason): "re-encode (\(reason))"
+            }
+        }
     }
 
     public var takes: [Take]

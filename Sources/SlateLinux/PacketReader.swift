@@ -11,7 +11,8 @@ public final class PacketReader {
     private var context: UnsafeMutablePointer<AVFormatContext>?
     private var packet: UnsafeMutablePointer<AVPacket>?
     private let index: Int32
-    private let frameDuration: Int64
+    /// One frame at the stream's frame rate, in its time base.
+    public let frameDuration: Int64
 
     public init(path: String) throws(MediaError) {
         _ = LibAV.setUp
@@ -41,6 +42,12 @@ public final class PacketReader {
             height: Int(codecpar.height), timeBase: TimeBase(timeBase.num, timeBase.den), extradata: extradata)
         rotation = displayRotation(of: stream)
         packet = av_packet_alloc()
+    }
+
+    /// The stream's frame rate, rounded to whole frames per second (at least 1).
+    public var framesPerSecond: Int {
+        let seconds = Double(parameters.timeBase.numerator) * Double(frameDuration) / Double(parameters.timeBase.denominator)
+        return seconds > 0 ? max(1, Int((1 / seconds).rounded())) : 1
     }
 
     deinit {

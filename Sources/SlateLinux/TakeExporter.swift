@@ -1,8 +1,9 @@
 import Glibc
 import SlateCore
 
-/// Joins a work folder's finished takes into one video in the output folder
-/// (the seed's nextAction): by stream copy, with continuous timestamps. The
+/// Joins a work folder's finished takes into one video in the output folder,
+/// with continuous timestamps: by stream copy when the takes allow it and no
+/// filter is asked for, else by decoding, filtering and encoding again. The
 /// result is written to a temporary name, synced, re-opened and checked (its
 /// duration within one frame of the takes' sum, every frame present); only then
 /// is it given its name and are the takes deleted. Any failure keeps every take.
@@ -13,6 +14,18 @@ public struct TakeExporter {
         public var takes: Int
         public var frames: Int
         public var duration: Duration
+        /// Stream copy, or re-encode and why.
+        public var method: ExportPlan.Method
+        /// The libavcodec encoder used (`libx264`); nil for a stream copy.
+        public var encoder: String?
+    }
+
+    /// The joined takes as read (each one's duration and frame duration), the
+    /// frames written, and the encoder if one was used.
+    struct Joined {
+        var takes: [ExportPlan.Take]
+        var frames: Int
+        var encoder: String?
     }
 
     /// Why an export did not happen; the takes are all still there.
@@ -28,8 +41,11 @@ public struct TakeExporter {
         self.outputFolder = outputFolder
     }
 
-    /// Exports every finished take; `progress` gets the fraction of packets copied.
-    public func export(at wallClock: Int64, progress: (Double) -> Void = { _ in }) throws(Failure) -> Outcome {
+    /// Exports every finished take, with `filter` applied; `progress` gets the
+    /// fraction of frames written.
+    public func export(at wallClock: Int64, filter: ExportFilter = .none, progress: (Double) -> Void = { _ in })
+        throws(Failure) -> Outcome
+    {
         var manifest: TakeManifest
         do {
             manifest = try folder.load()
@@ -52,11 +68,8 @@ public struct TakeExporter {
                 path: $0.path, codec: $0.parameters.codec, width: $0.parameters.width, height: $0.parameters.height,
                 extradata: $0.parameters.extradata, duration: .zero, frameDuration: .zero)
         }
-        guard let plan = ExportPlan(takes: planned, filter: .none) else {
+        guard let plan = ExportPlan(takes: planned, filter: filter) else {
             throw Failure(description: "no takes to export in \(folder.path)")
-        }
-        if case .reencode(let reason) = plan.method {
-            throw Failure(description: "these takes cannot be joined by stream copy: \(reason)")
         }
 
         let name = ExportPlan.fileName(at: wallClock)
@@ -64,26 +77,30 @@ public struct TakeExporter {
         let partial = outputFolder + "/." + name + ".partial"
         let expectedFrames = takes.reduce(0) { $0 + $1.frames }
         do {
-            let copied = try copy(readers, to: partial, total: expectedFrames, progress: progress)
+            let joined =
+                plan.method == .streamCopy
+                ? try copy(readers, to: partial, total: expectedFrames, progress: progress)
+                : try reencode(readers, filter: filter, to: partial, total: expectedFrames, progress: progress)
             // The takes as read: their real durations and frame counts are what the result must hold.
-            guard let measured = ExportPlan(takes: copied.takes, filter: .none) else {
+            guard let measured = ExportPlan(takes: joined.takes, filter: .none) else {
                 unlink(partial)
                 throw Failure(description: "no takes could be read from \(folder.path); the takes are kept")
             }
             let result = try MediaProbe.probe(path: partial)
-            guard result.frameCount == copied.frames, measured.verifies(duration: .microseconds(result.durationMicroseconds))
+            guard result.frameCount == joined.frames, measured.verifies(duration: .microseconds(result.durationMicroseconds))
             else {
                 unlink(partial)
                 throw Failure(
                     description: "the joined file does not check out (\(result.frameCount) frames, "
-                        + "\(result.seconds) s; the takes hold \(copied.frames) frames, "
+                        + "\(result.seconds) s; the takes hold \(joined.frames) frames, "
                         + "\(Double(measured.total.microseconds) / 1e6) s); the takes are kept")
             }
             guard rename(partial, final) == 0 else { throw SystemError("name the export", path: final) }
             try FileSync.folder(of: final)
             for take in takes { try folder.delete(take, from: &manifest) }
             return Outcome(
-                path: final, takes: takes.count, frames: copied.frames, duration: .microseconds(result.durationMicroseconds))
+                path: final, takes: takes.count, frames: joined.frames, duration: .microseconds(result.durationMicroseconds),
+                method: plan.method, encoder: joined.encoder)
         } catch let failure as Failure {
             throw failure
         } catch {
@@ -97,7 +114,7 @@ public struct TakeExporter {
     /// (its duration and frame duration) and the frames copied.
     private func copy(
         _ readers: [PacketReader], to output: String, total: Int, progress: (Double) -> Void
-    ) throws -> (takes: [ExportPlan.Take], frames: Int) {
+    ) throws -> Joined {
         let first = readers[0]
         let timeBase = first.parameters.timeBase
         let writer = try TakeWriter(path: output, parameters: first.parameters, rotation: first.rotation)
@@ -126,6 +143,7 @@ public struct TakeExporter {
                 frames += 1
                 if copied % 30 == 0 { progress(Double(copied) / Double(max(1, total))) }
             }
+            guard frames > 0 else { throw MediaError("read the take", path: reader.path, message: "it holds no frames") }
             let duration = timeBase.microseconds(end - offset)
             takes.append(
                 ExportPlan.Take(
@@ -136,6 +154,6 @@ public struct TakeExporter {
         }
         try writer.finish()
         progress(1)
-        return (takes, copied)
+        return Joined(takes: takes, frames: copied, encoder: nil)
     }
 }

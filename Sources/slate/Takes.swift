@@ -18,13 +18,17 @@ struct Takes: ParsableCommand {
 
         func resolve() throws -> TakeFolder { try resolve(output: nil).work }
 
-        /// The work folder, and where exports go (--output, else the profile's
-        /// camera.output, else ~/Videos/Slate), reading the profile once.
-        func resolve(output option: String?) throws -> (work: TakeFolder, output: String) {
+        /// The work folder, where exports go (--output, else the profile's
+        /// camera.output, else ~/Videos/Slate) and the export filter (--filter,
+        /// else the profile's camera.filter, else none), reading the profile once.
+        func resolve(output option: String?, filter: ExportFilter? = nil) throws
+            -> (work: TakeFolder, output: String, filter: ExportFilter)
+        {
             let camera = try profile.map(ProfileSource.loadOrExit)?.camera
             return (
                 TakeFolder(path: UserPath.expand(work ?? camera?.work ?? UserPath.defaultWork)),
-                UserPath.expand(option ?? camera?.output ?? UserPath.defaultOutput)
+                UserPath.expand(option ?? camera?.output ?? UserPath.defaultOutput),
+                filter ?? camera?.filter ?? .none
             )
         }
     }
@@ -107,9 +111,12 @@ struct Takes: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Join the takes into one video in the output folder, then delete them.",
             discussion: """
-                The takes are joined by stream copy. The result is checked (re-opened, every \
-                frame there, the duration within one frame of the takes' sum) before the takes \
-                are deleted; a failed export keeps every take.
+                The takes are joined by stream copy when they share codec, size and codec \
+                parameters and no filter is asked for; otherwise they are decoded, scaled to the \
+                first take's size, filtered and encoded again with the first take's codec and \
+                frame rate. The result is checked (re-opened, every frame there, the duration \
+                within one frame of the takes' sum) before the takes are deleted; a failed \
+                export keeps every take.
                 """)
 
         @OptionGroup var folder: Folder
@@ -117,16 +124,19 @@ struct Takes: ParsableCommand {
         @Option(help: "The folder for the joined video.")
         var output: String?
 
+        @Option(help: "The export filter (default: the profile's camera.filter, else none).")
+        var filter: ExportFilter?
+
         @Flag(help: "Print the result as one JSON object.")
         var json = false
 
         func run() throws {
-            let (folder, outputFolder) = try self.folder.resolve(output: output)
+            let (folder, outputFolder, filter) = try self.folder.resolve(output: output, filter: self.filter)
             var bar = ProgressBar("exporting")
             let outcome: TakeExporter.Outcome
             do {
                 outcome = try TakeExporter(folder: folder, outputFolder: outputFolder)
-                    .export(at: WallClock.microseconds()) { bar.update($0) }
+                    .export(at: WallClock.microseconds(), filter: filter) { bar.update($0) }
             } catch {
                 OutputStream.writeError("slate takes export: \(error)")
                 throw ExitCode.failure
@@ -138,10 +148,19 @@ struct Takes: ParsableCommand {
                 object.number("takes", String(outcome.takes))
                 object.number("frames", String(outcome.frames))
                 object.number("duration", seconds)
+                object.string("method", outcome.method == .streamCopy ? "stream copy" : "re-encode")
+                if case .reencode(let reason) = outcome.method { object.string("reason", reason) }
+                if let encoder = outcome.encoder { object.string("encoder", encoder) }
                 print(object.closed)
             } else {
                 print("exported \(outcome.takes) take\(outcome.takes == 1 ? "" : "s") to \(outcome.path): \(seconds) s, \(outcome.frames) frames")
+                switch outcome.method {
+                case .streamCopy: print("joined by stream copy")
+                case .reencode(let reason): print("re-encoded" + (outcome.encoder.map { " with \($0)" } ?? "") + ": \(reason)")
+                }
             }
         }
     }
 }
+
+extension ExportFilter: ExpressibleByArgument {}

@@ -33,12 +33,24 @@ import Testing
         let luma = y
         ExportFilter.sepia.apply(width: 64, height: 48, y: &y, u: &u, v: &v)
         #expect(y == luma)
-        #expect(mean(u) < 120 && mean(v) > 138)
+        #expect(mean(u) < 120 && mean(v) > 132)
         for index in u.indices {
             let blue = 128 - Int(u[index]), red = Int(v[index]) - 128
-            #expect(blue >= 0 && red == blue * 3 / 2)
+            #expect(blue >= 0 && red == blue * 3 / 5)
         }
         #expect(u[0] == 128 && v[0] == 128)
+    }
+
+    /// Mid-grey turned sepia is a warm brown (BT.601, limited range): red over
+    /// green over blue, with the hue of the classic sepia matrix (about 38 degrees).
+    @Test func sepiaMidGreyIsBrown() {
+        var y = [UInt8](repeating: 126, count: 4), u = [UInt8](repeating: 128, count: 1), v = u
+        ExportFilter.sepia.apply(width: 2, height: 2, y: &y, u: &u, v: &v)
+        let luma = 1.164 * (Double(y[0]) - 16), cb = Double(u[0]) - 128, cr = Double(v[0]) - 128
+        let (red, green, blue) = (luma + 1.596 * cr, luma - 0.392 * cb - 0.813 * cr, luma + 2.017 * cb)
+        #expect(red > green && green > blue)
+        let hue = 60 * (green - blue) / (red - blue)
+        #expect(hue > 30 && hue < 45)
     }
 
     @Test func noneChangesNothing() {

@@ -14,8 +14,10 @@ import SlateCore
     }
 
     /// A take of `frames` test-pattern frames at 30 fps, written as the recorder writes them.
-    func addTake(_ folder: TakeFolder, _ name: String, frames: Int, width: Int = 320, height: Int = 180) throws {
-        let encoder = try VideoEncoder(codecs: ["h264"], width: width, height: height, fps: 30)
+    func addTake(
+        _ folder: TakeFolder, _ name: String, frames: Int, width: Int = 320, height: Int = 180, codec: String = "h264"
+    ) throws {
+        let encoder = try VideoEncoder(codecs: [codec], width: width, height: height, fps: 30)
         let writer = try TakeWriter(path: folder.file(name), parameters: encoder.parameters)
         let pattern = TestPattern(width: width, height: height)
         for index in 0..<frames {
@@ -28,8 +30,29 @@ import SlateCore
         manifest.takes.append(
             TakeManifest.Take(
                 id: name, file: name, thumbnail: nil, started: 1_795_253_112_000_000, duration: .microseconds(Int64(frames) * 33_333),
-                frames: frames, codec: "h264", recording: false))
+                frames: frames, codec: encoder.parameters.codec, recording: false))
         try folder.save(manifest)
+    }
+
+    /// Every picture of a video file, decoded.
+    func pictures(_ path: String) throws -> [VideoFrame] {
+        let reader = try PacketReader(path: path)
+        let decoder = try FrameDecoder(
+            codec: reader.parameters.codec, extradata: reader.parameters.extradata, timeBase: reader.parameters.timeBase)
+        var frames: [VideoFrame] = []
+        while let packet = reader.next() { frames += try decoder.decode(packet).map(\.frame) }
+        return frames + (try decoder.flush().map(\.frame))
+    }
+
+    func mean(_ planes: [[UInt8]]) -> Double {
+        let values = planes.joined()
+        return Double(values.reduce(0) { $0 + Int($1) }) / Double(values.count)
+    }
+
+    func spread(_ planes: [[UInt8]]) -> Double {
+        let average = mean(planes)
+        let values = planes.joined()
+        return (values.reduce(0.0) { $0 + (Double($1) - average) * (Double($1) - average) } / Double(values.count)).squareRoot()
     }
 
     func files(_ path: String) -> [String] {
@@ -46,6 +69,7 @@ import SlateCore
             .export(at: 1_795_253_112_000_000) { fractions.append($0) }
         #expect(outcome.path == output + "/slate-20261121-092512.mp4")
         #expect(outcome.takes == 3 && outcome.frames == 90)
+        #expect(outcome.method == .streamCopy && outcome.encoder == nil)
         let seconds = Double(outcome.duration.microseconds) / 1e6
         #expect(abs(seconds - 3.0) <= 0.034)
         let info = try MediaProbe.probe(path: outcome.path, decode: true)
@@ -57,25 +81,104 @@ import SlateCore
         #expect(try folder.load().takes.isEmpty)
     }
 
-    @Test func takesThatCannotBeCopiedAreAllKept() throws {
+    @Test func monoRemovesColourAndSoftensContrast() throws {
+        let (folder, output) = try folders()
+        try addTake(folder, "take-a.mp4", frames: 8)
+        try addTake(folder, "take-b.mp4", frames: 7)
+        let source = try pictures(folder.file("take-a.mp4")) + pictures(folder.file("take-b.mp4"))
+        var fractions: [Double] = []
+        let outcome = try TakeExporter(folder: folder, outputFolder: output)
+            .export(at: 0, filter: .mono) { fractions.append($0) }
+        #expect(outcome.method == .reencode(reason: "the mono filter is applied"))
+        #expect(outcome.encoder == "libx264")
+        #expect(outcome.frames == 15 && fractions.last == 1)
+        let exported = try pictures(outcome.path)
+        #expect(exported.count == 15)
+        let chroma = exported.flatMap { $0.u + $0.v }
+        #expect(chroma.allSatisfy { abs(Int($0) - 128) <= 3 })
+        let before = spread(source.map(\.y)), after = spread(exported.map(\.y))
+        #expect(after < before * 0.92 && after > before * 0.75)
+        #expect(abs(mean(exported.map(\.y)) - (mean(source.map(\.y)) * 0.85 + 128 * 0.15)) < 4)
+        #expect(files(folder.path) == ["takes.json"])
+    }
+
+    @Test func sepiaTintsEveryPixelWarm() throws {
         let (folder, output) = try folders()
         try addTake(folder, "take-a.mp4", frames: 10)
-        try addTake(folder, "take-b.mp4", frames: 10, width: 160, height: 90)
-        let failure = #expect(throws: TakeExporter.Failure.self) {
-            try TakeExporter(folder: folder, outputFolder: output).export(at: 0)
-        }
+        let outcome = try TakeExporter(folder: folder, outputFolder: output).export(at: 0, filter: .sepia)
+        #expect(outcome.method == .reencode(reason: "the sepia filter is applied"))
+        let exported = try pictures(outcome.path)
+        #expect(exported.count == 10)
+        #expect(mean(exported.map(\.u)) < 122 && mean(exported.map(\.v)) > 131)
+        let samples = exported.flatMap { frame in frame.u.indices.map { (frame.u[$0], frame.v[$0]) } }
+        let greys = samples.filter { $0.0 >= 128 && $0.1 <= 128 }
+        #expect(Double(greys.count) / Double(samples.count) < 0.01)
+    }
+
+    @Test func takesOfDifferentSizesAreJoinedByReencodeAtTheFirstSize() throws {
+        let (folder, output) = try folders()
+        try addTake(folder, "take-a.mp4", frames: 12, width: 320, height: 240)
+        try addTake(folder, "take-b.mp4", frames: 9, width: 160, height: 120)
+        var fractions: [Double] = []
+        let outcome = try TakeExporter(folder: folder, outputFolder: output).export(at: 0) { fractions.append($0) }
         #expect(
-            failure?.description
-                == "these takes cannot be joined by stream copy: \(folder.file("take-b.mp4")) is 160x90, \(folder.file("take-a.mp4")) is 320x180")
+            outcome.method
+                == .reencode(reason: "\(folder.file("take-b.mp4")) is 160x120, \(folder.file("take-a.mp4")) is 320x240"))
+        #expect(outcome.takes == 2 && outcome.frames == 21)
+        #expect(abs(Double(outcome.duration.microseconds) / 1e6 - 0.7) <= 0.034)
+        let info = try MediaProbe.probe(path: outcome.path, decode: true)
+        #expect(info.width == 320 && info.height == 240)
+        #expect(info.frameCount == 21 && info.decodedFrames == 21)
+        #expect(fractions.last == 1 && fractions == fractions.sorted())
+        #expect(files(folder.path) == ["takes.json"])
+        #expect(try folder.load().takes.isEmpty)
+    }
+
+    @Test func takesOfDifferentCodecsAreJoinedByReencodeWithTheFirstCodec() throws {
+        let (folder, output) = try folders()
+        try addTake(folder, "take-a.mp4", frames: 10, codec: "h264")
+        try addTake(folder, "take-b.mp4", frames: 10, codec: "mpeg4")
+        let outcome = try TakeExporter(folder: folder, outputFolder: output).export(at: 0)
+        #expect(outcome.method == .reencode(reason: "\(folder.file("take-b.mp4")) is mpeg4, \(folder.file("take-a.mp4")) is h264"))
+        let info = try MediaProbe.probe(path: outcome.path, decode: true)
+        #expect(info.codec == "h264" && info.frameCount == 20 && info.decodedFrames == 20)
+        #expect(abs(Double(info.durationMicroseconds) / 1e6 - 20.0 / 30) <= 0.034)
+        #expect(files(output) == ["slate-19700101-000000.mp4"])
+    }
+
+    @Test func aFailedReencodeKeepsEveryTakeAndNoPartialFile() throws {
+        let (folder, output) = try folders()
+        try addTake(folder, "take-a.mp4", frames: 10)
+        // A take of H.264 slices whose bytes are noise: it opens, but does not decode.
+        let encoder = try VideoEncoder(codecs: ["h264"], width: 320, height: 180, fps: 30)
+        let writer = try TakeWriter(path: folder.file("take-b.mp4"), parameters: encoder.parameters)
+        for index in 0..<10 {
+            let noise = [0, 0, 0, 1, 0x41] + (0..<400).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ index &* 11) }
+            try writer.write(EncodedPacket(data: noise, pts: Int64(index), dts: Int64(index), duration: 1, isKeyframe: index == 0))
+        }
+        try writer.finish()
+        var manifest = try folder.load()
+        manifest.takes.append(
+            TakeManifest.Take(
+                id: "take-b.mp4", file: "take-b.mp4", thumbnail: nil, started: 0, duration: .milliseconds(333), frames: 10,
+                codec: "h264", recording: false))
+        try folder.save(manifest)
+        let failure = #expect(throws: TakeExporter.Failure.self) {
+            try TakeExporter(folder: folder, outputFolder: output).export(at: 0, filter: .mono)
+        }
+        #expect(failure?.description.hasPrefix(folder.file("take-b.mp4") + ": cannot decode a frame") == true)
+        #expect(failure?.description.hasSuffix("the takes are kept") == true)
         #expect(try folder.load().takes.count == 2)
+        #expect(files(folder.path) == ["take-a.mp4", "take-b.mp4", "takes.json"])
         #expect(files(output).isEmpty)
     }
 
-    @Test func anUnwritableOutputKeepsEveryTake() throws {
+    @Test(arguments: [ExportFilter.none, .sepia])
+    func anUnwritableOutputKeepsEveryTake(filter: ExportFilter) throws {
         let (folder, _) = try folders()
         try addTake(folder, "take-a.mp4", frames: 10)
         let failure = #expect(throws: TakeExporter.Failure.self) {
-            try TakeExporter(folder: folder, outputFolder: root + "/missing").export(at: 0)
+            try TakeExporter(folder: folder, outputFolder: root + "/missing").export(at: 0, filter: filter)
         }
         #expect(failure?.description.hasSuffix("the takes are kept") == true)
         #expect(try folder.load().takes.count == 1)

@@ -244,4 +244,42 @@ struct CLI {
         #expect(again.status == 1)
         #expect(again.stderr == "slate takes export: no takes to export in \(work.path)\n")
     }
+
+    /// One recorded take in `work`, listed in its takes.json.
+    func recordTake(in work: URL) throws {
+        let recorded = try CLI.run([
+            "record-pattern", "--size", "160x120", "--fps", "30", "--codec", "h264", "--seconds", "1",
+            work.appendingPathComponent("take-a.mp4").path,
+        ])
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        try "{\"version\": 1, \"takes\": [{\"id\": \"a\", \"file\": \"take-a.mp4\", \"started\": 1795253112000000}]}".write(
+            to: work.appendingPathComponent("takes.json"), atomically: true, encoding: .utf8)
+    }
+
+    @Test func theFilterComesFromTheProfileUnlessGivenAndTheMethodIsPrinted() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("slate-cli-filter-\(UUID().uuidString)")
+        let work = root.appendingPathComponent("takes"), output = root.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let profile = root.appendingPathComponent("rig.yaml")
+        let base = try String(contentsOf: CLI.root.appendingPathComponent("profiles/volume-keys.yaml"), encoding: .utf8)
+        try (base + "\ncamera:\n  work: \(work.path)\n  output: \(output.path)\n  filter: sepia\n").write(
+            to: profile, atomically: true, encoding: .utf8)
+
+        try recordTake(in: work)
+        let copied = try CLI.run(["takes", "export", "--profile", profile.path, "--filter", "none"])
+        #expect(copied.status == 0, "\(copied.stderr)")
+        #expect(copied.lines.last == "joined by stream copy")
+
+        try recordTake(in: work)
+        let filtered = try CLI.run(["takes", "export", "--profile", profile.path, "--json"])
+        #expect(filtered.status == 0, "\(filtered.stderr)")
+        let result = CLI.json(filtered.stdout)
+        #expect(result["method"] as? String == "re-encode")
+        #expect(result["reason"] as? String == "the sepia filter is applied")
+        #expect(result["encoder"] as? String == "libx264")
+
+        let wrong = try CLI.run(["takes", "export", "--profile", profile.path, "--filter", "blue"])
+        #expect(wrong.status != 0 && wrong.stderr.contains("blue"))
+    }
 }

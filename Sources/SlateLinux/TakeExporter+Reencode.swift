@@ -1,0 +1,102 @@
+import SlateCore
+
+/// Joining takes that cannot be stream copied: decode, filter, encode.
+extension TakeExporter {
+    /// Decodes the takes one after another (scaled to the first take's size),
+    /// applies `filter` and encodes them again with the first take's codec if
+    /// it has an encoder (else H.264) at its frame rate. Each frame keeps its
+    /// take's timing, shifted to start where the previous take ended.
+    func reencode(
+        _ readers: [PacketReader], filter: ExportFilter, to output: String, total: Int, progress: (Double) -> Void
+    ) throws -> Joined {
+        let first = readers[0]
+        let (width, height, timeBase) = (first.parameters.width, first.parameters.height, first.parameters.timeBase)
+        let codecs = [first.parameters.codec] + ["h264", "hevc"].filter { $0 != first.parameters.codec }
+        let encoder = try VideoEncoder(codecs: codecs, width: width, height: height, fps: first.framesPerSecond)
+        let writer = try TakeWriter(
+            path: output,
+            parameters: VideoStreamParameters(
+                codec: encoder.parameters.codec, width: width, height: height, timeBase: timeBase,
+                extradata: encoder.parameters.extradata),
+            rotation: first.rotation)
+        // Where each frame given to the encoder (its pts counts frames) goes in the joined video.
+        var timeline: [Int64: (pts: Int64, duration: Int64)] = [:]
+        var encoded: Int64 = 0
+        var offset: Int64 = 0
+        var last: Int64 = -1
+        var takes: [ExportPlan.Take] = []
+
+        func write(_ packets: [EncodedPacket]) throws {
+            for var packet in packets {
+                guard let slot = timeline.removeValue(forKey: packet.pts) else {
+                    throw MediaError(
+                        "encode the export", path: encoder.codecName, message: "a packet for no frame given (pts \(packet.pts))")
+                }
+                packet.pts = slot.pts
+                packet.dts = slot.pts
+                packet.duration = slot.duration
+                try writer.write(packet)
+            }
+        }
+
+        for reader in readers {
+            let source = reader.parameters.timeBase
+            let decoder = try FrameDecoder(
+                codec: reader.parameters.codec, extradata: reader.parameters.extradata, timeBase: source, width: width,
+                height: height, source: reader.path)
+            var durations: [Int64: Int64] = [:]
+            var start: Int64?
+            var previous: Int64?
+            var end = offset
+            var packets = 0
+            var frames = 0
+
+            func add(_ pictures: [FrameDecoder.Picture]) throws {
+                for var picture in pictures {
+                    let time = picture.pts ?? previous.map { $0 + reader.frameDuration } ?? 0
+                    previous = time
+                    let duration = durations.removeValue(forKey: time) ?? reader.frameDuration
+                    let base = start ?? time
+                    start = base
+                    let pts = max(offset + source.convert(time - base, to: timeBase), last + 1)
+                    let length = max(1, source.convert(duration, to: timeBase))
+                    last = pts
+                    end = max(end, pts + length)
+                    filter.apply(
+                        width: picture.frame.width, height: picture.frame.height, y: &picture.frame.y, u: &picture.frame.u,
+                        v: &picture.frame.v)
+                    timeline[encoded] = (pts, length)
+                    try write(encoder.encode(picture.frame, pts: encoded))
+                    encoded += 1
+                    frames += 1
+                    if encoded % 30 == 0 { progress(Double(encoded) / Double(max(1, total))) }
+                }
+            }
+
+            while let packet = reader.next() {
+                packets += 1
+                durations[packet.pts] = packet.duration
+                try add(decoder.decode(packet))
+            }
+            try add(decoder.flush())
+            guard packets > 0 else { throw MediaError("read the take", path: reader.path, message: "it holds no frames") }
+            guard frames == packets else {
+                throw MediaError("decode the take", path: reader.path, message: "\(packets) frames read, \(frames) decoded")
+            }
+            let duration = timeBase.microseconds(end - offset)
+            takes.append(
+                ExportPlan.Take(
+                    path: reader.path, codec: reader.parameters.codec, width: reader.parameters.width,
+                    height: reader.parameters.height, extradata: reader.parameters.extradata,
+                    duration: .microseconds(duration), frameDuration: .microseconds(frames > 0 ? duration / Int64(frames) : 0)))
+            offset = end
+        }
+        try write(encoder.flush())
+        guard timeline.isEmpty else {
+            throw MediaError("encode the export", path: encoder.codecName, message: "\(timeline.count) frames were not encoded")
+        }
+        try writer.finish()
+        progress(1)
+        return Joined(takes: takes, frames: Int(encoded), encoder: encoder.codecName)
+    }
+}
