@@ -335,7 +335,7 @@ public final class LiveRecorder: Recorder {
                 pending.append(
                     TakeReport(
                         time: now, event: .exported, take: outcome.takes, path: outcome.path, duration: outcome.duration,
-                        frames: outcome.frames))
+                        frames: outcome.frames, message: Self.method(of: outcome)))
             case .exportFailed(let reason):
                 takes = finished
                 pending.append(TakeReport(time: now, event: .failed, message: "export: \(reason)"))
@@ -366,15 +366,20 @@ public final class LiveRecorder: Recorder {
         do {
             try FileWriting.makeFolders(settings.output)
             let outcome = try TakeExporter(folder: settings.work, outputFolder: settings.output).export(
-                at: WallClock.microseconds())
+                at: WallClock.microseconds(), filter: filter)
             finished = max(0, finished - outcome.takes)
             pending.append(
                 TakeReport(
                     time: time, event: .exported, take: outcome.takes, path: outcome.path, duration: outcome.duration,
-                    frames: outcome.frames))
+                    frames: outcome.frames, message: Self.method(of: outcome)))
         } catch {
             takes = finished
             pending.append(TakeReport(time: time, event: .failed, message: "export: \(error)"))
         }
+    }
+
+    /// How an export was made, e.g. `stream copy` or `re-encode (filter mono) with libx264`.
+    static func method(of outcome: TakeExporter.Outcome) -> String {
+        "\(outcome.method)" + (outcome.encoder.map { " with \($0)" } ?? "")
     }
 }

@@ -196,7 +196,8 @@ public final class TakeRecorder: @unchecked Sendable {
     private func exportTakes(filter: ExportFilter, to outputFolder: String) {
         do {
             try FileWriting.makeFolders(outputFolder)
-            let outcome = try TakeExporter(folder: folder, outputFolder: outputFolder).export(at: WallClock.microseconds())
+            let outcome = try TakeExporter(folder: folder, outputFolder: outputFolder).export(
+                at: WallClock.microseconds(), filter: filter)
             report(.exported(outcome))
         } catch {
             report(.exportFailed("\(error)"))
