@@ -110,3 +110,33 @@ import Testing
         #expect(CameraCandidates.pick(["/dev/video*"], present: []) == nil)
     }
 }
+
+@Suite struct MirrorTests {
+    @Test func mirroringFlipsEveryPlaneLeftToRightAndTwiceIsNothing() {
+        let width = 6, height = 4
+        let y = (0..<(width * height)).map { UInt8($0) }
+        let u = (0..<6).map { UInt8(100 + $0) }, v = (0..<6).map { UInt8(200 + $0) }
+        let original = VideoFrame(width: width, height: height, y: y, u: u, v: v, time: Instant(microseconds: 0))
+        var frame = original
+        frame.mirror()
+        #expect(Array(frame.y[0..<6]) == [5, 4, 3, 2, 1, 0])
+        #expect(Array(frame.y[18..<24]) == [23, 22, 21, 20, 19, 18])
+        #expect(frame.u == [102, 101, 100, 105, 104, 103] && frame.v == [202, 201, 200, 205, 204, 203])
+        frame.mirror()
+        #expect(frame.y == original.y && frame.u == original.u && frame.v == original.v)
+    }
+}
+
+@Suite struct RecorderModelTests {
+    @Test func switchingCameraOrRateWhileRecordingSplitsTheTake() {
+        let model = RecorderModel(fps: 60)
+        let now = Instant(microseconds: 0)
+        #expect(model.perform(.start, at: now) == .started(take: 1))
+        #expect(model.perform(.cameraToggle, at: now) == .camera(.front))
+        #expect(model.isRecording)
+        #expect(model.perform(.fpsToggle, at: now) == .fps(30))
+        #expect(model.perform(.stop, at: now) == .stopped(take: 3))
+        #expect(model.perform(.cameraToggle, at: now) == .camera(.back))
+        #expect(model.perform(.export, at: now) == .exported(takes: 3))
+    }
+}

@@ -203,4 +203,62 @@ import SlateLinux
         #expect(log.contains("is not valid; keeping the profile loaded before"))
         #expect(log.contains("reloaded \(profile)"))
     }
+
+    @Test(.timeLimit(.minutes(1))) func switchingTheFrameRateWhileRecordingSplitsTheTake() throws {
+        let folder = try MediaFiles.folder("run-fps")
+        defer { MediaFiles.remove(folder) }
+        let profile = folder + "/rig.yaml"
+        try """
+            inputs:
+              pedals:
+                match: [{vendor: 0x3553, product: 0xb001}]
+                bind: {KEY_B: primary, KEY_C: fps.toggle}
+            capture:
+              primary: {click: take.toggle}
+            camera:
+              back: [testpattern]
+              fps: 30
+              max-size: 320x180
+              codec: [h264]
+
+            """.write(toFile: profile, atomically: true, encoding: .utf8)
+        let recording = folder + "/session.evemu"
+        try """
+            # EVEMU 1.3
+            N: PCsensor FootSwitch
+            I: 0003 3553 b001 0111
+            P: 00 00 00 00 00 00 00 00
+            B: 00 03 00 00 00 00 00 00 00
+            B: 01 00 00 00 40 00 40 01 00
+            E: 0.100000 0001 0030 1
+            E: 0.100000 0000 0000 0
+            E: 0.200000 0001 0030 0
+            E: 0.200000 0000 0000 0
+            E: 1.200000 0001 002e 1
+            E: 1.200000 0000 0000 0
+            E: 1.300000 0001 002e 0
+            E: 1.300000 0000 0000 0
+            E: 2.500000 0001 0030 1
+            E: 2.500000 0000 0000 0
+            E: 2.600000 0001 0030 0
+            E: 2.600000 0000 0000 0
+            E: 2.800000 0000 0000 0
+
+            """.write(toFile: recording, atomically: true, encoding: .utf8)
+        let result = try Self.run([
+            "--profile", profile, "--replay", recording, "--work", folder + "/takes", "--output", folder,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let stopped = result.takes("stopped")
+        #expect(result.takes("started").count == 2 && stopped.count == 2, "\(result.lines)")
+        #expect(result.lines.contains { $0["action"] as? String == "fps.toggle" && $0["result"] as? String == "60 fps" })
+        let rates = try stopped.map { take -> Double in
+            let path = try #require(take["path"] as? String)
+            let info = try MediaProbe.probe(path: path)
+            return Double(info.frameCount) / info.seconds
+        }
+        #expect(rates.count == 2 && abs(rates[0] - 30) < 2 && abs(rates[1] - 60) < 4, "\(rates)")
+        // The first take runs from the click (0.1 s) to the switch (at its release, 1.2 s), the second from there to 2.5 s.
+        #expect(abs(Self.seconds(stopped[0]["duration"]) - 1.1) < 0.07 && abs(Self.seconds(stopped[1]["duration"]) - 1.3) < 0.1)
+    }
 }
