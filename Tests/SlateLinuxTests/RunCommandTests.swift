@@ -157,6 +157,42 @@ import SlateLinux
         #expect(result.stderr.contains("no back camera: none of \(folder)/video9 is present"), "\(result.stderr)")
     }
 
+    @Test(.timeLimit(.minutes(1))) func aRigThatWaitsForItsCameraKeepsRunning() throws {
+        let folder = try MediaFiles.folder("run-wait")
+        defer { MediaFiles.remove(folder) }
+        let profile = folder + "/rig.yaml"
+        try """
+            inputs:
+              pedals:
+                match: [{vendor: 0x3553, product: 0xb001}]
+                bind: {KEY_B: primary}
+            capture:
+              primary: {click: take.toggle}
+            camera:
+              back: [\(folder)/video9]
+              wait-for-camera: true
+
+            """.write(toFile: profile, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: MediaFiles.slate)
+        process.arguments = ["run", "--profile", profile, "--work", folder + "/takes", "--output", folder]
+        let err = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = err
+        var none = sigset_t(), saved = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, &saved)
+        try process.run()
+        pthread_sigmask(SIG_SETMASK, &saved, nil)
+        MonotonicClock.sleep(until: MonotonicClock.now() + .milliseconds(2500))
+        #expect(process.isRunning)
+        kill(process.processIdentifier, SIGTERM)
+        let log = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        #expect(log.contains("none of \(folder)/video9 is present") && log.contains("waiting for it"), "\(log)")
+    }
+
     @Test func anUnwritableFolderIsAnErrorAtStart() throws {
         let result = try Self.run(["--profile", Self.demoProfile, "--work", "/proc/slate-takes"])
         #expect(result.status == 1)
