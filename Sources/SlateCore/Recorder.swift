@@ -51,6 +51,12 @@ public enum CameraPosition: String, Hashable, Sendable, CaseIterable {
 /// Export filters, in `filter.next` order.
 public enum ExportFilter: String, Hashable, Sendable, CaseIterable {
     case none, mono, sepia
+
+    /// The filter `filter.next` moves to.
+    public var next: ExportFilter {
+        let all = Self.allCases
+        return all[(all.firstIndex(of: self)! + 1) % all.count]
+    }
 }
 
 /// The recorder the macro runner drives. The replay uses `RecorderModel`;

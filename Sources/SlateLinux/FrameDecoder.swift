@@ -82,15 +82,8 @@ public final class FrameDecoder {
         guard let context, let packet, !drained else {
             throw MediaError("decode a frame", path: source, message: "the decoder was flushed")
         }
-        try check(av_new_packet(packet, Int32(encoded.data.count)), "decode a frame", path: source)
+        try encoded.fill(packet, "decode a frame", path: source)
         defer { av_packet_unref(packet) }
-        if let data = packet.pointee.data, !encoded.data.isEmpty {
-            encoded.data.withUnsafeBufferPointer { data.update(from: $0.baseAddress!, count: $0.count) }
-        }
-        packet.pointee.pts = encoded.pts
-        packet.pointee.dts = encoded.dts
-        packet.pointee.duration = encoded.duration
-        packet.pointee.flags = encoded.isKeyframe ? AV_PKT_FLAG_KEY : 0
         try check(withSignalsBlocked { avcodec_send_packet(context, packet) }, "decode a frame", path: source)
         return try receive()
     }

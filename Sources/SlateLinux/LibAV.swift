@@ -1,4 +1,5 @@
 import CAV
+import SlateCore
 import Glibc
 
 /// Process-wide libav settings, applied once before the first libav call.
@@ -13,4 +14,19 @@ enum LibAV {
         let requested = getenv("SLATE_AV_LOG").map { String(cString: $0) }
         av_log_set_level(requested.flatMap { levels[$0] } ?? AV_LOG_ERROR)
     }()
+}
+
+extension EncodedPacket {
+    /// Copies the packet's bytes, timestamps and keyframe flag into libav's
+    /// `packet`, which the caller unrefs after use.
+    func fill(_ packet: UnsafeMutablePointer<AVPacket>, _ operation: String, path: String) throws(MediaError) {
+        try check(av_new_packet(packet, Int32(data.count)), operation, path: path)
+        if let bytes = packet.pointee.data, !data.isEmpty {
+            data.withUnsafeBufferPointer { bytes.update(from: $0.baseAddress!, count: $0.count) }
+        }
+        packet.pointee.pts = pts
+        packet.pointee.dts = dts
+        packet.pointee.duration = duration
+        packet.pointee.flags = isKeyframe ? AV_PKT_FLAG_KEY : 0
+    }
 }

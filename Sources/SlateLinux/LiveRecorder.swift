@@ -180,8 +180,7 @@ public final class LiveRecorder: Recorder {
             torch.toggle()
             return .torch(torch)
         case .filterNext:
-            let all = ExportFilter.allCases
-            filter = all[(all.firstIndex(of: filter)! + 1) % all.count]
+            filter = filter.next
             return .filter(filter.rawValue)
         }
     }

@@ -83,12 +83,7 @@ extension TakeExporter {
             guard frames == packets else {
                 throw MediaError("decode the take", path: reader.path, message: "\(packets) frames read, \(frames) decoded")
             }
-            let duration = timeBase.microseconds(end - offset)
-            takes.append(
-                ExportPlan.Take(
-                    path: reader.path, codec: reader.parameters.codec, width: reader.parameters.width,
-                    height: reader.parameters.height, extradata: reader.parameters.extradata,
-                    duration: .microseconds(duration), frameDuration: .microseconds(frames > 0 ? duration / Int64(frames) : 0)))
+            takes.append(ExportPlan.Take(read: reader, duration: timeBase.microseconds(end - offset), frames: frames))
             offset = end
         }
         try write(encoder.flush())

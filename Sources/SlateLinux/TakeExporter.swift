@@ -63,11 +63,7 @@ public struct TakeExporter {
                 throw Failure(description: "cannot read take \(folder.file(take.file)): \(error.reason)")
             }
         }
-        let planned = readers.map {
-            ExportPlan.Take(
-                path: $0.path, codec: $0.parameters.codec, width: $0.parameters.width, height: $0.parameters.height,
-                extradata: $0.parameters.extradata, duration: .zero, frameDuration: .zero)
-        }
+        let planned = readers.map { ExportPlan.Take(read: $0, duration: 0, frames: 0) }
         guard let plan = ExportPlan(takes: planned, filter: filter) else {
             throw Failure(description: "no takes to export in \(folder.path)")
         }
@@ -144,16 +140,21 @@ public struct TakeExporter {
                 if copied % 30 == 0 { progress(Double(copied) / Double(max(1, total))) }
             }
             guard frames > 0 else { throw MediaError("read the take", path: reader.path, message: "it holds no frames") }
-            let duration = timeBase.microseconds(end - offset)
-            takes.append(
-                ExportPlan.Take(
-                    path: reader.path, codec: reader.parameters.codec, width: reader.parameters.width,
-                    height: reader.parameters.height, extradata: reader.parameters.extradata,
-                    duration: .microseconds(duration), frameDuration: .microseconds(frames > 0 ? duration / Int64(frames) : 0)))
+            takes.append(ExportPlan.Take(read: reader, duration: timeBase.microseconds(end - offset), frames: frames))
             offset = end
         }
         try writer.finish()
         progress(1)
         return Joined(takes: takes, frames: copied, encoder: nil)
+    }
+}
+
+extension ExportPlan.Take {
+    /// A take as read: its parameters, and its real duration and frame count.
+    init(read reader: PacketReader, duration: Int64, frames: Int) {
+        self.init(
+            path: reader.path, codec: reader.parameters.codec, width: reader.parameters.width,
+            height: reader.parameters.height, extradata: reader.parameters.extradata, duration: .microseconds(duration),
+            frameDuration: .microseconds(frames > 0 ? duration / Int64(frames) : 0))
     }
 }

@@ -86,15 +86,8 @@ public final class TakeWriter {
         guard let context, let packet, !finished else {
             throw MediaError("write a packet", path: path, message: "the take is closed")
         }
-        try check(av_new_packet(packet, Int32(encoded.data.count)), "write a packet", path: path)
+        try encoded.fill(packet, "write a packet", path: path)
         defer { av_packet_unref(packet) }
-        if let data = packet.pointee.data, !encoded.data.isEmpty {
-            encoded.data.withUnsafeBufferPointer { data.update(from: $0.baseAddress!, count: $0.count) }
-        }
-        packet.pointee.pts = encoded.pts
-        packet.pointee.dts = encoded.dts
-        packet.pointee.duration = encoded.duration
-        packet.pointee.flags = encoded.isKeyframe ? AV_PKT_FLAG_KEY : 0
         packet.pointee.stream_index = 0
         av_packet_rescale_ts(packet, parameters.timeBase.rational, context.pointee.streams[0]!.pointee.time_base)
         try check(av_write_frame(context, packet), "write a packet", path: path)

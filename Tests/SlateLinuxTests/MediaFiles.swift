@@ -34,15 +34,15 @@ enum MediaFiles {
         return (process, out, text)
     }
 
-    /// Starts `slate` with `arguments` and its standard output on a pipe, with no
-    /// signals blocked, as from a shell.
-    static func launchSlate(_ arguments: [String]) throws -> (process: Process, output: Pipe) {
+    /// Starts `slate` with `arguments` and its standard output on a pipe (its
+    /// standard error on `errors`, if given), with no signals blocked, as from a shell.
+    static func launchSlate(_ arguments: [String], errors: Pipe? = nil) throws -> (process: Process, output: Pipe) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: slate)
         process.arguments = arguments
         let out = Pipe()
         process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
+        process.standardError = errors ?? FileHandle.nullDevice
         var none = sigset_t(), saved = sigset_t()
         sigemptyset(&none)
         pthread_sigmask(SIG_SETMASK, &none, &saved)

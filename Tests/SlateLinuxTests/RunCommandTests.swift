@@ -39,17 +39,8 @@ import SlateLinux
 
     /// Runs `slate run --json` to its end, or until `signal` is sent `after` the first take started.
     static func run(_ arguments: [String], signal: Int32? = nil, after: Duration = .zero) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: MediaFiles.slate)
-        process.arguments = ["run", "--json"] + arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        var none = sigset_t(), saved = sigset_t()
-        sigemptyset(&none)
-        pthread_sigmask(SIG_SETMASK, &none, &saved)
-        try process.run()
-        pthread_sigmask(SIG_SETMASK, &saved, nil)
+        let err = Pipe()
+        let (process, out) = try MediaFiles.launchSlate(["run", "--json"] + arguments, errors: err)
         var text = ""
         if let signal {
             while !text.contains("\"event\":\"started\"") {
@@ -173,17 +164,9 @@ import SlateLinux
               wait-for-camera: true
 
             """.write(toFile: profile, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: MediaFiles.slate)
-        process.arguments = ["run", "--profile", profile, "--work", folder + "/takes", "--output", folder]
         let err = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = err
-        var none = sigset_t(), saved = sigset_t()
-        sigemptyset(&none)
-        pthread_sigmask(SIG_SETMASK, &none, &saved)
-        try process.run()
-        pthread_sigmask(SIG_SETMASK, &saved, nil)
+        let (process, _) = try MediaFiles.launchSlate(
+            ["run", "--profile", profile, "--work", folder + "/takes", "--output", folder], errors: err)
         MonotonicClock.sleep(until: MonotonicClock.now() + .milliseconds(2500))
         #expect(process.isRunning)
         kill(process.processIdentifier, SIGTERM)
@@ -205,17 +188,9 @@ import SlateLinux
         let profile = folder + "/rig.yaml"
         let text = try String(contentsOfFile: Self.demoProfile, encoding: .utf8)
         try text.write(toFile: profile, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: MediaFiles.slate)
-        process.arguments = ["run", "--profile", profile, "--work", folder + "/takes", "--output", folder]
         let err = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = err
-        var none = sigset_t(), saved = sigset_t()
-        sigemptyset(&none)
-        pthread_sigmask(SIG_SETMASK, &none, &saved)
-        try process.run()
-        pthread_sigmask(SIG_SETMASK, &saved, nil)
+        let (process, _) = try MediaFiles.launchSlate(
+            ["run", "--profile", profile, "--work", folder + "/takes", "--output", folder], errors: err)
         var log = ""
         func read(until marker: String) {
             while !log.contains(marker) {
