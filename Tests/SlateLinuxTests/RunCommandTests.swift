@@ -272,4 +272,58 @@ import SlateLinux
         // The first take runs from the click (0.1 s) to the switch (at its release, 1.2 s), the second from there to 2.5 s.
         #expect(abs(Self.seconds(stopped[0]["duration"]) - 1.1) < 0.07 && abs(Self.seconds(stopped[1]["duration"]) - 1.3) < 0.1)
     }
+
+    @Test(.timeLimit(.minutes(1))) func prerollStartsTheTakeAtTheKeyframeBeforePressMinusPreroll() throws {
+        let folder = try MediaFiles.folder("run-preroll")
+        defer { MediaFiles.remove(folder) }
+        let profile = folder + "/rig.yaml"
+        try """
+            inputs:
+              pedals:
+                match: [{vendor: 0x3553, product: 0xb001}]
+                bind: {KEY_B: primary}
+            capture:
+              primary: {click: take.toggle}
+            camera:
+              back: [testpattern]
+              fps: 30
+              max-size: 320x180
+              codec: [h264]
+              preroll: 1s
+
+            """.write(toFile: profile, atomically: true, encoding: .utf8)
+        let recording = folder + "/session.evemu"
+        try """
+            # EVEMU 1.3
+            N: PCsensor FootSwitch
+            I: 0003 3553 b001 0111
+            P: 00 00 00 00 00 00 00 00
+            B: 00 03 00 00 00 00 00 00 00
+            B: 01 00 00 00 40 00 40 01 00
+            E: 0.000000 0000 0000 0
+            E: 3.000000 0001 0030 1
+            E: 3.000000 0000 0000 0
+            E: 3.100000 0001 0030 0
+            E: 3.100000 0000 0000 0
+            E: 4.000000 0001 0030 1
+            E: 4.000000 0000 0000 0
+            E: 4.100000 0001 0030 0
+            E: 4.100000 0000 0000 0
+            E: 4.300000 0000 0000 0
+
+            """.write(toFile: recording, atomically: true, encoding: .utf8)
+        let result = try Self.run([
+            "--profile", profile, "--replay", recording, "--work", folder + "/takes", "--output", folder,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let action = try #require(result.lines.first { ($0["result"] as? String)?.hasPrefix("started") == true })
+        let started = try #require(result.takes("started").first)
+        let stopped = try #require(result.takes("stopped").first)
+        // Keyframes come every second: the take starts 1 to 2 s before the press.
+        let lead = Self.seconds(action["t"]) - Self.seconds(started["t"])
+        #expect(lead >= 1.0 && lead <= 2.0 + 1.0 / 30, "pre-roll \(lead) s")
+        #expect(abs(Self.seconds(stopped["duration"]) - (1.0 + lead)) < 0.07, "\(stopped)")
+        let info = try MediaProbe.probe(path: try #require(stopped["path"] as? String), decode: true)
+        #expect(info.frameCount == stopped["frames"] as? Int && info.decodedFrames == info.frameCount)
+    }
 }
