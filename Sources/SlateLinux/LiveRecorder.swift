@@ -86,11 +86,13 @@ public final class LiveRecorder: Recorder {
         return position == .back ? ["/dev/video*"] : []
     }
 
-    /// Opens the camera for the current position and frame rate and starts streaming.
+    /// Opens the camera for the current position and frame rate, with the
+    /// current zoom, and starts streaming.
     public func open() throws(OpenFailure) {
         guard session == nil else { return }
-        session = try makeSession(position: position, fps: fps)
-        zoom = 1
+        let opened = try makeSession(position: position, fps: fps)
+        session = opened
+        zoom = opened.tuning.aim(at: zoom)
         torch = false
     }
 
@@ -217,7 +219,7 @@ public final class LiveRecorder: Recorder {
             return "\(error)"
         }
         session = replacement
-        _ = replacement.tuning.aim(at: zoom)
+        zoom = replacement.tuning.aim(at: zoom)
         if wasRecording { _ = perform(.start, at: time) }
         return nil
     }
