@@ -220,6 +220,7 @@ public final class LiveRecorder: Recorder {
         }
         session = replacement
         zoom = replacement.tuning.aim(at: zoom)
+        torch = false
         if wasRecording { _ = perform(.start, at: time) }
         return nil
     }
