@@ -19,6 +19,9 @@ struct Record: ParsableCommand {
 
     @OptionGroup var video: VideoOptions
 
+    @Flag(help: "Store a camera's MJPEG or H.264 frames as they come, without encoding (as camera.passthrough).")
+    var passthrough = false
+
     @OptionGroup var folder: Takes.Folder
 
     @Flag(help: "Print the take as one JSON object.")
@@ -34,7 +37,7 @@ struct Record: ParsableCommand {
             if camera == "testpattern" {
                 source = TestPatternSource(width: video.dimensions.width, height: video.dimensions.height, fps: video.fps)
             } else {
-                let camera = try V4L2FrameSource(path: camera, fps: video.fps)
+                let camera = try V4L2FrameSource(path: camera, fps: video.fps, passThrough: passthrough)
                 log.info("\(camera.camera.path) (\(camera.camera.card)): \(camera.choice)")
                 source = camera
             }
@@ -45,7 +48,7 @@ struct Record: ParsableCommand {
         let recorder: TakeRecorder
         do {
             recorder = try TakeRecorder(
-                source: source, folder: folder, codecs: video.codecs, logger: log)
+                source: source, folder: folder, codecs: video.codecs, passThrough: passthrough, logger: log)
         } catch {
             OutputStream.writeError("slate record: \(error)")
             throw ExitCode.failure
