@@ -10,8 +10,9 @@ struct Record: ParsableCommand {
         abstract: "Record one take into the work folder, to try a camera and the encoder.",
         discussion: """
             The take is recorded as the daemon records takes: a fragmented MP4 with a \
-            thumbnail, listed in the work folder's takes.json. It stops after --seconds, \
-            or on SIGINT or SIGTERM.
+            thumbnail, listed in the work folder's takes.json. Of several --codec choices, \
+            the first whose encoder keeps up at this size (a short probe) is used. It \
+            stops after --seconds, or on SIGINT or SIGTERM.
             """)
 
     @Option(help: "A V4L2 device such as /dev/video0, or testpattern.")
@@ -45,10 +46,18 @@ struct Record: ParsableCommand {
             OutputStream.writeError("slate record: \(error)")
             throw ExitCode.failure
         }
+        var codecs = video.codecs
+        if !(passthrough && source.codec != nil),
+            let (codec, lines) = EncoderChoice.probing(
+                codecs: codecs, width: source.width, height: source.height, fps: source.fps)
+        {
+            for line in lines { log.info("\(line)") }
+            codecs = [codec]
+        }
         let recorder: TakeRecorder
         do {
             recorder = try TakeRecorder(
-                source: source, folder: folder, codecs: video.codecs, passThrough: passthrough, logger: log)
+                source: source, folder: folder, codecs: codecs, passThrough: passthrough, logger: log)
         } catch {
             OutputStream.writeError("slate record: \(error)")
             throw ExitCode.failure
