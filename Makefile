@@ -49,7 +49,10 @@ test-vm: build vm-deps
 
 bench: deps
 	$(SWIFT) build -c release --product slate-bench
+	$(SWIFT) build -c release --product slate
 	.build/release/slate-bench
+	@echo "== recording 1080p30 for 60 s: peak memory and dropped frames of slate record"
+	.build/release/slate-bench record 60
 	@if scripts/install-deps ffmpeg; then \
 		echo "== encode throughput at 1080p30, Slate against the ffmpeg command line" && \
 		.build/release/slate-bench encode && \

@@ -53,6 +53,9 @@ public struct FourCC: Hashable, Sendable, CustomStringConvertible {
         .yuyv, .uyvy, .nv12, .yu12, .yv12, .nv21, .yvyu, .vyuy, .nv16, .nv61, .yuv422p, .rgb24, .bgr24, .grey,
     ]
 
+    /// Compressed formats Slate can decode to encode again, when pass-through is off.
+    public static let decodable: [FourCC] = [.mjpeg, .jpeg]
+
     public var isPassThrough: Bool { FourCC.passThrough.contains(self) }
     public var isEncodable: Bool { FourCC.encodable.contains(self) }
 }

@@ -5,7 +5,8 @@
 /// At the same size, with pass-through allowed, a compressed format Slate can store as it
 /// comes is preferred (H.264, HEVC, then MJPEG: `FourCC.passThrough`) over raw; raw formats
 /// are ranked by `FourCC.encodable`. Without pass-through only raw formats Slate can encode
-/// from are candidates. Formats libv4l2 emulates (`CameraMode.isEmulated`) are left out
+/// from are candidates, and MJPEG (decoded, then encoded) only when the camera offers
+/// no such raw format. Formats libv4l2 emulates (`CameraMode.isEmulated`) are left out
 /// unless `allowsEmulated`: they cost a conversion and a copy per frame.
 ///
 /// The interval to set is exactly 1/fps when the mode allows it, else the closest interval
@@ -42,6 +43,9 @@ public struct FormatSelection: Sendable {
         public var interval: Fraction
         /// The format goes into the take as it comes (a compressed format with pass-through allowed).
         public var passesThrough: Bool
+
+        /// The frames are compressed and must be decoded before they are encoded.
+        public var isDecoded: Bool { !passesThrough && mode.pixelFormat.isPassThrough }
     }
 
     public enum Outcome: Hashable, Sendable {
@@ -82,7 +86,10 @@ public struct FormatSelection: Sendable {
         guard !fitting.isEmpty else {
             return .unavailable(reason: "no mode fits within \(maxSizeText) (smallest: \(smallest(modes)))")
         }
-        let usable = fitting.filter { rank($0) != nil }
+        var usable = fitting.filter { rank($0) != nil }
+        if usable.isEmpty && !passThrough {
+            usable = fitting.filter { FourCC.decodable.contains($0.pixelFormat) && (allowsEmulated || !$0.isEmulated) }
+        }
         guard !usable.isEmpty else {
             let formats = Set(fitting.map(\.pixelFormat.string)).sorted().joined(separator: ", ")
             return .unavailable(reason: "no format Slate can \(passThrough ? "use" : "encode from without pass-through"): \(formats)")
@@ -96,6 +103,7 @@ public struct FormatSelection: Sendable {
             var reason = "largest mode allowing \(fps) fps" + (maxSize == nil ? "" : " within \(maxSizeText)")
             if interval != target { reason += "; no 1/\(fps) interval, \(interval) (\(interval.fpsText) fps) instead" }
             if choice.passesThrough { reason += "; \(best.pixelFormat) passed through" }
+            if choice.isDecoded { reason += "; no raw format, so \(best.pixelFormat) is decoded" }
             if best.isEmulated { reason += "; \(best.pixelFormat) is converted by libv4l2" }
             return .chosen(choice, reason: reason)
         }

@@ -37,19 +37,36 @@ public final class FrameTuning: @unchecked Sendable {
         set { shared.locked { isMirrored = newValue } }
     }
 
+    /// Applies the settings to a capture `interval` after the previous one.
+    /// Compressed frames pass as they come: only the camera's own zoom moves.
+    func apply(_ capture: Capture, interval: Duration) -> Capture {
+        switch capture {
+        case .raw(let frame): return .raw(apply(frame, interval: interval))
+        case .compressed:
+            _ = step(interval)
+            return capture
+        }
+    }
+
     /// Applies the settings to a frame `interval` after the previous one.
     func apply(_ frame: VideoFrame, interval: Duration) -> VideoFrame {
-        let (goal, mirror) = shared.locked { (target, isMirrored) }
-        ramp.aim(at: goal)
-        let factor = ramp.advance(by: interval)
-        var out = frame
-        if let cameraZoom {
-            if factor != applied { cameraZoom(factor) }
-        } else {
-            out = digital.apply(frame, ramp: ramp)
-        }
-        applied = factor
+        let mirror = step(interval)
+        var out = cameraZoom == nil ? digital.apply(frame, ramp: ramp) : frame
         if mirror { out.mirror() }
         return out
     }
+
+    /// Moves the zoom along its ramp (setting the camera's control when it has
+    /// one); returns whether frames are mirrored.
+    private func step(_ interval: Duration) -> Bool {
+        let (goal, mirror) = shared.locked { (target, isMirrored) }
+        ramp.aim(at: goal)
+        let factor = ramp.advance(by: interval)
+        if let cameraZoom, factor != applied { cameraZoom(factor) }
+        applied = factor
+        return mirror
+    }
+
+    /// Whether zoom is done by the camera rather than by cropping frames.
+    public var zoomsInCamera: Bool { cameraZoom != nil }
 }

@@ -11,7 +11,8 @@ public enum JPEGThumbnail {
     /// Writes `frame` as a JPEG at `path` (through a temporary file renamed into place).
     public static func write(_ frame: VideoFrame, to path: String) throws(MediaError) {
         _ = LibAV.setUp
-        let bytes = try encode(frame, path: path)
+        let (width, height) = size(width: frame.width, height: frame.height)
+        let bytes = try jpeg(frame, width: width, height: height, path: path)
         let temporary = path + ".partial"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw MediaError("create the thumbnail", path: temporary, message: errnoText()) }
@@ -39,8 +40,8 @@ public enum JPEGThumbnail {
         return (w, h)
     }
 
-    private static func encode(_ frame: VideoFrame, path: String) throws(MediaError) -> [UInt8] {
-        let (width, height) = size(width: frame.width, height: frame.height)
+    /// `frame` scaled to `width` x `height` and encoded as a JPEG; errors name `path`.
+    static func jpeg(_ frame: VideoFrame, width: Int, height: Int, path: String) throws(MediaError) -> [UInt8] {
         guard
             let scaler = sws_getContext(
                 Int32(frame.width), Int32(frame.height), AV_PIX_FMT_YUV420P, Int32(width), Int32(height),

@@ -36,6 +36,8 @@ public final class LiveRecorder: Recorder {
         var tuning: FrameTuning
         var camera: V4L2Camera?
         var name: String
+        /// Compressed frames are written as they come: no digital zoom or software mirroring.
+        var passesThrough: Bool
     }
 
     /// Test-pattern size when the profile sets no `max-size`.
@@ -188,6 +190,9 @@ public final class LiveRecorder: Recorder {
     }
 
     private func setZoom(_ factor: Double) -> RecorderOutcome {
+        if let session, session.passesThrough, !session.tuning.zoomsInCamera {
+            return .ignored("\(session.name) is recorded as it comes (pass-through) and has no zoom control")
+        }
         let maximum = session?.tuning.maximumZoom ?? ZoomRamp.limit
         let clamped = (min(max(factor, 1), maximum) * 100).rounded() / 100
         zoom = clamped
@@ -245,7 +250,8 @@ public final class LiveRecorder: Recorder {
                 source = TestPatternSource(width: size.width, height: size.height, fps: fps)
                 name = "testpattern"
             case .device(let path):
-                let opened = try V4L2FrameSource(path: path, fps: fps, maxSize: spec.maxSize)
+                let opened = try V4L2FrameSource(
+                    path: path, fps: fps, maxSize: spec.maxSize, passThrough: spec.passthrough)
                 log.info("\(path) (\(opened.camera.card)): \(opened.choice)")
                 source = opened
                 camera = opened.camera
@@ -256,13 +262,18 @@ public final class LiveRecorder: Recorder {
         }
         let mirrored = spec.mirror ?? (position == .front)
         let tuning = makeTuning(camera: camera, mirrored: mirrored)
-        let codec = pickEncoder(width: source.width, height: source.height, fps: source.fps)
+        let passThrough = spec.passthrough && source.codec != nil
+        if passThrough, tuning.mirrored {
+            log.warning("\(name) is recorded as it comes (pass-through) and has no horizontal flip control: takes are not mirrored")
+        }
+        let codec = passThrough ? spec.codecs.first ?? "h264" : pickEncoder(width: source.width, height: source.height, fps: source.fps)
         do {
             let recorder = try TakeRecorder(
                 source: source, folder: settings.work, codecs: [codec] + spec.codecs.filter { $0 != codec },
-                preroll: spec.preroll, rotation: spec.orientation, tuning: tuning, logger: log, onEvent: onEvent)
+                passThrough: passThrough, preroll: spec.preroll, rotation: spec.orientation, tuning: tuning, logger: log,
+                onEvent: onEvent)
             log.info("recording \(name) at \(source.width)x\(source.height) \(source.fps) fps with \(recorder.encoderName)")
-            return Session(recorder: recorder, tuning: tuning, camera: camera, name: name)
+            return Session(recorder: recorder, tuning: tuning, camera: camera, name: name, passesThrough: passThrough)
         } catch {
             source.stop()
             throw OpenFailure(description: "\(error)")
@@ -297,21 +308,12 @@ public final class LiveRecorder: Recorder {
         let codecs = settings.camera.codecs
         let key = "\(width)x\(height)@\(fps)"
         if let known = encoders[key] { return known }
-        var probes: [EncoderChoice.Probe] = []
-        for codec in codecs {
-            let speed = VideoEncoder.probeSpeed(codec: codec, width: width, height: height, fps: fps, frames: Self.probeFrames)
-            probes.append(
-                EncoderChoice.Probe(
-                    codec: codec, encoder: VideoEncoder.encoderNames(for: codec).first ?? codec,
-                    framesPerSecond: speed > 0 ? speed : nil))
-            if speed >= Double(fps) * EncoderChoice.margin { break }
-        }
-        guard let picked = EncoderChoice.pick(probes, fps: fps, size: "\(width)x\(height)") else {
+        guard let (codec, lines) = EncoderChoice.probing(codecs: codecs, width: width, height: height, fps: fps) else {
             return codecs.first ?? "h264"
         }
-        for line in picked.log { log.info("\(line)") }
-        encoders[key] = picked.probe.codec
-        return picked.probe.codec
+        for line in lines { log.info("\(line)") }
+        encoders[key] = codec
+        return codec
     }
 
     /// Turns a recorder's events into reports; returns why its source was lost, if it was.

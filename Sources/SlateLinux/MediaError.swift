@@ -25,6 +25,9 @@ public struct MediaError: Error, CustomStringConvertible {
         self.message = message
     }
 
+    /// The file could not be written because its disk is full (ENOSPC).
+    public var isDiskFull: Bool { code == slate_averror(ENOSPC) }
+
     /// The failure without the path: `cannot open the output: Permission denied`.
     public var reason: String { "cannot \(operation): \(message)" }
 

@@ -39,15 +39,40 @@ public struct TakeFolder {
         }
     }
 
+    /// Saves the manifest. When the disk is full, the space `reserveSpace()` set
+    /// aside is given up for it.
     public func save(_ manifest: TakeManifest) throws(SystemError) {
-        try FileWriting.atomicWrite(manifest.json, toPath: manifestPath)
+        do {
+            try FileWriting.atomicWrite(manifest.json, toPath: manifestPath)
+        } catch where error.errno == ENOSPC && unlink(reservePath) == 0 {
+            try FileWriting.atomicWrite(manifest.json, toPath: manifestPath)
+        }
+    }
+
+    /// A file holding space for the manifest, in case the takes fill the disk.
+    public var reservePath: String { path + "/.takes.reserve" }
+
+    /// Sets `bytes` aside for the manifest (once; again after `save` used them).
+    public func reserveSpace(bytes: Int = 128 * 1024) throws(SystemError) {
+        guard access(reservePath, F_OK) != 0 else { return }
+        let fd = open(reservePath, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw SystemError("create", path: reservePath) }
+        defer { close(fd) }
+        let status = posix_fallocate(fd, 0, off_t(bytes))
+        if status != 0 {
+            unlink(reservePath)
+            throw SystemError("reserve space (fallocate)", path: reservePath, errno: status)
+        }
     }
 
     /// Removes a take's file, its thumbnail and its manifest entry (the entry first,
-    /// so a crash never leaves the manifest pointing at a missing file).
+    /// so a crash never leaves the manifest pointing at a missing file). When the
+    /// manifest cannot be saved, nothing is removed, `manifest` included.
     public func delete(_ take: TakeManifest.Take, from manifest: inout TakeManifest) throws(SystemError) {
-        manifest.takes.removeAll { $0.id == take.id }
-        try save(manifest)
+        var remaining = manifest
+        remaining.takes.removeAll { $0.id == take.id }
+        try save(remaining)
+        manifest = remaining
         for name in [take.file] + (take.thumbnail.map { [$0] } ?? []) where unlink(file(name)) != 0 && errno != ENOENT {
             throw SystemError("delete", path: file(name))
         }

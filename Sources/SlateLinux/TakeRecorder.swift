@@ -5,8 +5,10 @@ import SlateCore
 /// Records takes from a frame source on a thread of its own: the source runs
 /// and the encoder is ready all the time, so a take starts with the first frame
 /// captured at or after its button's timestamp (or earlier, with pre-roll).
-/// Each take is a fragmented MP4 in the work folder with a thumbnail from 0.05 s,
-/// listed in the folder's manifest, which is saved when a take opens and closes.
+/// Each take is a fragmented MP4 (MOV for passed-through MJPEG) in the work folder
+/// with a thumbnail from 0.05 s, listed in the folder's manifest, which is saved when
+/// a take opens and closes. A take whose file cannot be written (a full disk) ends
+/// there, playable up to its last complete fragment, and is reported as failed.
 public final class TakeRecorder: @unchecked Sendable {
     /// What happened to a take, for the daemon's output.
     public enum Event: Sendable {
@@ -32,7 +34,7 @@ public final class TakeRecorder: @unchecked Sendable {
 
     private let source: FrameSource
     private let folder: TakeFolder
-    private let encoder: VideoEncoder
+    private let encoder: CaptureEncoder
     private let rotation: Int
     private let tuning: FrameTuning?
     private let onEvent: (@Sendable () -> Void)?
@@ -55,13 +57,15 @@ public final class TakeRecorder: @unchecked Sendable {
     private var captureTimes = [Instant](repeating: Instant(microseconds: 0), count: 64)
 
     /// Opens the encoder (the first of `codecs` that opens) and starts recording
-    /// frames into the ring; takes start with `start(at:)`. Takes a crash left
-    /// marked as recording are measured and listed as finished. `tuning` zooms
-    /// and mirrors frames; `onEvent` is called on the recording thread whenever
-    /// there are new events to take.
+    /// frames into the ring; takes start with `start(at:)`. With `passThrough`, a
+    /// source's compressed frames go into the takes as they come, without an encoder.
+    /// Takes a crash left marked as recording are measured and listed as finished.
+    /// `tuning` zooms and mirrors raw frames; `onEvent` is called on the recording
+    /// thread whenever there are new events to take.
     public init(
-        source: FrameSource, folder: TakeFolder, codecs: [String], preroll: Duration = .zero, rotation: Int = 0,
-        tuning: FrameTuning? = nil, logger: Logger, onEvent: (@Sendable () -> Void)? = nil
+        source: FrameSource, folder: TakeFolder, codecs: [String], passThrough: Bool = false,
+        preroll: Duration = .zero, rotation: Int = 0, tuning: FrameTuning? = nil, logger: Logger,
+        onEvent: (@Sendable () -> Void)? = nil
     ) throws {
         self.source = source
         self.folder = folder
@@ -72,7 +76,7 @@ public final class TakeRecorder: @unchecked Sendable {
         router = TakeRouter(preroll: preroll)
         manifest = try folder.load()
         for note in folder.recover(&manifest) { logger.warning("\(note)") }
-        encoder = try VideoEncoder(codecs: codecs, width: source.width, height: source.height, fps: source.fps)
+        encoder = try CaptureEncoder(source: source, codecs: codecs, passThrough: passThrough)
         switch BackgroundThread.spawn({ [self] in record() }) {
         case .success(let handle): thread = handle
         case .failure(let error): throw error
@@ -81,8 +85,8 @@ public final class TakeRecorder: @unchecked Sendable {
 
     deinit { shutdown() }
 
-    /// The encoder in use, e.g. `libx264`.
-    public var encoderName: String { encoder.codecName }
+    /// The encoder in use, e.g. `libx264`, or `mjpeg pass-through`.
+    public var encoderName: String { encoder.name }
 
     public func start(at time: Instant) { post(.start(time)) }
 
@@ -126,9 +130,9 @@ public final class TakeRecorder: @unchecked Sendable {
         var previous: Instant?
         var lost: String?
         while true {
-            var frame: VideoFrame
+            var frame: Capture
             do {
-                guard let next = try source.nextFrame() else { break }
+                guard let next = try source.nextCapture() else { break }
                 frame = next
             } catch {
                 lost = "\(error)"
@@ -149,7 +153,7 @@ public final class TakeRecorder: @unchecked Sendable {
             index = max(index + 1, (elapsed * Int64(encoder.fps) + 500_000) / 1_000_000)
             captureTimes[Int(index % 64)] = frame.time
             do {
-                for packet in try encoder.encode(frame, pts: index, keyframe: keyframe) {
+                for packet in try encoder.packets(for: frame, pts: index, keyframe: keyframe) {
                     let timed = TakeRouter<EncodedPacket>.Timed(
                         time: captureTimes[Int(packet.pts % 64)], isKeyframe: packet.isKeyframe, packet: packet)
                     apply(router.packet(timed), current: packet.pts == index ? frame : nil)
@@ -209,7 +213,7 @@ public final class TakeRecorder: @unchecked Sendable {
         }
     }
 
-    private func apply(_ outputs: [TakeRouter<EncodedPacket>.Output], current frame: VideoFrame?) {
+    private func apply(_ outputs: [TakeRouter<EncodedPacket>.Output], current frame: Capture?) {
         for output in outputs {
             switch output {
             case .open(let firstFrame): open(firstFrame: firstFrame)
@@ -223,7 +227,12 @@ public final class TakeRecorder: @unchecked Sendable {
         let age = MonotonicClock.now().microseconds - firstFrame.microseconds
         let started = WallClock.microseconds() - max(0, age)
         let id = String(UInt16.random(in: 0...UInt16.max), radix: 16)
-        let name = TakeManifest.takeFileName(started: started, id: id)
+        let name = TakeManifest.takeFileName(started: started, id: id, extension: encoder.fileExtension)
+        do {
+            try folder.reserveSpace()
+        } catch {
+            log.warning("\(error)")
+        }
         do {
             writer = try TakeWriter(path: folder.file(name), parameters: encoder.parameters, rotation: rotation)
         } catch {
@@ -240,7 +249,7 @@ public final class TakeRecorder: @unchecked Sendable {
         report(.opened(take, firstFrame: firstFrame))
     }
 
-    private func write(_ timed: TakeRouter<EncodedPacket>.Timed, frame: VideoFrame?) {
+    private func write(_ timed: TakeRouter<EncodedPacket>.Timed, frame: Capture?) {
         guard let writer, var take else { return }
         let first = firstPts ?? timed.packet.pts
         firstPts = first
@@ -250,13 +259,14 @@ public final class TakeRecorder: @unchecked Sendable {
         do {
             try writer.write(packet)
         } catch {
-            report(.failed("\(error)"))
-            close()
+            fail(take, writer: writer, error)
             return
         }
         lastPts = timed.packet.pts
         take.frames += 1
-        if take.thumbnail == nil, let frame, packet.pts >= Int64(encoder.fps) / 20 {
+        if take.thumbnail == nil, let capture = frame, packet.pts >= Int64(encoder.fps) / 20,
+            let frame = encoder.picture(of: capture)
+        {
             let name = String(take.file.dropLast(4)) + ".jpg"
             do {
                 try JPEGThumbnail.write(frame, to: folder.file(name))
@@ -287,6 +297,21 @@ public final class TakeRecorder: @unchecked Sendable {
         report(.closed(take))
     }
 
+    /// Ends a take whose file could not be written: cut back to its complete
+    /// fragments, which the manifest then describes.
+    private func fail(_ take: TakeManifest.Take, writer: TakeWriter, _ error: MediaError) {
+        var take = take
+        let kept = writer.abandon()
+        self.writer = nil
+        take.frames = kept.packets
+        firstPts = kept.packets > 0 ? firstPts : nil
+        lastPts = (firstPts ?? 0) + kept.end - 1
+        self.take = take
+        let reason = error.isDiskFull ? "the disk is full" : error.reason
+        report(.failed("take \(writer.path) ended early, \(reason); it keeps its first \(kept.packets) frames"))
+        close()
+    }
+
     private func deleteLastTake() {
         guard let last = manifest.takes.last(where: { !$0.recording }) else { return }
         do {
@@ -301,7 +326,7 @@ public final class TakeRecorder: @unchecked Sendable {
         do {
             try folder.save(manifest)
         } catch {
-            report(.failed("\(error)"))
+            report(.failed("the take list was not saved: \(error)"))
         }
     }
 }

@@ -2,9 +2,11 @@ import CAV
 import Glibc
 import SlateCore
 
-/// Writes one take as a fragmented MP4 (`frag_keyframe+empty_moov+default_base_moof`):
-/// a new fragment starts at every keyframe and is flushed to the file at once,
-/// so a crash or a kill leaves a playable file that ends at the last fragment.
+/// Writes one take as a fragmented MP4 (`frag_keyframe+empty_moov+default_base_moof`),
+/// or QuickTime when the path ends in `.mov` (for MJPEG): a new fragment starts at
+/// every keyframe and is flushed to the file at once, so a crash or a kill leaves a
+/// playable file that ends at the last fragment, and a failed write (a full disk)
+/// can be cut back to it with `abandon()`.
 public final class TakeWriter {
     public let path: String
     public let parameters: VideoStreamParameters
@@ -12,13 +14,24 @@ public final class TakeWriter {
     public let rotation: Int
     /// Packets written so far.
     public private(set) var packetCount = 0
+    /// What the file holds in complete fragments, flushed to it.
+    public private(set) var complete = Complete(bytes: 0, packets: 0, end: 0)
+
+    /// The part of a take that is in complete fragments: the file's first `bytes`,
+    /// holding its first `packets`, which end at `end` (in `parameters.timeBase`).
+    public struct Complete: Hashable, Sendable {
+        public var bytes: Int64
+        public var packets: Int
+        public var end: Int64
+    }
 
     private var context: UnsafeMutablePointer<AVFormatContext>?
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var headerWritten = false
     private var finished = false
+    private var written = Complete(bytes: 0, packets: 0, end: 0)
 
-    /// Creates (or replaces) the file at `path` and writes the MP4 header.
+    /// Creates (or replaces) the file at `path` and writes the MP4 (or MOV) header.
     public init(path: String, parameters: VideoStreamParameters, rotation: Int = 0) throws(MediaError) {
         _ = LibAV.setUp
         self.path = path
@@ -30,7 +43,8 @@ public final class TakeWriter {
         guard let descriptor = avcodec_descriptor_get_by_name(parameters.codec) else {
             throw MediaError("write the take", path: path, message: "unknown codec '\(parameters.codec)'")
         }
-        try check(avformat_alloc_output_context2(&context, nil, "mp4", path), "create an MP4 muxer", path: path)
+        let container = path.hasSuffix(".mov") ? "mov" : "mp4"
+        try check(avformat_alloc_output_context2(&context, nil, container, path), "create an MP4 muxer", path: path)
         packet = av_packet_alloc()
         guard let context, packet != nil, let stream = avformat_new_stream(context, nil) else {
             throw MediaError("create an MP4 muxer", path: path, code: slate_averror(ENOMEM))
@@ -67,6 +81,8 @@ public final class TakeWriter {
         try check(avformat_write_header(context, &options), "write the MP4 header", path: path)
         headerWritten = true
         avio_flush(context.pointee.pb)
+        try checkWrites("write the MP4 header")
+        complete.bytes = avio_tell(context.pointee.pb)
     }
 
     deinit {
@@ -91,8 +107,32 @@ public final class TakeWriter {
         packet.pointee.stream_index = 0
         av_packet_rescale_ts(packet, parameters.timeBase.rational, context.pointee.streams[0]!.pointee.time_base)
         try check(av_write_frame(context, packet), "write a packet", path: path)
-        if encoded.isKeyframe { avio_flush(context.pointee.pb) }
+        if encoded.isKeyframe {
+            // The keyframe closed the fragment of the packets before it.
+            avio_flush(context.pointee.pb)
+            try checkWrites("write a packet")
+            complete = Complete(bytes: avio_tell(context.pointee.pb), packets: written.packets, end: written.end)
+        }
         packetCount += 1
+        written = Complete(bytes: 0, packets: packetCount, end: encoded.pts + encoded.duration)
+    }
+
+    /// After a failed write (a full disk): closes the file without a trailer and cuts
+    /// it back to its complete fragments, which frees what the failed fragment took.
+    /// Returns what the file holds.
+    @discardableResult
+    public func abandon() -> Complete {
+        guard !finished else { return complete }
+        finished = true
+        close()
+        truncate(path, __off_t(complete.bytes))
+        return complete
+    }
+
+    /// A write error the I/O layer kept (a short write is reported on a later flush).
+    private func checkWrites(_ operation: String) throws(MediaError) {
+        guard let pb = context?.pointee.pb, pb.pointee.error < 0 else { return }
+        throw MediaError(operation, path: path, code: pb.pointee.error)
     }
 
     /// Writes the last fragment and the trailer, closes the file and syncs it

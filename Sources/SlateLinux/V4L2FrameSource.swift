@@ -1,13 +1,19 @@
 import SlateCore
 
-/// Frames from a V4L2 camera for the recorder: the mode the seed's rule picks
-/// among the raw formats Slate converts, streamed with 4 buffers and converted
-/// to I420, each stamped with the driver's capture time.
+/// Frames from a V4L2 camera for the recorder: the mode the seed's rule picks,
+/// streamed with 4 buffers, each frame stamped with the driver's capture time.
+/// Raw formats are converted to I420; compressed ones (MJPEG, H.264) come as the
+/// camera sends them, to pass through, or (MJPEG without pass-through, when the
+/// camera has no raw format) to decode.
 public final class V4L2FrameSource: FrameSource, @unchecked Sendable {
     public let camera: V4L2Camera
     public let width: Int
     public let height: Int
     public let fps: Int
+    /// libav's codec name for a compressed format, nil for raw frames.
+    public let codec: String?
+    /// The compressed frames go into the take as they come.
+    public let passesThrough: Bool
     /// What was chosen and why, for the log.
     public let choice: String
     private let format: FourCC
@@ -19,10 +25,12 @@ public final class V4L2FrameSource: FrameSource, @unchecked Sendable {
         public var description: String
     }
 
-    public init(path: String, fps: Int, maxSize: (width: Int, height: Int)? = nil) throws {
+    public init(path: String, fps: Int, maxSize: (width: Int, height: Int)? = nil, passThrough: Bool = false) throws {
         camera = try V4L2Camera(path: path)
-        let modes = try camera.modes().filter { RawFrameConversion.formats.contains($0.pixelFormat) }
-        let selection = FormatSelection(fps: fps, maxSize: maxSize, passThrough: false)
+        let modes = try camera.modes().filter {
+            RawFrameConversion.formats.contains($0.pixelFormat) || V4L2FrameSource.codecs[$0.pixelFormat] != nil
+        }
+        let selection = FormatSelection(fps: fps, maxSize: maxSize, passThrough: passThrough)
         let picked: FormatSelection.Choice
         var reason: String
         switch selection.select(from: modes) {
@@ -38,22 +46,31 @@ public final class V4L2FrameSource: FrameSource, @unchecked Sendable {
         width = set.mode.width
         height = set.mode.height
         format = set.mode.pixelFormat
+        codec = V4L2FrameSource.codecs[format]
+        passesThrough = picked.passesThrough
         self.fps = set.interval.fps.isFinite ? max(1, Int(set.interval.fps.rounded())) : fps
         reason += "; the driver set \(set.mode.formatName) \(width)x\(height) at \(set.interval.fpsText) fps"
         choice = reason
     }
 
-    public func nextFrame() throws -> VideoFrame? {
+    /// The compressed formats Slate passes through or decodes, by libav codec name.
+    static let codecs: [FourCC: String] = [.mjpeg: "mjpeg", .jpeg: "mjpeg", .h264: "h264"]
+
+    public func nextCapture() throws -> Capture? {
         while !stopped.locked({ isStopped }) {
             guard try camera.waitForFrame(milliseconds: 100) else { continue }
-            let converted = try camera.withNextFrame { bytes, info in
-                info.isCorrupt
-                    ? nil
-                    : RawFrameConversion.convert(
-                        bytes, format: format, width: width, height: height, bytesPerLine: camera.bytesPerLine,
-                        time: info.timestamp)
+            let captured = try camera.withNextFrame { bytes, info -> Capture? in
+                guard !info.isCorrupt else { return nil }
+                if codec != nil {
+                    let isKeyframe = codec == "mjpeg" || info.isKeyframe
+                    return .compressed(CompressedFrame(data: [UInt8](bytes), time: info.timestamp, isKeyframe: isKeyframe))
+                }
+                return RawFrameConversion.convert(
+                    bytes, format: format, width: width, height: height, bytesPerLine: camera.bytesPerLine,
+                    time: info.timestamp
+                ).map(Capture.raw)
             }
-            if let frame = converted ?? nil { return frame }
+            if let capture = captured ?? nil { return capture }
         }
         return nil
     }

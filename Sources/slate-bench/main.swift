@@ -7,7 +7,8 @@ import SlateLinux
 // runner (release build) and prints throughput and per-event latency.
 // `slate-bench video` measures the test pattern and the video encoders instead;
 // `slate-bench encode` and `slate-bench export` compare encoding and joining
-// takes with the ffmpeg command line.
+// takes with the ffmpeg command line; `slate-bench record` measures `slate record`
+// at 1080p30: peak memory and dropped frames.
 
 if CommandLine.arguments.dropFirst().first == "video" {
     runVideoBench(Array(CommandLine.arguments.dropFirst(2)))
@@ -15,6 +16,10 @@ if CommandLine.arguments.dropFirst().first == "video" {
 }
 if CommandLine.arguments.dropFirst().first == "encode" {
     runEncodeBench(Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
+if CommandLine.arguments.dropFirst().first == "record" {
+    runRecordBench(Array(CommandLine.arguments.dropFirst(2)))
     exit(0)
 }
 if CommandLine.arguments.dropFirst().first == "export" {

@@ -10,14 +10,18 @@ struct Record: ParsableCommand {
         abstract: "Record one take into the work folder, to try a camera and the encoder.",
         discussion: """
             The take is recorded as the daemon records takes: a fragmented MP4 with a \
-            thumbnail, listed in the work folder's takes.json. It stops after --seconds, \
-            or on SIGINT or SIGTERM.
+            thumbnail, listed in the work folder's takes.json. Of several --codec choices, \
+            the first whose encoder keeps up at this size (a short probe) is used. It \
+            stops after --seconds, or on SIGINT or SIGTERM.
             """)
 
     @Option(help: "A V4L2 device such as /dev/video0, or testpattern.")
     var camera = "testpattern"
 
     @OptionGroup var video: VideoOptions
+
+    @Flag(help: "Store a camera's MJPEG or H.264 frames as they come, without encoding (as camera.passthrough).")
+    var passthrough = false
 
     @OptionGroup var folder: Takes.Folder
 
@@ -34,7 +38,7 @@ struct Record: ParsableCommand {
             if camera == "testpattern" {
                 source = TestPatternSource(width: video.dimensions.width, height: video.dimensions.height, fps: video.fps)
             } else {
-                let camera = try V4L2FrameSource(path: camera, fps: video.fps)
+                let camera = try V4L2FrameSource(path: camera, fps: video.fps, passThrough: passthrough)
                 log.info("\(camera.camera.path) (\(camera.camera.card)): \(camera.choice)")
                 source = camera
             }
@@ -42,10 +46,18 @@ struct Record: ParsableCommand {
             OutputStream.writeError("slate record: \(error)")
             throw ExitCode.failure
         }
+        var codecs = video.codecs
+        if !(passthrough && source.codec != nil),
+            let (codec, lines) = EncoderChoice.probing(
+                codecs: codecs, width: source.width, height: source.height, fps: source.fps)
+        {
+            for line in lines { log.info("\(line)") }
+            codecs = [codec]
+        }
         let recorder: TakeRecorder
         do {
             recorder = try TakeRecorder(
-                source: source, folder: folder, codecs: video.codecs, logger: log)
+                source: source, folder: folder, codecs: codecs, passThrough: passthrough, logger: log)
         } catch {
             OutputStream.writeError("slate record: \(error)")
             throw ExitCode.failure

@@ -155,8 +155,16 @@ private let c920: [CameraMode] = [
         #expect(outcome.choice == nil)
         #expect(outcome.reason.contains("BA81"))
         #expect(FormatSelection(fps: 30).select(from: []).reason == "the camera lists no modes")
+    }
+
+    @Test func mjpegIsDecodedWithoutPassThroughOnlyWhenNoRawFormatIsThere() throws {
         let mjpegOnly = c920.filter { $0.pixelFormat == .mjpeg }
-        #expect(FormatSelection(fps: 30, passThrough: false).select(from: mjpegOnly).choice == nil)
+        let decoded = try #require(FormatSelection(fps: 30, passThrough: false).select(from: mjpegOnly).choice)
+        #expect(decoded.mode.size == "1920x1080" && decoded.isDecoded && !decoded.passesThrough)
+        let passed = try #require(FormatSelection(fps: 30).select(from: mjpegOnly).choice)
+        #expect(passed.passesThrough && !passed.isDecoded)
+        let raw = try #require(FormatSelection(fps: 30, passThrough: false).select(from: c920).choice)
+        #expect(raw.mode.pixelFormat == .yuyv && !raw.isDecoded)
     }
 
     @Test func profileCameraSection() {

@@ -1,0 +1,115 @@
+import SlateCore
+
+/// Turns what a frame source captures into a take's packets: raw frames are
+/// encoded; a camera's compressed frames are passed through as they come (near
+/// zero CPU) when pass-through is allowed, else MJPEG is decoded and encoded.
+///
+/// Packet timestamps count frames (the time base is 1/fps) and equal the
+/// caller's `pts`. A passed-through H.264 stream yields no packets until a
+/// keyframe brings its parameter sets (the MP4's extradata).
+public final class CaptureEncoder {
+    /// What makes the packets: the encoder, e.g. `libx264`, or `mjpeg pass-through`.
+    public let name: String
+    public let fps: Int
+    /// What the muxer needs; complete once `isReady`.
+    public private(set) var parameters: VideoStreamParameters
+    /// The take file's extension: `mov` for MJPEG, which MP4 players do not take, else `mp4`.
+    public let fileExtension: String
+
+    private enum Mode {
+        case encode(VideoEncoder, decoder: MJPEGDecoder?)
+        case passThrough(codec: String)
+    }
+
+    private let mode: Mode
+    private var lastPicture: VideoFrame?
+    /// A passed-through H.264 stream's frames since its last keyframe, to decode a thumbnail.
+    private var sinceKeyframe: [CompressedFrame] = []
+
+    /// Why a source's frames cannot be recorded.
+    public struct Unsupported: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Opens the encoder for `source` (the first of `codecs` that opens), unless
+    /// its compressed frames pass through.
+    public init(source: FrameSource, codecs: [String], passThrough: Bool) throws {
+        fps = source.fps
+        let timeBase = TimeBase(1, Int32(source.fps))
+        switch source.codec {
+        case let codec? where passThrough:
+            guard ["mjpeg", "h264"].contains(codec) else {
+                throw Unsupported(description: "Slate cannot pass \(codec) through; only MJPEG and H.264")
+            }
+            mode = .passThrough(codec: codec)
+            name = "\(codec) pass-through"
+            fileExtension = codec == "mjpeg" ? "mov" : "mp4"
+            parameters = VideoStreamParameters(
+                codec: codec, width: source.width, height: source.height, timeBase: timeBase, extradata: [])
+            return
+        case let codec?:
+            guard codec == "mjpeg" else {
+                throw Unsupported(description: "Slate decodes only MJPEG; allow pass-through to record \(codec)")
+            }
+            let encoder = try VideoEncoder(codecs: codecs, width: source.width, height: source.height, fps: source.fps)
+            mode = .encode(encoder, decoder: try MJPEGDecoder())
+            name = encoder.codecName
+            parameters = encoder.parameters
+        case nil:
+            let encoder = try VideoEncoder(codecs: codecs, width: source.width, height: source.height, fps: source.fps)
+            mode = .encode(encoder, decoder: nil)
+            name = encoder.codecName
+            parameters = encoder.parameters
+        }
+        fileExtension = "mp4"
+    }
+
+    /// The packets for one capture at `pts`; `keyframe` asks the encoder for an IDR
+    /// frame (passed-through frames are keyframes when the camera made them so).
+    public func packets(for capture: Capture, pts: Int64, keyframe: Bool) throws -> [EncodedPacket] {
+        switch (mode, capture) {
+        case (.encode(let encoder, _), .raw(let frame)):
+            lastPicture = frame
+            return try encoder.encode(frame, pts: pts, keyframe: keyframe)
+        case (.encode(let encoder, let decoder?), .compressed(let compressed)):
+            guard let frame = try decoder.decode(compressed) else { return [] }
+            lastPicture = frame
+            return try encoder.encode(frame, pts: pts, keyframe: keyframe)
+        case (.passThrough(let codec), .compressed(let compressed)):
+            if codec == "h264" {
+                if compressed.isKeyframe {
+                    sinceKeyframe.removeAll(keepingCapacity: true)
+                    if parameters.extradata.isEmpty, let extradata = H264ParameterSets.extradata(in: compressed.data) {
+                        parameters.extradata = extradata
+                    }
+                }
+                guard !parameters.extradata.isEmpty else { return [] }
+                sinceKeyframe.append(compressed)
+            }
+            return [
+                EncodedPacket(
+                    data: compressed.data, pts: pts, dts: pts, duration: 1,
+                    isKeyframe: codec == "mjpeg" || compressed.isKeyframe)
+            ]
+        case (.encode, .compressed), (.passThrough, .raw):
+            throw Unsupported(description: "the source yielded a frame of another kind than it said")
+        }
+    }
+
+    /// The picture of the last capture given to `packets(for:)`, decoded if need be,
+    /// for a thumbnail.
+    public func picture(of capture: Capture) -> VideoFrame? {
+        switch (mode, capture) {
+        case (.encode, _):
+            return lastPicture
+        case (.passThrough(let codec), .compressed(let compressed)):
+            guard let decoder = try? MJPEGDecoder(codec: codec) else { return nil }
+            let frames = codec == "mjpeg" ? [compressed] : sinceKeyframe
+            var picture: VideoFrame?
+            for frame in frames { picture = (try? decoder.decode(frame)) ?? picture }
+            return picture
+        case (.passThrough, .raw(let frame)):
+            return frame
+        }
+    }
+}

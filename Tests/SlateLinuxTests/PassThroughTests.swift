@@ -1,0 +1,64 @@
+import Foundation
+import Logging
+import Testing
+
+import SlateCore
+@testable import SlateLinux
+
+/// A camera's compressed frames are stored as they come with pass-through, and
+/// decoded and encoded without it.
+@Suite struct PassThroughTests {
+    func record(_ source: FrameSource, passThrough: Bool) throws -> (TakeFolder, TakeManifest.Take, String) {
+        let folder = TakeFolder(path: try MediaFiles.folder("passthrough-\(passThrough)-\(UUID().uuidString)"))
+        let recorder = try TakeRecorder(
+            source: source, folder: folder, codecs: ["h264"], passThrough: passThrough, logger: Logger(label: "test"))
+        recorder.start(at: MonotonicClock.now())
+        MonotonicClock.sleep(until: MonotonicClock.now() + .milliseconds(1000))
+        recorder.stop(at: MonotonicClock.now())
+        recorder.shutdown()
+        var closed: TakeManifest.Take?
+        for event in recorder.takeEvents() {
+            if case .closed(let take) = event { closed = take }
+            if case .failed(let message) = event { Issue.record("failed: \(message)") }
+        }
+        return (folder, try #require(closed), recorder.encoderName)
+    }
+
+    @Test func mjpegPassesThroughIntoAMOVWithEveryFrame() throws {
+        let (folder, take, encoder) = try record(SyntheticMJPEGSource(width: 320, height: 180, fps: 30), passThrough: true)
+        defer { MediaFiles.remove(folder.path) }
+        #expect(encoder == "mjpeg pass-through")
+        #expect(take.codec == "mjpeg" && take.file.hasSuffix(".mov"))
+        let info = try MediaProbe.probe(path: folder.file(take.file), decode: true)
+        #expect(info.codec == "mjpeg" && info.width == 320 && info.height == 180)
+        #expect(take.frames >= 25 && info.frameCount == take.frames && info.decodedFrames == take.frames)
+        #expect(info.keyframeCount == info.frameCount)
+        // No gaps: as many frames as the take lasts at 30 fps.
+        #expect(take.dropped == 0)
+        #expect(abs(info.seconds * 30 - Double(take.frames)) < 0.5, "\(info.seconds) s for \(take.frames) frames")
+        #expect(try folder.load().takes == [take])
+        let thumbnail = try Data(contentsOf: URL(fileURLWithPath: folder.file(try #require(take.thumbnail))))
+        #expect(thumbnail.starts(with: [0xFF, 0xD8]))
+    }
+
+    @Test func mjpegIsDecodedAndEncodedWithoutPassThrough() throws {
+        let (folder, take, encoder) = try record(SyntheticMJPEGSource(width: 320, height: 180, fps: 30), passThrough: false)
+        defer { MediaFiles.remove(folder.path) }
+        #expect(encoder == "libx264")
+        #expect(take.codec == "h264" && take.file.hasSuffix(".mp4"))
+        let info = try MediaProbe.probe(path: folder.file(take.file), decode: true)
+        #expect(info.codec == "h264" && info.width == 320 && info.height == 180)
+        #expect(take.frames >= 25 && info.frameCount == take.frames && info.decodedFrames == take.frames)
+        #expect(take.thumbnail != nil)
+    }
+
+    @Test func mjpegDecodesToTheFramesItWasMadeFrom() throws {
+        let frame = TestPattern(width: 64, height: 48).frame(index: 3, time: Instant(microseconds: 7))
+        let jpeg = try JPEGThumbnail.jpeg(frame, width: 64, height: 48, path: "test")
+        let decoded = try #require(
+            try MJPEGDecoder().decode(CompressedFrame(data: jpeg, time: frame.time, isKeyframe: true)))
+        #expect(decoded.width == 64 && decoded.height == 48 && decoded.time == frame.time)
+        let error = zip(decoded.y, frame.y).map { abs(Int($0) - Int($1)) }.reduce(0, +) / frame.y.count
+        #expect(error < 6, "mean luma error \(error)")
+    }
+}
