@@ -11,11 +11,18 @@ extension EncoderChoice {
     /// the recording would (x265 alone takes over 100 MB at 1080p): a smaller
     /// probe misjudges the speed by far (x264 and x265 run over twice as fast per
     /// pixel at 960x540 as at 1080p).
-    public static func probing(codecs: [String], width: Int, height: Int, fps: Int) -> (codec: String, log: [String])? {
+    ///
+    /// `measure` gives a codec's speed in frames per second at this size (0 when
+    /// it cannot open); by default the probe runs in this process. A daemon
+    /// measures in a child process, so an encoder it rejects never adds to its memory.
+    public static func probing(
+        codecs: [String], width: Int, height: Int, fps: Int, measure: ((String) -> Double)? = nil
+    ) -> (codec: String, log: [String])? {
         guard codecs.count > 1 else { return codecs.first.map { ($0, []) } }
+        let measure = measure ?? { probeSpeed(codec: $0, width: width, height: height, fps: fps) }
         var probes: [Probe] = []
         for codec in codecs {
-            let speed = VideoEncoder.probeSpeed(codec: codec, width: width, height: height, fps: fps, frames: max(10, fps / 2))
+            let speed = measure(codec)
             probes.append(
                 Probe(
                     codec: codec, encoder: VideoEncoder.encoderNames(for: codec).first ?? codec,
@@ -23,5 +30,11 @@ extension EncoderChoice {
             if speed >= Double(fps) * margin { break }
         }
         return pick(probes, fps: fps, size: "\(width)x\(height)").map { ($0.probe.codec, $0.log) }
+    }
+
+    /// Frames per second `codec` encodes at this size, over a probe of half a
+    /// second's frames (at least 10).
+    public static func probeSpeed(codec: String, width: Int, height: Int, fps: Int) -> Double {
+        VideoEncoder.probeSpeed(codec: codec, width: width, height: height, fps: fps, frames: max(10, fps / 2))
     }
 }

@@ -16,12 +16,19 @@ public final class LiveRecorder: Recorder {
         public var cameraOverride: String?
         public var work: TakeFolder
         public var output: String
+        /// Measures an encoder's speed (codec, width, height, fps) for the start-up
+        /// probe; nil to measure in this process.
+        public var measureEncoder: (@Sendable (String, Int, Int, Int) -> Double)?
 
-        public init(camera: CameraSpec, cameraOverride: String?, work: TakeFolder, output: String) {
+        public init(
+            camera: CameraSpec, cameraOverride: String?, work: TakeFolder, output: String,
+            measureEncoder: (@Sendable (String, Int, Int, Int) -> Double)? = nil
+        ) {
             self.camera = camera
             self.cameraOverride = cameraOverride
             self.work = work
             self.output = output
+            self.measureEncoder = measureEncoder
         }
     }
 
@@ -308,7 +315,9 @@ public final class LiveRecorder: Recorder {
         let codecs = settings.camera.codecs
         let key = "\(width)x\(height)@\(fps)"
         if let known = encoders[key] { return known }
-        guard let (codec, lines) = EncoderChoice.probing(codecs: codecs, width: width, height: height, fps: fps) else {
+        let measure = settings.measureEncoder.map { measure in { (codec: String) in measure(codec, width, height, fps) } }
+        guard let (codec, lines) = EncoderChoice.probing(codecs: codecs, width: width, height: height, fps: fps, measure: measure)
+        else {
             return codecs.first ?? "h264"
         }
         for line in lines { log.info("\(line)") }

@@ -10,23 +10,80 @@ public enum ProcessLauncher {
     public static func launch(_ argv: [String], environment extra: [(String, String)]) throws(SystemError) -> pid_t {
         guard let program = argv.first else { throw SystemError("run an empty command", path: "exec", errno: EINVAL) }
         let names = Set(extra.map(\.0))
-        var environment = extra.map { "\($0.0)=\($0.1)" }
-        var entry = environ
-        while let pointer = entry.pointee {
-            let line = String(cString: pointer)
-            if let equals = line.firstIndex(of: "="), !names.contains(String(line[..<equals])) {
-                environment.append(line)
-            }
-            entry += 1
+        let environment = extra.map { "\($0.0)=\($0.1)" } + currentEnvironment().filter { line in
+            guard let equals = line.firstIndex(of: "=") else { return false }
+            return !names.contains(String(line[..<equals]))
         }
+        return try spawn(argv, environment: environment, actions: nil)
+    }
+
+    /// Runs `argv` to its end and returns its exit status and standard output.
+    public static func output(of argv: [String]) throws(SystemError) -> (status: Int32, output: String) {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw SystemError("make a pipe", path: argv.first ?? "exec") }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
+        let pid: pid_t
+        do {
+            pid = try spawn(argv, environment: currentEnvironment(), actions: &actions)
+        } catch {
+            close(ends[0])
+            close(ends[1])
+            throw error
+        }
+        close(ends[1])
+        defer { close(ends[0]) }
+        var output: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = retryingInterrupts { read(ends[0], &buffer, buffer.count) }
+            if count <= 0 { break }
+            output += buffer[0..<count]
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let exit = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return (exit, String(decoding: output, as: UTF8.self))
+    }
+
+    /// Starts a program with no signal blocked and default signal handling,
+    /// whatever the caller's event loop blocks.
+    private static func spawn(
+        _ argv: [String], environment: [String], actions: UnsafePointer<posix_spawn_file_actions_t>?
+    ) throws(SystemError) -> pid_t {
+        let program = argv[0]
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        sigdelset(&all, SIGKILL)
+        sigdelset(&all, SIGSTOP)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
         let status = withCStrings(argv) { cArgv in
             withCStrings(environment) { cEnvironment in
-                posix_spawnp(&pid, program, nil, nil, cArgv, cEnvironment)
+                posix_spawnp(&pid, program, actions, &attributes, cArgv, cEnvironment)
             }
         }
         guard status == 0 else { throw SystemError("run (posix_spawnp)", path: program, errno: status) }
         return pid
+    }
+
+    private static func currentEnvironment() -> [String] {
+        var environment: [String] = []
+        var entry = environ
+        while let pointer = entry.pointee {
+            environment.append(String(cString: pointer))
+            entry += 1
+        }
+        return environment
     }
 
     /// Collects every child that has exited (`waitpid` with WNOHANG).

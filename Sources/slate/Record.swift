@@ -49,7 +49,8 @@ struct Record: ParsableCommand {
         var codecs = video.codecs
         if !(passthrough && source.codec != nil),
             let (codec, lines) = EncoderChoice.probing(
-                codecs: codecs, width: source.width, height: source.height, fps: source.fps)
+                codecs: codecs, width: source.width, height: source.height, fps: source.fps,
+                measure: { ProbeEncoder.inChildProcess(codec: $0, width: source.width, height: source.height, fps: source.fps) })
         {
             for line in lines { log.info("\(line)") }
             codecs = [codec]

@@ -41,7 +41,8 @@ struct Run: ParsableCommand {
         let work = try Self.writableFolder(self.work ?? loaded.camera.work ?? UserPath.defaultWork)
         let output = try Self.writableFolder(self.output ?? loaded.camera.output ?? UserPath.defaultOutput)
         let settings = LiveRecorder.Settings(
-            camera: loaded.camera, cameraOverride: camera, work: TakeFolder(path: work), output: output)
+            camera: loaded.camera, cameraOverride: camera, work: TakeFolder(path: work), output: output,
+            measureEncoder: ProbeEncoder.inChildProcess)
         let daemon: RunDaemon
         do {
             daemon = try RunDaemon(

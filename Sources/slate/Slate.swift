@@ -8,7 +8,7 @@ struct Slate: ParsableCommand {
         abstract: "Physical buttons to camera capture events, for Linux camera rigs.",
         subcommands: [
             Check.self, Replay.self, Monitor.self, Devices.self, RecordInput.self, Sound.self, Cameras.self,
-            Run.self, Record.self, RecordPattern.self, Takes.self, Codes.self,
+            Run.self, Record.self, RecordPattern.self, Takes.self, Codes.self, ProbeEncoder.self,
         ])
 
     /// Exit status for bad input: an invalid profile or recording.
