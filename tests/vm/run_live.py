@@ -8,14 +8,18 @@ button's action. The shutter lag, take started t - action t, compares two
 CLOCK_MONOTONIC times from the kernel (the evdev event's timestamp, vivid's
 buffer timestamp), printed to the microsecond: it is never negative, and when
 the encoder keeps up with the camera it is at most one frame interval (1/30 s)
-plus 1 ms for the microsecond rounding of both times and vivid's timer slack.
+plus 1 ms. vivid stamps its frames on an exact 1/30 s grid and both times are
+rounded to the microsecond, so the margin is far above the rounding (2 us); it
+leaves room for the jitter of a camera whose driver stamps frames as they
+complete.
 
-Under TCG, libx264 encodes 640x360 at about 9 fps (Slate logs "no encoder
-sustains 30 fps"): the recording thread takes a frame every ~0.1 s, vivid
-drops the frames it has no free buffer for, and the first frame Slate receives
-after the action can be up to about one encode time plus one frame interval
-later. Then the one-frame bound does not apply; the lag is printed and the
-scenario only checks that it is below MAX_SLOW_LAG, and says so."""
+Under TCG, libx264 encodes 640x360 at 4-15 fps (Slate logs "no encoder
+sustains 30 fps"): the recording thread works through vivid's 4 buffers
+behind the camera, vivid drops the frames it has no free buffer for, and the
+frames Slate receives are 70-300 ms apart; a take starts with the first of
+them at or after the action. Then the one-frame bound does not apply: the lag
+is printed, the scenario says that the bound was not checked, and only checks
+that the take starts within MAX_SLOW_LAG."""
 
 import os
 import sys
@@ -26,7 +30,7 @@ from rig import Checks, is_take, probe, record_take, save_output, start_run  # n
 
 FRAME = 1 / 30
 MARGIN = 0.001
-MAX_SLOW_LAG = 0.5
+MAX_SLOW_LAG = 1.0
 TAKES = 3
 
 check = Checks()
@@ -47,10 +51,10 @@ try:
         if encoder_keeps_up:
             check(lag <= FRAME + MARGIN, "take %d starts within one frame interval of its action" % number)
         else:
-            check(lag <= MAX_SLOW_LAG, "take %d starts within %.1f s of its action (the encoder is slower than the "
-                  "camera here, so the one-frame bound does not apply%s)" % (
-                      number, MAX_SLOW_LAG, "" if lag <= FRAME + MARGIN else "; lag %.0f ms > %.1f ms" % (
-                          lag * 1000, (FRAME + MARGIN) * 1000)))
+            if lag > FRAME + MARGIN:
+                print("NOTE: take %d's shutter lag (%.0f ms) is over one frame interval: the encoder does not keep up "
+                      "here, so that bound is not checked" % (number, lag * 1000))
+            check(lag <= MAX_SLOW_LAG, "take %d starts within %.1f s of its action" % (number, MAX_SLOW_LAG))
         check(started["path"] == stopped["path"] and started["path"].startswith(work),
               "take %d is in the work folder" % number)
         stream = probe(stopped["path"])
