@@ -206,8 +206,9 @@ PEDAL_NAME = "PCsensor FootSwitch"
 PEDAL_KEYS = ["KEY_A", "KEY_B", "KEY_C"]
 
 
-def write_run_profile(folder, camera="/dev/video0", fps=30):
-    """demo.yaml's pedals with `camera` at `fps` fps, h264; returns the profile's path."""
+def write_run_profile(folder, camera="/dev/video0", fps=30, max_size=None):
+    """demo.yaml's pedals with `camera` at `fps` fps, h264 (at most `max_size`,
+    e.g. "320x180"); returns the profile's path."""
     path = os.path.join(folder, "rig.yaml")
     with open(path, "w") as handle:
         handle.write("""inputs:
@@ -230,15 +231,15 @@ camera:
   back: [%s]
   fps: %d
   codec: [h264]
-""" % (camera, fps))
+""" % (camera, fps) + ("  max-size: %s\n" % max_size if max_size else ""))
     return path
 
 
-def start_run(folder, camera="/dev/video0", fps=30):
+def start_run(folder, camera="/dev/video0", fps=30, max_size=None):
     """`slate run --json` on a fresh profile in `folder` (takes in folder/takes,
     exports in folder/exports) and a uinput footswitch, bound once the camera
     streams. Returns (slate, pedal)."""
-    profile = write_run_profile(folder, camera, fps)
+    profile = write_run_profile(folder, camera, fps, max_size)
     slate = Slate("run", "--profile", profile, "--work", os.path.join(folder, "takes"),
                   "--output", os.path.join(folder, "exports"))
     # The camera is opened (and the encoder's speed probed) before the inputs start.
