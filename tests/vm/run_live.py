@@ -60,6 +60,8 @@ try:
         stream = probe(stopped["path"])
         check((stream.get("width"), stream.get("height")) == (640, 360),
               "take %d is 640x360 (%s)" % (number, stream.get("error") or "%sx%s" % (stream.get("width"), stream.get("height"))))
+        check(stream.get("r_frame_rate") == "30/1" and stream.get("codec_name") == "h264",
+              "take %d is h264 at 30 fps (%s, %s)" % (number, stream.get("codec_name"), stream.get("r_frame_rate")))
         check(stream.get("nb_read_frames") == str(stopped["frames"]) and stopped["frames"] > 0,
               "take %d decodes to its %d frames (ffprobe: %s)" % (number, stopped["frames"], stream.get("nb_read_frames")))
         check(1.5 <= stopped["duration"] <= 3.5, "take %d lasts about 2 s (%.3f s)" % (number, stopped["duration"]))
