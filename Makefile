@@ -64,9 +64,11 @@ bench: deps
 	@if scripts/install-deps $(VM_DEPS); then \
 		$(SWIFT) build && \
 		echo "== press-to-exec latency in the rig VM, Slate against triggerhappy" && \
-		scripts/rig-vm --timeout 500 -- python3 tests/vm/bench_latency.py; \
+		scripts/rig-vm --timeout 500 -- python3 tests/vm/bench_latency.py && \
+		echo "== shutter lag of slate run in the rig VM: a pedal click to the take's first frame, vivid at 30 fps" && \
+		scripts/rig-vm --timeout 500 -- python3 tests/vm/bench_shutter.py; \
 	else \
-		echo "== skipping the latency benchmark: the rig VM's packages are missing ('make vm-deps' as root)"; \
+		echo "== skipping the latency benchmarks: the rig VM's packages are missing ('make vm-deps' as root)"; \
 	fi
 
 fuzz: deps

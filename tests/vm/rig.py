@@ -198,3 +198,118 @@ def check(condition, message):
         print("FAIL: " + message)
         sys.exit(1)
     print("ok: " + message)
+
+
+# `slate run` with a real camera: a footswitch profile like profiles/demo.yaml
+# recording from vivid's /dev/video0.
+PEDAL_NAME = "PCsensor FootSwitch"
+PEDAL_KEYS = ["KEY_A", "KEY_B", "KEY_C"]
+
+
+def write_run_profile(folder, camera="/dev/video0", fps=30, max_size=None):
+    """demo.yaml's pedals with `camera` at `fps` fps, h264 (at most `max_size`,
+    e.g. "320x180"); returns the profile's path."""
+    path = os.path.join(folder, "rig.yaml")
+    with open(path, "w") as handle:
+        handle.write("""inputs:
+  pedals:
+    match:
+      - {vendor: 0x3553, product: 0xb001}
+    bind:
+      KEY_B: primary
+      KEY_A: secondary
+      KEY_C: take.delete-last
+    grab: always
+capture:
+  primary:
+    click: take.toggle
+    hold: take.start
+    release: take.stop
+  secondary:
+    click: takes.export
+camera:
+  back: [%s]
+  fps: %d
+  codec: [h264]
+""" % (camera, fps) + ("  max-size: %s\n" % max_size if max_size else ""))
+    return path
+
+
+def start_run(folder, camera="/dev/video0", fps=30, max_size=None):
+    """`slate run --json` on a fresh profile in `folder` (takes in folder/takes,
+    exports in folder/exports) and a uinput footswitch, bound once the camera
+    streams. Returns (slate, pedal)."""
+    profile = write_run_profile(folder, camera, fps, max_size)
+    slate = Slate("run", "--profile", profile, "--work", os.path.join(folder, "takes"),
+                  "--output", os.path.join(folder, "exports"))
+    # The camera is opened (and the encoder's speed probed) before the inputs start.
+    slate.wait_for_log("recording %s" % camera, seconds=60)
+    pedal = UInput(PEDAL_NAME, keys=PEDAL_KEYS)
+    slate.wait_for_log("(%s) is input 'pedals'" % PEDAL_NAME, seconds=20)
+    return slate, pedal
+
+
+def is_take(event, number=None):
+    """A predicate for `take` lines of an event (and take number)."""
+    return lambda line: line.get("type") == "take" and line.get("event") == event and (
+        number is None or line.get("take") == number)
+
+
+def last(lines, predicate):
+    found = [line for line in lines if isinstance(line, dict) and predicate(line)]
+    return found[-1] if found else None
+
+
+def record_take(slate, pedal, number, seconds=2.0):
+    """Clicks the middle pedal, waits `seconds`, clicks again; returns the action
+    line that started take `number`, its `started` and its `stopped` lines."""
+    pedal.click("KEY_B")
+    slate.wait_for(lambda line: line.get("result") == "started take %d" % number, seconds=15)
+    slate.wait_for(is_take("started", number), seconds=15)
+    time.sleep(seconds)
+    pedal.click("KEY_B")
+    slate.wait_for(lambda line: line.get("result") == "stopped take %d" % number, seconds=15)
+    slate.wait_for(is_take("stopped", number), seconds=30)
+    action = last(slate.lines, lambda line: line.get("result") == "started take %d" % number)
+    return action, last(slate.lines, is_take("started", number)), last(slate.lines, is_take("stopped", number))
+
+
+def probe(path):
+    """ffprobe's view of a video file's first stream, every frame decoded
+    (nb_read_frames) and every packet counted (nb_read_packets)."""
+    result = subprocess.run(
+        ["ffprobe", "-v", "error", "-count_frames", "-count_packets", "-show_streams", "-of", "json", path],
+        capture_output=True, text=True)
+    if result.returncode != 0:
+        return {"error": result.stderr.strip()}
+    streams = json.loads(result.stdout).get("streams") or [{}]
+    return streams[0]
+
+
+def save_output(slate, name):
+    """Keeps slate's output in the results folder, when there is one."""
+    folder = os.environ.get("RIG_VM_RESULTS")
+    if not folder:
+        return
+    with open(os.path.join(folder, name + ".out"), "w") as handle:
+        handle.write("\n".join(json.dumps(line) if isinstance(line, dict) else line for line in slate.lines) + "\n")
+    with open(os.path.join(folder, name + ".err"), "wb") as handle:
+        handle.write(slate.stderr)
+
+
+class Checks:
+    """Checks that go on after a failure; `finish()` exits 1 if any failed."""
+
+    def __init__(self):
+        self.failures = 0
+
+    def __call__(self, condition, message):
+        print(("ok: " if condition else "FAIL: ") + message, flush=True)
+        if not condition:
+            self.failures += 1
+        return condition
+
+    def finish(self):
+        if self.failures:
+            print("%d check(s) failed" % self.failures)
+            sys.exit(1)
