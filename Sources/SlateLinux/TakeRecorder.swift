@@ -33,12 +33,16 @@ public final class TakeRecorder: @unchecked Sendable {
     }
 
     private let source: FrameSource
+    private var queue: CaptureQueue!
     private let folder: TakeFolder
     private let encoder: CaptureEncoder
     private let rotation: Int
     private let tuning: FrameTuning?
     private let onEvent: (@Sendable () -> Void)?
     private let log: Logger
+    /// How long after a frame's capture the commands for it are read: more than
+    /// an input event takes from the kernel to `start(at:)`.
+    static let commandDelay = Duration.milliseconds(10)
     private let shared = Monitor()
     private var commands: [Command] = []
     /// Deletes and exports wait until no take is open or closing.
@@ -77,6 +81,7 @@ public final class TakeRecorder: @unchecked Sendable {
         manifest = try folder.load()
         for note in folder.recover(&manifest) { logger.warning("\(note)") }
         encoder = try CaptureEncoder(source: source, codecs: codecs, passThrough: passThrough)
+        queue = try CaptureQueue(source: source)
         switch BackgroundThread.spawn({ [self] in record() }) {
         case .success(let handle): thread = handle
         case .failure(let error): throw error
@@ -88,7 +93,10 @@ public final class TakeRecorder: @unchecked Sendable {
     /// The encoder in use, e.g. `libx264`, or `mjpeg pass-through`.
     public var encoderName: String { encoder.name }
 
-    public func start(at time: Instant) { post(.start(time)) }
+    public func start(at time: Instant) {
+        queue.protect(from: time)
+        post(.start(time))
+    }
 
     public func stop(at time: Instant) { post(.stop(time)) }
 
@@ -107,9 +115,9 @@ public final class TakeRecorder: @unchecked Sendable {
         }
     }
 
-    /// Stops the source, closes a take in progress and joins the thread.
+    /// Stops the source, closes a take in progress and joins the threads.
     public func shutdown() {
-        source.stop()
+        queue?.stop()
         let joining: pthread_t? = shared.locked {
             defer { thread = nil }
             return thread
@@ -128,16 +136,11 @@ public final class TakeRecorder: @unchecked Sendable {
         var index: Int64 = -1
         var streamStart: Instant?
         var previous: Instant?
-        var lost: String?
         while true {
-            var frame: Capture
-            do {
-                guard let next = try source.nextCapture() else { break }
-                frame = next
-            } catch {
-                lost = "\(error)"
-                break
-            }
+            guard var frame = queue.next() else { break }
+            // A button's command reaches this thread a little after its event: a
+            // frame is matched with commands once they have had time to arrive.
+            MonotonicClock.sleep(until: frame.time + Self.commandDelay)
             takeCommands(ended: false)
             runDeferred()
             if let tuning {
@@ -166,7 +169,7 @@ public final class TakeRecorder: @unchecked Sendable {
         apply(router.end(), current: nil)
         takeCommands(ended: true)
         runDeferred()
-        if let lost { report(.sourceLost(lost)) }
+        if let lost = queue.failed { report(.sourceLost(lost)) }
     }
 
     /// Carries out the commands posted since the last frame. Once the source has
@@ -243,7 +246,7 @@ public final class TakeRecorder: @unchecked Sendable {
             id: id, file: name, thumbnail: nil, started: started, codec: encoder.parameters.codec, recording: true)
         self.take = take
         firstPts = nil
-        droppedAtOpen = source.droppedFrames
+        droppedAtOpen = queue.droppedFrames
         manifest.takes.append(take)
         save()
         report(.opened(take, firstFrame: firstFrame))
@@ -289,7 +292,7 @@ public final class TakeRecorder: @unchecked Sendable {
         if let first = firstPts {
             take.duration = .microseconds((lastPts - first + 1) * 1_000_000 / Int64(encoder.fps))
         }
-        take.dropped = source.droppedFrames - droppedAtOpen
+        take.dropped = queue.droppedFrames - droppedAtOpen
         take.recording = false
         self.take = nil
         if let slot = manifest.takes.lastIndex(where: { $0.id == take.id }) { manifest.takes[slot] = take }
