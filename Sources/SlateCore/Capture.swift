@@ -14,17 +14,53 @@ public struct CompressedFrame: Sendable {
     }
 }
 
-/// What a frame source yields: a raw I420 picture, or a compressed frame to pass
-/// through or decode.
+/// A raw picture as the camera packs it (YUYV, NV12, ...), copied out of the
+/// driver's buffer at once and converted to I420 later, off the capture thread.
+public struct PackedFrame: Sendable {
+    public var bytes: [UInt8]
+    public var format: FourCC
+    public var width: Int
+    public var height: Int
+    public var bytesPerLine: Int
+    public var time: Instant
+
+    public init(bytes: [UInt8], format: FourCC, width: Int, height: Int, bytesPerLine: Int, time: Instant) {
+        self.bytes = bytes
+        self.format = format
+        self.width = width
+        self.height = height
+        self.bytesPerLine = bytesPerLine
+        self.time = time
+    }
+
+    /// The picture in I420; nil for a format or size Slate does not convert.
+    public func unpacked() -> VideoFrame? {
+        bytes.withUnsafeBytes {
+            RawFrameConversion.convert(
+                $0, format: format, width: width, height: height, bytesPerLine: bytesPerLine, time: time)
+        }
+    }
+}
+
+/// What a frame source yields: a raw I420 picture, a raw picture still in the
+/// camera's packing, or a compressed frame to pass through or decode.
 public enum Capture: Sendable {
     case raw(VideoFrame)
+    case packed(PackedFrame)
     case compressed(CompressedFrame)
 
     /// When the picture was captured.
     public var time: Instant {
         switch self {
         case .raw(let frame): frame.time
+        case .packed(let frame): frame.time
         case .compressed(let frame): frame.time
         }
+    }
+
+    /// A packed picture converted to I420 (nil if it cannot be); others as they are.
+    public func unpacked() -> Capture? {
+        guard case .packed(let packed) = self else { return self }
+        return packed.unpacked().map(Capture.raw)
     }
 }

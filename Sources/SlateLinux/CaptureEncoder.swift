@@ -93,6 +93,9 @@ public final class CaptureEncoder {
             ]
         case (.encode, .compressed), (.passThrough, .raw):
             throw Unsupported(description: "the source yielded a frame of another kind than it said")
+        case (_, .packed(let packed)):
+            guard let frame = packed.unpacked() else { return [] }
+            return try packets(for: .raw(frame), pts: pts, keyframe: keyframe)
         }
     }
 
@@ -110,6 +113,8 @@ public final class CaptureEncoder {
             return picture
         case (.passThrough, .raw(let frame)):
             return frame
+        case (.passThrough, .packed(let packed)):
+            return packed.unpacked()
         }
     }
 }

@@ -38,11 +38,12 @@ public final class FrameTuning: @unchecked Sendable {
     }
 
     /// Applies the settings to a capture `interval` after the previous one.
-    /// Compressed frames pass as they come: only the camera's own zoom moves.
+    /// Compressed frames pass as they come: only the camera's own zoom moves
+    /// (packed frames are unpacked first).
     func apply(_ capture: Capture, interval: Duration) -> Capture {
         switch capture {
         case .raw(let frame): return .raw(apply(frame, interval: interval))
-        case .compressed:
+        case .packed, .compressed:
             _ = step(interval)
             return capture
         }

@@ -137,7 +137,8 @@ public final class TakeRecorder: @unchecked Sendable {
         var streamStart: Instant?
         var previous: Instant?
         while true {
-            guard var frame = queue.next() else { break }
+            guard let next = queue.next() else { break }
+            guard var frame = next.unpacked() else { continue }
             // A button's command reaches this thread a little after its event: a
             // frame is matched with commands once they have had time to arrive.
             MonotonicClock.sleep(until: frame.time + Self.commandDelay)

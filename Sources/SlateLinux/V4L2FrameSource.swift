@@ -65,10 +65,11 @@ public final class V4L2FrameSource: FrameSource, @unchecked Sendable {
                     let isKeyframe = codec == "mjpeg" || info.isKeyframe
                     return .compressed(CompressedFrame(data: [UInt8](bytes), time: info.timestamp, isKeyframe: isKeyframe))
                 }
-                return RawFrameConversion.convert(
-                    bytes, format: format, width: width, height: height, bytesPerLine: camera.bytesPerLine,
-                    time: info.timestamp
-                ).map(Capture.raw)
+                // Converted on the recording thread: the buffer goes back to the driver at once.
+                return .packed(
+                    PackedFrame(
+                        bytes: [UInt8](bytes), format: format, width: width, height: height,
+                        bytesPerLine: camera.bytesPerLine, time: info.timestamp))
             }
             if let capture = captured ?? nil { return capture }
         }
