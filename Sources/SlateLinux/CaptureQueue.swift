@@ -1,3 +1,4 @@
+import CSlateShim
 import Glibc
 import SlateCore
 
@@ -8,6 +9,8 @@ import SlateCore
 final class CaptureQueue: @unchecked Sendable {
     /// Frames held for the recording thread: at 1080p, 3 MB each.
     static let capacity = 4
+    /// The capture thread's nice value, when it may have it.
+    static let niceness: Int32 = -10
 
     private let source: FrameSource
     private let shared = Monitor()
@@ -54,6 +57,9 @@ final class CaptureQueue: @unchecked Sendable {
     }
 
     private func capture() {
+        // Ahead of the encoder's threads when the machine is busy, where allowed
+        // (root, CAP_SYS_NICE or RLIMIT_NICE); otherwise at the usual priority.
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(slate_gettid()), Self.niceness)
         var reason: String?
         while true {
             do {

@@ -5,9 +5,9 @@ Per take, the lag is the take's `started` t (the capture time vivid stamped on
 its first frame) minus the t of the action that started it (the kernel's
 timestamp of the click's release, the event take.toggle acts on). Both are
 CLOCK_MONOTONIC, to the microsecond. Slate starts a take with the first frame
-it receives captured at or after the action, so when every frame reaches it the
-lag is below one frame interval; frames the camera drops because the recording
-thread is busy (a slow encoder) make it longer.
+captured at or after the action, which it never drops however slow the encoder,
+so the lag is below one frame interval unless the camera itself dropped that
+frame (no free buffer on a saturated machine); then it is the next one.
 
 It runs at vivid's 30 fps pick (640x360), then at 320x180 (`max-size`), where
 the emulated encoder has four times fewer pixels to encode. TAKES (default 20)

@@ -13,13 +13,14 @@ rounded to the microsecond, so the margin is far above the rounding (2 us); it
 leaves room for the jitter of a camera whose driver stamps frames as they
 complete.
 
-Under TCG, libx264 encodes 640x360 at 4-15 fps (Slate logs "no encoder
-sustains 30 fps"): the recording thread works through vivid's 4 buffers
-behind the camera, vivid drops the frames it has no free buffer for, and the
-frames Slate receives are 70-300 ms apart; a take starts with the first of
-them at or after the action. Then the one-frame bound does not apply: the lag
-is printed, the scenario says that the bound was not checked, and only checks
-that the take starts within MAX_SLOW_LAG."""
+Slate copies each frame out of vivid's buffers on a capture thread of its
+own and never drops the first frame at or after a take's start, however far
+behind the encoder is. Under TCG the emulated machine is busy enough that
+vivid itself sometimes finds no free buffer and drops frames (the take's
+`dropped`); when the frame right after the action is one of those, the take
+starts with the next one (the take's `dropped` also counts frames Slate let go
+while the encoder was behind). So the one-frame bound is checked for takes in
+which no frame was dropped, and two frame intervals otherwise."""
 
 import os
 import sys
@@ -30,31 +31,27 @@ from rig import Checks, is_take, probe, record_take, save_output, start_run  # n
 
 FRAME = 1 / 30
 MARGIN = 0.001
-MAX_SLOW_LAG = 1.0
 TAKES = 3
 
 check = Checks()
 folder = tempfile.mkdtemp()
 work = os.path.join(folder, "takes")
 slate, pedal = start_run(folder)
-encoder_keeps_up = b"no encoder sustains" not in slate.stderr
-print("the encoder %s 30 fps at 640x360" % ("keeps up with" if encoder_keeps_up else "does not keep up with"))
 kept_frames = 0
 recorded = []
 try:
     for number in range(1, TAKES + 1):
         action, started, stopped = record_take(slate, pedal, number)
         lag = started["t"] - action["t"]
-        print("take %d: action t %.6f, first frame t %.6f, shutter lag %.3f ms (frame interval %.3f ms)" % (
-            number, action["t"], started["t"], lag * 1000, FRAME * 1000))
+        print("take %d: action t %.6f, first frame t %.6f, shutter lag %.3f ms (frame interval %.3f ms), %d dropped" % (
+            number, action["t"], started["t"], lag * 1000, FRAME * 1000, stopped["dropped"]))
         check(lag >= 0, "take %d starts at or after its action (%.3f ms)" % (number, lag * 1000))
-        if encoder_keeps_up:
+        if stopped["dropped"] == 0:
             check(lag <= FRAME + MARGIN, "take %d starts within one frame interval of its action" % number)
         else:
-            if lag > FRAME + MARGIN:
-                print("NOTE: take %d's shutter lag (%.0f ms) is over one frame interval: the encoder does not keep up "
-                      "here, so that bound is not checked" % (number, lag * 1000))
-            check(lag <= MAX_SLOW_LAG, "take %d starts within %.1f s of its action" % (number, MAX_SLOW_LAG))
+            check(lag <= 2 * FRAME + MARGIN,
+                  "take %d starts within two frame intervals of its action (%d frames dropped)" % (
+                      number, stopped["dropped"]))
         check(started["path"] == stopped["path"] and started["path"].startswith(work),
               "take %d is in the work folder" % number)
         stream = probe(stopped["path"])
