@@ -13,21 +13,23 @@ extension EncoderChoice {
     /// pixel at 960x540 as at 1080p).
     ///
     /// `measure` gives a codec's speed in frames per second at this size (0 when
-    /// it cannot open); by default the probe runs in this process. A daemon
-    /// measures in a child process, so an encoder it rejects never adds to its memory.
+    /// it cannot open) and, when known, the peak memory of the process that
+    /// measured it; by default the probe runs in this process, without a memory
+    /// figure. A daemon measures in a child process, so an encoder it rejects
+    /// never adds to its memory and one that would take too much is known.
     public static func probing(
-        codecs: [String], width: Int, height: Int, fps: Int, measure: ((String) -> Double)? = nil
+        codecs: [String], width: Int, height: Int, fps: Int, measure: ((String) -> (speed: Double, memory: Int?))? = nil
     ) -> (codec: String, log: [String])? {
         guard codecs.count > 1 else { return codecs.first.map { ($0, []) } }
-        let measure = measure ?? { probeSpeed(codec: $0, width: width, height: height, fps: fps) }
+        let measure = measure ?? { (probeSpeed(codec: $0, width: width, height: height, fps: fps), nil) }
         var probes: [Probe] = []
         for codec in codecs {
-            let speed = measure(codec)
-            probes.append(
-                Probe(
-                    codec: codec, encoder: VideoEncoder.encoderNames(for: codec).first ?? codec,
-                    framesPerSecond: speed > 0 ? speed : nil))
-            if speed >= Double(fps) * margin { break }
+            let (speed, memory) = measure(codec)
+            let probe = Probe(
+                codec: codec, encoder: VideoEncoder.encoderNames(for: codec).first ?? codec,
+                framesPerSecond: speed > 0 ? speed : nil, memory: memory)
+            probes.append(probe)
+            if speed >= Double(fps) * margin, (memory ?? 0) <= memoryLimit { break }
         }
         return pick(probes, fps: fps, size: "\(width)x\(height)").map { ($0.probe.codec, $0.log) }
     }

@@ -16,13 +16,13 @@ public final class LiveRecorder: Recorder {
         public var cameraOverride: String?
         public var work: TakeFolder
         public var output: String
-        /// Measures an encoder's speed (codec, width, height, fps) for the start-up
-        /// probe; nil to measure in this process.
-        public var measureEncoder: (@Sendable (String, Int, Int, Int) -> Double)?
+        /// Measures an encoder (codec, width, height, fps) for the start-up probe:
+        /// its speed and the peak memory measuring it took; nil to measure in this process.
+        public var measureEncoder: (@Sendable (String, Int, Int, Int) -> (speed: Double, memory: Int?))?
 
         public init(
             camera: CameraSpec, cameraOverride: String?, work: TakeFolder, output: String,
-            measureEncoder: (@Sendable (String, Int, Int, Int) -> Double)? = nil
+            measureEncoder: (@Sendable (String, Int, Int, Int) -> (speed: Double, memory: Int?))? = nil
         ) {
             self.camera = camera
             self.cameraOverride = cameraOverride

@@ -1,10 +1,11 @@
 import ArgumentParser
+import Glibc
 import SlateCore
 import SlateLinux
 
-/// `slate probe-encoder`: one encoder's speed, measured in a process of its own
-/// for `slate run` and `slate record`, so that the memory of an encoder they
-/// do not pick is never theirs.
+/// `slate probe-encoder`: one encoder's speed and the peak memory of the
+/// process measuring it, for `slate run` and `slate record`, so that the memory
+/// of an encoder they do not pick is never theirs.
 struct ProbeEncoder: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print how many frames per second an encoder encodes at a size (used by run and record).",
@@ -16,13 +17,18 @@ struct ProbeEncoder: ParsableCommand {
     @Argument var fps: Int
 
     func run() {
-        print(EncoderChoice.probeSpeed(codec: codec, width: width, height: height, fps: fps))
+        let speed = EncoderChoice.probeSpeed(codec: codec, width: width, height: height, fps: fps)
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        print(speed, usage.ru_maxrss * 1024)
     }
 
-    /// Measures `codec` with this executable in a child process; 0 when it cannot.
-    static func inChildProcess(codec: String, width: Int, height: Int, fps: Int) -> Double {
+    /// Measures `codec` with this executable in a child process: frames per
+    /// second (0 when it cannot) and peak memory in bytes.
+    static func inChildProcess(codec: String, width: Int, height: Int, fps: Int) -> (speed: Double, memory: Int?) {
         let argv = ["/proc/self/exe", "probe-encoder", codec, String(width), String(height), String(fps)]
-        guard let (status, output) = try? ProcessLauncher.output(of: argv), status == 0 else { return 0 }
-        return Double(output.split(separator: "\n").first ?? "") ?? 0
+        guard let (status, output) = try? ProcessLauncher.output(of: argv), status == 0 else { return (0, nil) }
+        let fields = output.split(whereSeparator: { $0 == " " || $0 == "\n" })
+        return (fields.first.flatMap { Double($0) } ?? 0, fields.count > 1 ? Int(fields[1]) : nil)
     }
 }

@@ -64,4 +64,20 @@ import Testing
         #expect(choice.log.last == "no encoder sustains 60 fps at 1920x1080; using the fastest, libx264: frames may be dropped")
         #expect(EncoderChoice.pick([broken], fps: 30, size: "x") == nil)
     }
+
+    @Test func anEncoderThatNeedsTooMuchMemoryIsPassedOver() throws {
+        let megabyte = 1024 * 1024
+        let hevc = Probe(codec: "hevc", encoder: "libx265", framesPerSecond: 49, memory: 173 * megabyte)
+        let h264 = Probe(codec: "h264", encoder: "libx264", framesPerSecond: 104, memory: 95 * megabyte)
+        let choice = try #require(EncoderChoice.pick([hevc, h264], fps: 30, size: "1920x1080"))
+        #expect(choice.probe == h264)
+        #expect(choice.log.first == "libx265 (hevc) needs 173 MB at 1920x1080, over the 150 MB a recording may take")
+        // When nothing fits, the fastest is still used, and the log says why.
+        let big = Probe(codec: "h264", encoder: "libx264", framesPerSecond: 104, memory: 160 * megabyte)
+        let tooBig = try #require(EncoderChoice.pick([hevc, big], fps: 30, size: "1920x1080"))
+        #expect(tooBig.probe == big)
+        #expect(tooBig.log.last == "no encoder fits in 150 MB at 1920x1080; using the fastest, libx264")
+        // A generous limit takes the first that keeps up.
+        #expect(EncoderChoice.pick([hevc, h264], fps: 30, size: "1920x1080", memoryLimit: 512 * megabyte)?.probe == hevc)
+    }
 }
