@@ -49,8 +49,6 @@ public final class LiveRecorder: Recorder {
 
     /// Test-pattern size when the profile sets no `max-size`.
     static let testPatternSize = (width: 1920, height: 1080)
-    /// Frames encoded per encoder by the start-up speed probe.
-    static let probeFrames = 12
 
     public var settings: Settings
     private let log: Logger
@@ -66,10 +64,10 @@ public final class LiveRecorder: Recorder {
     /// Finished takes as the recording thread reports them.
     private var finished = 0
     private var zoom = 1.0
-    public private(set) var fps: Int
-    public private(set) var position: CameraPosition
+    private var fps: Int
+    private var position: CameraPosition
     private var torch = false
-    public private(set) var filter: ExportFilter
+    private var filter: ExportFilter
 
     /// `onEvent` is called from the recording thread when `collect()` has something.
     public init(settings: Settings, logger: Logger, onEvent: @escaping @Sendable () -> Void) {
