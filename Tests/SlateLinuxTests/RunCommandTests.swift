@@ -12,20 +12,42 @@ import SlateLinux
         .deletingLastPathComponent().path
     static let demoProfile = root + "/profiles/demo.yaml"
 
-    /// A footswitch recording: the middle pedal pressed at 0.1 s and held for a minute.
-    static let heldPedal = """
-        # EVEMU 1.3
-        N: PCsensor FootSwitch
-        I: 0003 3553 b001 0111
-        P: 00 00 00 00 00 00 00 00
-        B: 00 03 00 00 00 00 00 00 00
-        B: 01 00 00 00 40 00 40 01 00
-        E: 0.100000 0001 0030 1
-        E: 0.100000 0000 0000 0
-        E: 60.000000 0001 0030 0
-        E: 60.000000 0000 0000 0
+    /// The middle pedal's code (KEY_B) and the one that switches the frame rate in `rig` (KEY_C).
+    static let middle = 0x30, right = 0x2e
 
+    /// A PCsensor footswitch recording: each press is a code pressed at `down`
+    /// and released at `up` (seconds); the recording ends at `end`.
+    static func footswitch(_ presses: [(code: Int, down: Double, up: Double)], end: Double) -> String {
+        var lines = [
+            "# EVEMU 1.3", "N: PCsensor FootSwitch", "I: 0003 3553 b001 0111", "P: 00 00 00 00 00 00 00 00",
+            "B: 00 03 00 00 00 00 00 00 00", "B: 01 00 00 00 40 00 40 01 00", "E: 0.000000 0000 0000 0",
+        ]
+        let events = presses.flatMap { [($0.down, $0.code, 1), ($0.up, $0.code, 0)] }.sorted { $0.0 < $1.0 }
+        for (time, code, value) in events + [(end, -1, 0)] {
+            let seconds = String(format: "%.6f", time)
+            if code >= 0 { lines.append("E: \(seconds) 0001 \(String(format: "%04x", code)) \(value)") }
+            lines.append("E: \(seconds) 0000 0000 0")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The middle pedal pressed at 0.1 s and held for a minute.
+    static let heldPedal = footswitch([(middle, 0.1, 60)], end: 60)
+
+    /// A footswitch rig: the middle pedal's click toggles takes, the right pedal
+    /// switches the frame rate; `camera` is the camera section's lines.
+    static func rig(camera: [String]) -> String {
         """
+        inputs:
+          pedals:
+            match: [{vendor: 0x3553, product: 0xb001}]
+            bind: {KEY_B: primary, KEY_C: fps.toggle}
+        capture:
+          primary: {click: take.toggle}
+        camera:
+
+        """ + camera.map { "  " + $0 }.joined(separator: "\n") + "\n"
+    }
 
     struct Run {
         var status: Int32
@@ -152,18 +174,8 @@ import SlateLinux
         let folder = try MediaFiles.folder("run-wait")
         defer { MediaFiles.remove(folder) }
         let profile = folder + "/rig.yaml"
-        try """
-            inputs:
-              pedals:
-                match: [{vendor: 0x3553, product: 0xb001}]
-                bind: {KEY_B: primary}
-            capture:
-              primary: {click: take.toggle}
-            camera:
-              back: [\(folder)/video9]
-              wait-for-camera: true
-
-            """.write(toFile: profile, atomically: true, encoding: .utf8)
+        try Self.rig(camera: ["back: [\(folder)/video9]", "wait-for-camera: true"])
+            .write(toFile: profile, atomically: true, encoding: .utf8)
         let err = Pipe()
         let (process, _) = try MediaFiles.launchSlate(
             ["run", "--profile", profile, "--work", folder + "/takes", "--output", folder], errors: err)
@@ -219,43 +231,11 @@ import SlateLinux
         let folder = try MediaFiles.folder("run-fps")
         defer { MediaFiles.remove(folder) }
         let profile = folder + "/rig.yaml"
-        try """
-            inputs:
-              pedals:
-                match: [{vendor: 0x3553, product: 0xb001}]
-                bind: {KEY_B: primary, KEY_C: fps.toggle}
-            capture:
-              primary: {click: take.toggle}
-            camera:
-              back: [testpattern]
-              fps: 30
-              max-size: 320x180
-              codec: [h264]
-
-            """.write(toFile: profile, atomically: true, encoding: .utf8)
+        try Self.rig(camera: ["back: [testpattern]", "fps: 30", "max-size: 320x180", "codec: [h264]"])
+            .write(toFile: profile, atomically: true, encoding: .utf8)
         let recording = folder + "/session.evemu"
-        try """
-            # EVEMU 1.3
-            N: PCsensor FootSwitch
-            I: 0003 3553 b001 0111
-            P: 00 00 00 00 00 00 00 00
-            B: 00 03 00 00 00 00 00 00 00
-            B: 01 00 00 00 40 00 40 01 00
-            E: 0.100000 0001 0030 1
-            E: 0.100000 0000 0000 0
-            E: 0.200000 0001 0030 0
-            E: 0.200000 0000 0000 0
-            E: 1.200000 0001 002e 1
-            E: 1.200000 0000 0000 0
-            E: 1.300000 0001 002e 0
-            E: 1.300000 0000 0000 0
-            E: 2.500000 0001 0030 1
-            E: 2.500000 0000 0000 0
-            E: 2.600000 0001 0030 0
-            E: 2.600000 0000 0000 0
-            E: 2.800000 0000 0000 0
-
-            """.write(toFile: recording, atomically: true, encoding: .utf8)
+        try Self.footswitch([(Self.middle, 0.1, 0.2), (Self.right, 1.2, 1.3), (Self.middle, 2.5, 2.6)], end: 2.8)
+            .write(toFile: recording, atomically: true, encoding: .utf8)
         let result = try Self.run([
             "--profile", profile, "--replay", recording, "--work", folder + "/takes", "--output", folder,
         ])
@@ -277,41 +257,11 @@ import SlateLinux
         let folder = try MediaFiles.folder("run-preroll")
         defer { MediaFiles.remove(folder) }
         let profile = folder + "/rig.yaml"
-        try """
-            inputs:
-              pedals:
-                match: [{vendor: 0x3553, product: 0xb001}]
-                bind: {KEY_B: primary}
-            capture:
-              primary: {click: take.toggle}
-            camera:
-              back: [testpattern]
-              fps: 30
-              max-size: 320x180
-              codec: [h264]
-              preroll: 1s
-
-            """.write(toFile: profile, atomically: true, encoding: .utf8)
+        try Self.rig(camera: ["back: [testpattern]", "fps: 30", "max-size: 320x180", "codec: [h264]", "preroll: 1s"])
+            .write(toFile: profile, atomically: true, encoding: .utf8)
         let recording = folder + "/session.evemu"
-        try """
-            # EVEMU 1.3
-            N: PCsensor FootSwitch
-            I: 0003 3553 b001 0111
-            P: 00 00 00 00 00 00 00 00
-            B: 00 03 00 00 00 00 00 00 00
-            B: 01 00 00 00 40 00 40 01 00
-            E: 0.000000 0000 0000 0
-            E: 3.000000 0001 0030 1
-            E: 3.000000 0000 0000 0
-            E: 3.100000 0001 0030 0
-            E: 3.100000 0000 0000 0
-            E: 4.000000 0001 0030 1
-            E: 4.000000 0000 0000 0
-            E: 4.100000 0001 0030 0
-            E: 4.100000 0000 0000 0
-            E: 4.300000 0000 0000 0
-
-            """.write(toFile: recording, atomically: true, encoding: .utf8)
+        try Self.footswitch([(Self.middle, 3.0, 3.1), (Self.middle, 4.0, 4.1)], end: 4.3)
+            .write(toFile: recording, atomically: true, encoding: .utf8)
         let result = try Self.run([
             "--profile", profile, "--replay", recording, "--work", folder + "/takes", "--output", folder,
         ])
