@@ -1,6 +1,6 @@
 /// The recorder's state without a camera: recording or not, how many takes,
 /// zoom, frame rate, position, torch and filter. `slate replay` drives it to
-/// show what a rig would do.
+/// show what a rig would do; the live recorder keeps its books with it.
 ///
 /// Switching the frame rate or the camera while recording splits the take: a
 /// take file holds one camera format, so the take so far is closed and the next
@@ -15,11 +15,32 @@ public final class RecorderModel: Recorder {
     public private(set) var takes = 0
     public private(set) var zoom = 1.0
     public private(set) var fps: Int
-    public private(set) var position: CameraPosition = .back
+    public private(set) var position: CameraPosition
     public private(set) var torch = false
-    public private(set) var filter: ExportFilter = .none
+    public private(set) var filter: ExportFilter
+    /// The camera's own zoom limit, when it is below the seed's 6x.
+    public var zoomLimit = ZoomRamp.limit
 
-    public init(fps: Int = 60) { self.fps = fps }
+    public init(
+        fps: Int = 60, position: CameraPosition = .back, filter: ExportFilter = .none, takes: Int = 0
+    ) {
+        self.fps = fps
+        self.position = position
+        self.filter = filter
+        self.takes = takes
+    }
+
+    /// The state a profile's camera section starts with.
+    public convenience init(camera: CameraSpec, takes: Int = 0) {
+        self.init(fps: camera.fps, position: camera.position, filter: camera.filter, takes: takes)
+    }
+
+    /// What a live recorder really holds after a lost camera or a failed export:
+    /// `takes` finished takes, and a take in progress or not.
+    public func settle(takes: Int, recording: Bool = false) {
+        isRecording = recording
+        self.takes = takes
+    }
 
     public func perform(_ command: RecorderCommand, at time: Instant) -> RecorderOutcome {
         switch command {
@@ -65,7 +86,7 @@ public final class RecorderModel: Recorder {
     }
 
     private func setZoom(_ factor: Double) -> RecorderOutcome {
-        let clamped = min(max(factor, Self.zoomRange.lowerBound), Self.zoomRange.upperBound)
+        let clamped = min(max(factor, Self.zoomRange.lowerBound), min(Self.zoomRange.upperBound, zoomLimit))
         zoom = (clamped * 100).rounded() / 100
         return .zoom(zoom)
     }

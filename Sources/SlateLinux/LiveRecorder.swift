@@ -58,27 +58,22 @@ public final class LiveRecorder: Recorder {
     /// Encoders picked per size and rate, so a reopened camera is not probed again.
     private var encoders: [String: String] = [:]
 
-    public private(set) var isRecording = false
-    /// Finished takes as answered to commands; corrected when an export fails.
-    private var takes = 0
+    /// The books as commands are answered, as `slate replay` keeps them;
+    /// settled with what the recording thread reports when they part.
+    private let model: RecorderModel
     /// Finished takes as the recording thread reports them.
     private var finished = 0
-    private var zoom = 1.0
-    private var fps: Int
-    private var position: CameraPosition
-    private var torch = false
-    private var filter: ExportFilter
 
     /// `onEvent` is called from the recording thread when `collect()` has something.
     public init(settings: Settings, logger: Logger, onEvent: @escaping @Sendable () -> Void) {
         self.settings = settings
         self.log = logger
         self.onEvent = onEvent
-        fps = settings.camera.fps
-        position = settings.camera.position
-        filter = settings.camera.filter
-        if let manifest = try? settings.work.load() { (takes, finished) = (manifest.finishedCount, manifest.finishedCount) }
+        finished = (try? settings.work.load().finishedCount) ?? 0
+        model = RecorderModel(camera: settings.camera, takes: finished)
     }
+
+    public var isRecording: Bool { model.isRecording }
 
     /// Whether the camera streams.
     public var isStreaming: Bool { session != nil }
@@ -94,13 +89,10 @@ public final class LiveRecorder: Recorder {
     }
 
     /// Opens the camera for the current position and frame rate, with the
-    /// current zoom, and starts streaming.
+    /// current zoom and torch, and starts streaming.
     public func open() throws(OpenFailure) {
         guard session == nil else { return }
-        let opened = try makeSession(position: position, fps: fps)
-        session = opened
-        zoom = opened.tuning.aim(at: zoom)
-        torch = false
+        use(try makeSession(position: model.position, fps: model.fps))
     }
 
     /// Stops streaming; a take in progress is closed.
@@ -109,7 +101,7 @@ public final class LiveRecorder: Recorder {
         current.recorder.shutdown()
         session = nil
         gather(current.recorder, now: MonotonicClock.now())
-        isRecording = false
+        model.settle(takes: finished)
     }
 
     /// What happened to takes since the last call. A lost camera (its recorder
@@ -121,8 +113,7 @@ public final class LiveRecorder: Recorder {
             if lost != nil {
                 current.recorder.shutdown()
                 session = nil
-                isRecording = false
-                takes = finished
+                model.settle(takes: finished)
             }
         }
         defer { pending.removeAll() }
@@ -132,107 +123,99 @@ public final class LiveRecorder: Recorder {
     public func perform(_ command: RecorderCommand, at time: Instant) -> RecorderOutcome {
         switch command {
         case .start:
-            guard !isRecording else { return .ignored("already recording") }
             guard let session else { return .ignored("no camera") }
-            session.recorder.start(at: time)
-            isRecording = true
-            return .started(take: takes + 1)
+            let outcome = model.perform(command, at: time)
+            if case .started = outcome { session.recorder.start(at: time) }
+            return outcome
         case .stop:
-            guard isRecording, let session else { return .ignored("not recording") }
-            session.recorder.stop(at: time)
-            isRecording = false
-            takes += 1
-            return .stopped(take: takes)
+            let outcome = model.perform(command, at: time)
+            if case .stopped = outcome { session?.recorder.stop(at: time) }
+            return outcome
         case .deleteLast:
-            guard takes > 0, !isRecording else { return .ignored(isRecording ? "recording" : "no takes") }
-            if let session {
-                session.recorder.deleteLast()
-            } else {
-                deleteLastNow(at: time)
-            }
-            defer { takes -= 1 }
-            return .deleted(take: takes)
+            let outcome = model.perform(command, at: time)
+            guard case .deleted = outcome else { return outcome }
+            if let session { session.recorder.deleteLast() } else { deleteLastNow(at: time) }
+            return outcome
         case .export:
-            if isRecording { _ = perform(.stop, at: time) }
-            guard takes > 0 else { return .ignored("no takes") }
-            if let session {
-                session.recorder.export(filter: filter, to: settings.output)
-            } else {
-                exportNow(at: time)
+            if model.isRecording { session?.recorder.stop(at: time) }
+            let outcome = model.perform(command, at: time)
+            guard case .exported = outcome else { return outcome }
+            if let session { session.recorder.export(filter: model.filter, to: settings.output) } else { exportNow(at: time) }
+            return outcome
+        case .zoomStep, .zoomSet:
+            if let session, session.passesThrough, !session.tuning.zoomsInCamera {
+                return .ignored("\(session.name) is recorded as it comes (pass-through) and has no zoom control")
             }
-            defer { takes = 0 }
-            return .exported(takes: takes)
-        case .zoomStep(let steps):
-            return setZoom(zoom + steps * RecorderModel.zoomPerStep)
-        case .zoomSet(let factor):
-            return setZoom(factor)
+            let outcome = model.perform(command, at: time)
+            _ = session?.tuning.aim(at: model.zoom)
+            return outcome
         case .fpsToggle:
-            let next = fps == 60 ? 30 : 60
-            if let reason = reopen(position: position, fps: next, at: time) { return .ignored(reason) }
-            fps = next
-            return .fps(fps)
+            if let reason = reopen(position: model.position, fps: model.fps == 60 ? 30 : 60, at: time) {
+                return .ignored(reason)
+            }
+            return model.perform(command, at: time)
         case .cameraToggle:
-            let next: CameraPosition = position == .back ? .front : .back
-            if let reason = reopen(position: next, fps: fps, at: time) { return .ignored(reason) }
-            position = next
-            return .camera(position)
+            if let reason = reopen(position: model.position == .back ? .front : .back, fps: model.fps, at: time) {
+                return .ignored(reason)
+            }
+            return model.perform(command, at: time)
         case .torchToggle:
-            guard let camera = session?.camera, (try? camera.control(.flashLEDMode)) != nil else {
+            guard let session, setTorch(!model.torch, on: session) else {
                 return .ignored("\(session?.name ?? "no camera") has no torch")
             }
-            do {
-                // V4L2_FLASH_LED_MODE_TORCH is 2, NONE 0.
-                _ = try camera.set(.flashLEDMode, torch ? 0 : 2)
-            } catch {
-                return .ignored("\(error)")
-            }
-            torch.toggle()
-            return .torch(torch)
+            return model.perform(command, at: time)
         case .filterNext:
-            filter = filter.next
-            return .filter(filter.rawValue)
+            return model.perform(command, at: time)
         }
     }
 
-    private func setZoom(_ factor: Double) -> RecorderOutcome {
-        if let session, session.passesThrough, !session.tuning.zoomsInCamera {
-            return .ignored("\(session.name) is recorded as it comes (pass-through) and has no zoom control")
-        }
-        let maximum = session?.tuning.maximumZoom ?? ZoomRamp.limit
-        let clamped = (min(max(factor, 1), maximum) * 100).rounded() / 100
-        zoom = clamped
-        _ = session?.tuning.aim(at: clamped)
-        return .zoom(zoom)
+    /// Sets the camera's flash LED to torch mode or off; false when it has none.
+    private func setTorch(_ on: Bool, on session: Session) -> Bool {
+        guard let camera = session.camera, (try? camera.control(.flashLEDMode)) != nil else { return false }
+        // V4L2_FLASH_LED_MODE_TORCH is 2, NONE 0.
+        return (try? camera.set(.flashLEDMode, on ? 2 : 0)) != nil
     }
 
-    /// Reopens the camera with another position or rate; a take in progress is
-    /// split. Returns why not, keeping the current camera, when the new one
-    /// cannot be opened.
+    /// Streams from `opened` with the current zoom and torch.
+    private func use(_ opened: Session) {
+        session = opened
+        model.zoomLimit = opened.tuning.maximumZoom
+        if model.zoom > model.zoomLimit { _ = model.perform(.zoomSet(model.zoomLimit), at: Instant(microseconds: 0)) }
+        _ = opened.tuning.aim(at: model.zoom)
+        if model.torch, !setTorch(true, on: opened) { _ = model.perform(.torchToggle, at: Instant(microseconds: 0)) }
+    }
+
+    /// Reopens the camera with another position or rate, a take in progress
+    /// split at `time` (the model counts the split when it records the switch).
+    /// Returns why not, keeping the current camera, when the new one cannot be opened.
     private func reopen(position next: CameraPosition, fps rate: Int, at time: Instant) -> String? {
-        guard session != nil else { return nil }
-        let replacement: Session
-        if next != position {
+        guard let current = session else { return nil }
+        if next != model.position {
             let present = CameraDirectory.present()
             guard CameraCandidates.pick(candidates(for: next), present: present) != nil else {
                 return "no \(next.rawValue) camera is present"
             }
         }
-        let wasRecording = isRecording
-        if wasRecording { _ = perform(.stop, at: time) }
-        close()
+        if model.isRecording { current.recorder.stop(at: time) }
+        current.recorder.shutdown()
+        session = nil
+        gather(current.recorder, now: MonotonicClock.now())
+        let reason: String?
         do {
-            replacement = try makeSession(position: next, fps: rate)
+            use(try makeSession(position: next, fps: rate))
+            reason = nil
         } catch {
-            log.warning("\(error); keeping the \(position.rawValue) camera at \(fps) fps")
-            try? open()
-            if wasRecording { _ = perform(.start, at: time) }
-            return "\(error)"
+            log.warning("\(error); keeping the \(model.position.rawValue) camera at \(model.fps) fps")
+            reason = "\(error)"
+            do {
+                use(try makeSession(position: model.position, fps: model.fps))
+            } catch {
+                model.settle(takes: finished)
+                return reason
+            }
         }
-        session = replacement
-        zoom = replacement.tuning.aim(at: zoom)
-        torch = false
-        if wasRecording { _ = perform(.start, at: time) }
-        return nil
+        if model.isRecording { session?.recorder.start(at: time) }
+        return reason
     }
 
     private func makeSession(position: CameraPosition, fps: Int) throws(OpenFailure) -> Session {
@@ -348,7 +331,7 @@ public final class LiveRecorder: Recorder {
                         time: now, event: .exported, take: outcome.takes, path: outcome.path, duration: outcome.duration,
                         frames: outcome.frames, message: Self.method(of: outcome)))
             case .exportFailed(let reason):
-                takes = finished
+                model.settle(takes: finished, recording: model.isRecording)
                 pending.append(TakeReport(time: now, event: .failed, message: "export: \(reason)"))
             case .failed(let reason):
                 pending.append(TakeReport(time: now, event: .failed, message: reason))
@@ -377,14 +360,14 @@ public final class LiveRecorder: Recorder {
         do {
             try FileWriting.makeFolders(settings.output)
             let outcome = try TakeExporter(folder: settings.work, outputFolder: settings.output).export(
-                at: WallClock.microseconds(), filter: filter)
+                at: WallClock.microseconds(), filter: model.filter)
             finished = max(0, finished - outcome.takes)
             pending.append(
                 TakeReport(
                     time: time, event: .exported, take: outcome.takes, path: outcome.path, duration: outcome.duration,
                     frames: outcome.frames, message: Self.method(of: outcome)))
         } catch {
-            takes = finished
+            model.settle(takes: finished, recording: model.isRecording)
             pending.append(TakeReport(time: time, event: .failed, message: "export: \(error)"))
         }
     }

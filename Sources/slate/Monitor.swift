@@ -32,7 +32,7 @@ struct Monitor: ParsableCommand {
         let start = MonotonicClock.now()
         let log = Logger(label: "slate.monitor")
         let loaded = try ProfileSource.loadOrExit(profile)
-        let rig = Rig(profile: loaded, recorder: RecorderModel(fps: loaded.camera.fps), captureActive: !inactive)
+        let rig = Rig(profile: loaded, recorder: RecorderModel(camera: loaded.camera), captureActive: !inactive)
         let loop: EventLoop
         let inputs: LiveInputs
         do {

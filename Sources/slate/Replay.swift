@@ -36,7 +36,7 @@ struct Replay: ParsableCommand {
         let replay: SlateCore.Replay
         do {
             replay = try SlateCore.Replay(
-                profile: loaded, timeline: Timeline(recording: parsed), recorder: RecorderModel(fps: loaded.camera.fps),
+                profile: loaded, timeline: Timeline(recording: parsed), recorder: RecorderModel(camera: loaded.camera),
                 captureActive: !inactive)
         } catch {
             OutputStream.writeError("\(recording): error: \(error)")

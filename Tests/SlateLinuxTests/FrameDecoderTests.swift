@@ -7,7 +7,8 @@ import SlateCore
 @Suite struct FrameDecoderTests {
     /// A flat-colour JPEG (full-range yuvj420p, as MJPEG cameras send) as one packet.
     func jpegPacket(width: Int, height: Int, luma: UInt8, cb: UInt8, cr: UInt8) throws -> EncodedPacket {
-        let folder = try MediaFiles.folder("frame-decoder")
+        // A folder of its own: the suite's tests run at the same time.
+        let folder = try MediaFiles.folder("frame-decoder-\(UUID().uuidString)")
         defer { MediaFiles.remove(folder) }
         let path = folder + "/frame.jpg"
         let frame = VideoFrame(width: width, height: height, luma: luma, cb: cb, cr: cr, time: Instant(microseconds: 0))
