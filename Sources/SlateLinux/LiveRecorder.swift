@@ -140,7 +140,11 @@ public final class LiveRecorder: Recorder {
             if model.isRecording { session?.recorder.stop(at: time) }
             let outcome = model.perform(command, at: time)
             guard case .exported = outcome else { return outcome }
-            if let session { session.recorder.export(filter: model.filter, to: settings.output) } else { exportNow(at: time) }
+            if let session {
+                session.recorder.export(filter: model.filter, to: settings.output)
+            } else {
+                note(TakeRecorder.export(settings.work, filter: model.filter, to: settings.output), at: time)
+            }
             return outcome
         case .zoomStep, .zoomSet:
             if let session, session.passesThrough, !session.tuning.zoomsInCamera {
@@ -190,11 +194,9 @@ public final class LiveRecorder: Recorder {
     /// Returns why not, keeping the current camera, when the new one cannot be opened.
     private func reopen(position next: CameraPosition, fps rate: Int, at time: Instant) -> String? {
         guard let current = session else { return nil }
-        if next != model.position {
-            let present = CameraDirectory.present()
-            guard CameraCandidates.pick(candidates(for: next), present: present) != nil else {
-                return "no \(next.rawValue) camera is present"
-            }
+        let present = CameraDirectory.present()
+        if next != model.position, CameraCandidates.pick(candidates(for: next), present: present) == nil {
+            return "no \(next.rawValue) camera is present"
         }
         if model.isRecording { current.recorder.stop(at: time) }
         current.recorder.shutdown()
@@ -202,13 +204,13 @@ public final class LiveRecorder: Recorder {
         gather(current.recorder, now: MonotonicClock.now())
         let reason: String?
         do {
-            use(try makeSession(position: next, fps: rate))
+            use(try makeSession(position: next, fps: rate, present: present))
             reason = nil
         } catch {
             log.warning("\(error); keeping the \(model.position.rawValue) camera at \(model.fps) fps")
             reason = "\(error)"
             do {
-                use(try makeSession(position: model.position, fps: model.fps))
+                use(try makeSession(position: model.position, fps: model.fps, present: present))
             } catch {
                 model.settle(takes: finished)
                 return reason
@@ -218,9 +220,11 @@ public final class LiveRecorder: Recorder {
         return reason
     }
 
-    private func makeSession(position: CameraPosition, fps: Int) throws(OpenFailure) -> Session {
+    /// Opens the first candidate for `position` among the cameras `present`.
+    private func makeSession(
+        position: CameraPosition, fps: Int, present: [CameraCandidates.Present] = CameraDirectory.present()
+    ) throws(OpenFailure) -> Session {
         let spec = settings.camera
-        let present = CameraDirectory.present()
         let listed = candidates(for: position)
         guard let choice = CameraCandidates.pick(listed, present: present) else {
             let cameras = present.isEmpty ? "none" : present.map { "\($0.path) (\($0.card))" }.joined(separator: ", ")
@@ -310,65 +314,51 @@ public final class LiveRecorder: Recorder {
     @discardableResult
     private func gather(_ recorder: TakeRecorder, now: Instant) -> String? {
         var lost: String?
-        let folder = settings.work
         for event in recorder.takeEvents() {
-            switch event {
-            case .opened(let take, let firstFrame):
-                pending.append(TakeReport(time: firstFrame, event: .started, take: finished + 1, path: folder.file(take.file)))
-            case .closed(let take):
-                finished += 1
-                pending.append(
-                    TakeReport(
-                        time: now, event: .stopped, take: finished, path: folder.file(take.file), duration: take.duration,
-                        frames: take.frames, dropped: take.dropped))
-            case .deleted(let take):
-                pending.append(TakeReport(time: now, event: .deleted, take: finished, path: folder.file(take.file)))
-                finished -= 1
-            case .exported(let outcome):
-                finished = max(0, finished - outcome.takes)
-                pending.append(
-                    TakeReport(
-                        time: now, event: .exported, take: outcome.takes, path: outcome.path, duration: outcome.duration,
-                        frames: outcome.frames, message: Self.method(of: outcome)))
-            case .exportFailed(let reason):
-                model.settle(takes: finished, recording: model.isRecording)
-                pending.append(TakeReport(time: now, event: .failed, message: "export: \(reason)"))
-            case .failed(let reason):
-                pending.append(TakeReport(time: now, event: .failed, message: reason))
-            case .sourceLost(let reason):
-                lost = reason
-                pending.append(TakeReport(time: now, event: .failed, message: "camera lost: \(reason)"))
-            }
+            if case .sourceLost(let reason) = event { lost = reason }
+            note(event, at: now)
         }
         return lost
     }
 
-    private func deleteLastNow(at time: Instant) {
+    /// Keeps the count of finished takes and reports what happened.
+    private func note(_ event: TakeRecorder.Event, at now: Instant) {
         let folder = settings.work
-        do {
-            var manifest = try folder.load()
-            guard let last = manifest.takes.last(where: { !$0.recording }) else { return }
-            try folder.delete(last, from: &manifest)
-            pending.append(TakeReport(time: time, event: .deleted, take: finished, path: folder.file(last.file)))
+        switch event {
+        case .opened(let take, let firstFrame):
+            pending.append(TakeReport(time: firstFrame, event: .started, take: finished + 1, path: folder.file(take.file)))
+        case .closed(let take):
+            finished += 1
+            pending.append(
+                TakeReport(
+                    time: now, event: .stopped, take: finished, path: folder.file(take.file), duration: take.duration,
+                    frames: take.frames, dropped: take.dropped))
+        case .deleted(let take):
+            pending.append(TakeReport(time: now, event: .deleted, take: finished, path: folder.file(take.file)))
             finished -= 1
-        } catch {
-            pending.append(TakeReport(time: time, event: .failed, message: "\(error)"))
-        }
-    }
-
-    private func exportNow(at time: Instant) {
-        do {
-            try FileWriting.makeFolders(settings.output)
-            let outcome = try TakeExporter(folder: settings.work, outputFolder: settings.output).export(
-                at: WallClock.microseconds(), filter: model.filter)
+        case .exported(let outcome):
             finished = max(0, finished - outcome.takes)
             pending.append(
                 TakeReport(
-                    time: time, event: .exported, take: outcome.takes, path: outcome.path, duration: outcome.duration,
+                    time: now, event: .exported, take: outcome.takes, path: outcome.path, duration: outcome.duration,
                     frames: outcome.frames, message: Self.method(of: outcome)))
-        } catch {
+        case .exportFailed(let reason):
             model.settle(takes: finished, recording: model.isRecording)
-            pending.append(TakeReport(time: time, event: .failed, message: "export: \(error)"))
+            pending.append(TakeReport(time: now, event: .failed, message: "export: \(reason)"))
+        case .failed(let reason):
+            pending.append(TakeReport(time: now, event: .failed, message: reason))
+        case .sourceLost(let reason):
+            pending.append(TakeReport(time: now, event: .failed, message: "camera lost: \(reason)"))
+        }
+    }
+
+    /// Deletes the last take without a camera (no recorder thread to ask).
+    private func deleteLastNow(at time: Instant) {
+        do {
+            var manifest = try settings.work.load()
+            if let event = TakeRecorder.deleteLast(in: settings.work, manifest: &manifest) { note(event, at: time) }
+        } catch {
+            note(.failed("\(error)"), at: time)
         }
     }
 

@@ -202,18 +202,24 @@ public final class TakeRecorder: @unchecked Sendable {
     }
 
     private func exportTakes(filter: ExportFilter, to outputFolder: String) {
-        do {
-            try FileWriting.makeFolders(outputFolder)
-            let outcome = try TakeExporter(folder: folder, outputFolder: outputFolder).export(
-                at: WallClock.microseconds(), filter: filter)
-            report(.exported(outcome))
-        } catch {
-            report(.exportFailed("\(error)"))
-        }
+        report(Self.export(folder, filter: filter, to: outputFolder))
         do {
             manifest = try folder.load()
         } catch {
             report(.failed("\(error)"))
+        }
+    }
+
+    /// Joins `folder`'s finished takes into one file in `outputFolder`: what a
+    /// recorder does on its thread, and `slate run` does itself without a camera.
+    public static func export(_ folder: TakeFolder, filter: ExportFilter, to outputFolder: String) -> Event {
+        do {
+            try FileWriting.makeFolders(outputFolder)
+            return .exported(
+                try TakeExporter(folder: folder, outputFolder: outputFolder).export(
+                    at: WallClock.microseconds(), filter: filter))
+        } catch {
+            return .exportFailed("\(error)")
         }
     }
 
@@ -317,12 +323,18 @@ public final class TakeRecorder: @unchecked Sendable {
     }
 
     private func deleteLastTake() {
-        guard let last = manifest.takes.last(where: { !$0.recording }) else { return }
+        if let event = Self.deleteLast(in: folder, manifest: &manifest) { report(event) }
+    }
+
+    /// Deletes the last finished take of `manifest`, which is `folder`'s; nil when
+    /// there is none.
+    public static func deleteLast(in folder: TakeFolder, manifest: inout TakeManifest) -> Event? {
+        guard let last = manifest.takes.last(where: { !$0.recording }) else { return nil }
         do {
             try folder.delete(last, from: &manifest)
-            report(.deleted(last))
+            return .deleted(last)
         } catch {
-            report(.failed("\(error)"))
+            return .failed("\(error)")
         }
     }
 
