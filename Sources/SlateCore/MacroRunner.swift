@@ -124,9 +124,11 @@ struct MacroRunner {
 }
 
 enum NumberText {
-    /// `3`, `-1`, `0.25`: integers without a fraction, others with up to six decimals.
+    /// `3`, `-1`, `0.25`: integers without a fraction, others with up to six
+    /// decimals; huge magnitudes as Swift writes them (`1e+300`).
     static func format(_ value: Double) -> String {
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        guard abs(value) < 1e12 else { return "\(value)" }
         let micros = Int64((value * 1_000_000).rounded())
         var text = Instant.formatSeconds(micros, decimals: 6)
         while text.last == "0" { text.removeLast() }

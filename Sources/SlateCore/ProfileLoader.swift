@@ -49,6 +49,8 @@ enum RawAction {
 }
 
 struct ProfileParser {
+    /// The largest `zoom.step` (one step is a tenth of 1x; 50 steps span 1x to 6x).
+    static let zoomStepLimit = 100.0
     var reader: YAMLReader
     private var sounds = SoundSpec()
     private var rawMacros: [(name: String, node: Node, actions: [RawAction])] = []
@@ -327,7 +329,8 @@ struct ProfileParser {
             return nil
         }
         switch name {
-        case "zoom.step": return reader.number(argument, "zoom.step").map { .action(.zoomStep($0)) }
+        case "zoom.step":
+            return reader.number(argument, "zoom.step", in: -Self.zoomStepLimit...Self.zoomStepLimit).map { .action(.zoomStep($0)) }
         case "zoom.set":
             guard let factor = reader.number(argument, "zoom.set") else { return nil }
             guard RecorderModel.zoomRange.contains(factor) else {

@@ -3,6 +3,8 @@ import Yams
 /// The `camera`, `controls` and `sounds` sections.
 extension ProfileParser {
     static let maxControls = 6
+    /// The largest magnitude of a slider's bounds, step and values.
+    static let controlLimit = 1e9
 
     mutating func parseCamera(_ node: Node) -> CameraSpec {
         var camera = CameraSpec()
@@ -115,7 +117,7 @@ extension ProfileParser {
     private mutating func parseSliderValues(_ node: Node, _ value: (String) -> Node?) -> ControlSpec.SliderValues? {
         if let valuesNode = value("values") {
             guard let items = reader.sequence(valuesNode, "values") else { return nil }
-            let numbers = items.compactMap { reader.number($0, "each value") }
+            let numbers = items.compactMap { reader.number($0, "each value", in: -Self.controlLimit...Self.controlLimit) }
             guard numbers.count == items.count else { return nil }
             guard !numbers.isEmpty else {
                 reader.error(valuesNode, "values lists nothing")
@@ -130,13 +132,14 @@ extension ProfileParser {
             reader.error(node, "a slider needs min and max, or a list of values")
             return nil
         }
-        guard let low = reader.number(minNode, "min"), let high = reader.number(maxNode, "max") else { return nil }
+        guard let low = reader.number(minNode, "min", in: -Self.controlLimit...Self.controlLimit),
+            let high = reader.number(maxNode, "max", in: -Self.controlLimit...Self.controlLimit) else { return nil }
         guard low < high else {
             reader.error(maxNode, "max must be greater than min")
             return nil
         }
         guard let stepNode = value("step") else { return .continuous(low...high) }
-        guard let step = reader.number(stepNode, "step") else { return nil }
+        guard let step = reader.number(stepNode, "step", in: -Self.controlLimit...Self.controlLimit) else { return nil }
         guard step > 0 else {
             reader.error(stepNode, "step must be greater than 0")
             return nil

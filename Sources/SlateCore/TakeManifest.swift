@@ -16,10 +16,16 @@ public struct TakeManifest: Hashable, Sendable {
         public var dropped: Int
         public var codec: String
         public var recording: Bool
+        /// The export that holds this take, once it is verified: the take's files
+        /// are being deleted (a crash in between is finished by `recover`).
+        public var exported: String?
+        /// Why the take is kept after an export that holds only part of it (it
+        /// read short); such a take is not exported again.
+        public var kept: String?
 
         public init(
             id: String, file: String, thumbnail: String?, started: Int64, duration: Duration = .zero, frames: Int = 0,
-            dropped: Int = 0, codec: String, recording: Bool
+            dropped: Int = 0, codec: String, recording: Bool, exported: String? = nil, kept: String? = nil
         ) {
             self.id = id
             self.file = file
@@ -30,7 +36,12 @@ public struct TakeManifest: Hashable, Sendable {
             self.dropped = dropped
             self.codec = codec
             self.recording = recording
+            self.exported = exported
+            self.kept = kept
         }
+
+        /// Finished, and neither exported nor kept after a short export.
+        public var isExportable: Bool { !recording && exported == nil && kept == nil }
     }
 
     public static let fileName = "takes.json"
@@ -38,6 +49,19 @@ public struct TakeManifest: Hashable, Sendable {
 
     /// Takes that are not being recorded.
     public var finishedCount: Int { takes.count { !$0.recording } }
+
+    /// An id no take of the folder has: one more than the largest numeric id,
+    /// four digits at least (`0001`).
+    public func nextID() -> String {
+        let largest = takes.compactMap { Int($0.id) }.filter { $0 < 1_000_000_000 }.max() ?? 0
+        return Self.id(number: largest + 1)
+    }
+
+    /// A numeric id, four digits at least: `0007`.
+    public static func id(number: Int) -> String {
+        let digits = String(number)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
 
     public init(takes: [Take] = []) { self.takes = takes }
 
@@ -55,6 +79,8 @@ public struct TakeManifest: Hashable, Sendable {
             object.number("dropped", String(take.dropped))
             object.string("codec", take.codec)
             object.bool("recording", take.recording)
+            if let exported = take.exported { object.string("exported", exported) }
+            if let kept = take.kept { object.string("kept", kept) }
             return "    " + object.closed
         }
         return "{\n  \"version\": 1,\n  \"takes\": [\n" + lines.joined(separator: ",\n") + (lines.isEmpty ? "" : "\n")
@@ -85,7 +111,10 @@ public struct TakeManifest: Hashable, Sendable {
 
     private static func take(_ node: Node, _ reader: inout YAMLReader) -> Take? {
         guard let pairs = reader.mapping(node, "a take") else { return nil }
-        let keys = ["id", "file", "thumbnail", "started", "start", "duration", "frames", "dropped", "codec", "recording"]
+        let keys = [
+            "id", "file", "thumbnail", "started", "start", "duration", "frames", "dropped", "codec", "recording", "exported",
+            "kept",
+        ]
         reader.checkKeys(pairs, allowed: keys, in: "a take")
         let value = { (key: String) in pairs.first { $0.key == key }?.value }
         guard let idNode = value("id"), let fileNode = value("file"), let startedNode = value("started") else {
@@ -107,14 +136,16 @@ public struct TakeManifest: Hashable, Sendable {
                 return nil
             }
         }
-        let seconds = value("duration").flatMap { reader.number($0, "duration") } ?? 0
+        let seconds = value("duration").flatMap { reader.number($0, "duration", in: 0...1e9) } ?? 0
         return Take(
             id: id, file: file, thumbnail: thumbnail, started: Int64(started),
-            duration: .microseconds(Int64((max(0, seconds) * 1_000_000).rounded())),
+            duration: .microseconds(Int64((seconds * 1_000_000).rounded())),
             frames: value("frames").flatMap { reader.integer($0, "frames", in: 0...Int.max) } ?? 0,
             dropped: value("dropped").flatMap { reader.integer($0, "dropped", in: 0...Int.max) } ?? 0,
             codec: value("codec").flatMap { reader.string($0, "codec") } ?? "",
-            recording: value("recording").flatMap { reader.bool($0, "recording") } ?? false)
+            recording: value("recording").flatMap { reader.bool($0, "recording") } ?? false,
+            exported: value("exported").flatMap { reader.string($0, "exported") },
+            kept: value("kept").flatMap { reader.string($0, "kept") })
     }
 
     /// A name without folders, so a manifest can only point inside its work folder.

@@ -37,6 +37,8 @@ public struct TakeRouter<Packet> {
 
     public let preroll: Duration
     private var state = State.idle
+    /// A start that came while the take was closing.
+    private var queuedStart: Instant?
     private var ring: [Timed] = []
     private var keyframeRequested = false
 
@@ -47,9 +49,18 @@ public struct TakeRouter<Packet> {
         return true
     }
 
-    /// A take starts at `time` (the button's timestamp).
+    /// A take starts at `time` (the button's timestamp). While a take is
+    /// closing, the start waits for its close.
     public mutating func start(at time: Instant) -> [Output] {
-        guard case .idle = state else { return [] }
+        switch state {
+        case .idle: break
+        case .recording(let stopAt?):
+            queuedStart = max(time, stopAt)
+            keyframeRequested = false
+            return []
+        case .starting, .recording(nil):
+            return []
+        }
         keyframeRequested = false
         guard preroll > .zero else {
             state = .starting(at: time)
@@ -72,6 +83,11 @@ public struct TakeRouter<Packet> {
         case .starting:
             state = .idle
             return []
+        case .recording(let stopAt?) where queuedStart != nil:
+            // The queued take stops before it opened.
+            queuedStart = nil
+            state = .recording(stopAt: stopAt)
+            return []
         case .recording:
             state = .recording(stopAt: time)
             return []
@@ -81,7 +97,13 @@ public struct TakeRouter<Packet> {
     /// Whether the frame captured at `time` must be encoded as a keyframe:
     /// the first frame of a take that starts without pre-roll.
     public mutating func needsKeyframe(forFrameAt time: Instant) -> Bool {
-        guard case .starting(let at) = state, time >= at, !keyframeRequested else { return false }
+        let at: Instant
+        switch state {
+        case .starting(let start): at = start
+        case .recording(_?) where queuedStart != nil: at = queuedStart!
+        default: return false
+        }
+        guard time >= at, !keyframeRequested else { return false }
         keyframeRequested = true
         return true
     }
@@ -93,21 +115,37 @@ public struct TakeRouter<Packet> {
         case .idle:
             return []
         case .starting(let at):
-            guard timed.time >= at, timed.isKeyframe else { return [] }
-            state = .recording(stopAt: nil)
-            return [.open(firstFrame: timed.time), .write(timed)]
+            return begin(with: timed, at: at)
         case .recording(let stopAt):
-            if let stopAt, timed.time >= stopAt {
+            guard let stopAt, timed.time >= stopAt else { return [.write(timed)] }
+            guard let next = queuedStart else {
                 state = .idle
                 return [.close]
             }
-            return [.write(timed)]
+            queuedStart = nil
+            state = .starting(at: next)
+            return [.close] + begin(with: timed, at: next)
         }
+    }
+
+    /// Opens the take starting at `at` with `timed` if it can be its first frame.
+    private mutating func begin(with timed: Timed, at: Instant) -> [Output] {
+        guard timed.time >= at, timed.isKeyframe else { return [] }
+        state = .recording(stopAt: nil)
+        return [.open(firstFrame: timed.time), .write(timed)]
+    }
+
+    /// The take could not be opened (its file could not be created): nothing is
+    /// recorded until the next start.
+    public mutating func abandon() {
+        state = .idle
+        queuedStart = nil
     }
 
     /// The camera stopped or went away: a take in progress is closed now.
     public mutating func end() -> [Output] {
         ring.removeAll()
+        queuedStart = nil
         defer { state = .idle }
         if case .recording = state { return [.close] }
         return []

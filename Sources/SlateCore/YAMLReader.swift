@@ -91,10 +91,18 @@ struct YAMLReader {
         return value
     }
 
-    mutating func number(_ node: Node, _ what: String) -> Double? {
+    /// A finite number, within `range` when one is given.
+    mutating func number(_ node: Node, _ what: String, in range: ClosedRange<Double>? = nil) -> Double? {
         guard let text = string(node, what) else { return nil }
         guard let value = Double(text), value.isFinite else {
             error(node, "\(what) must be a number, not '\(text)'")
+            return nil
+        }
+        if let range, !range.contains(value) {
+            error(
+                node,
+                "\(what) must be a number from \(NumberText.format(range.lowerBound)) to "
+                    + "\(NumberText.format(range.upperBound)), not '\(text)'")
             return nil
         }
         return value

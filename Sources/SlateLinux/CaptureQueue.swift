@@ -46,14 +46,18 @@ final class CaptureQueue: @unchecked Sendable {
     /// Why the source failed (a camera unplugged), once it has.
     var failed: String? { shared.locked { failure } }
 
-    /// Stops the source and joins the thread; captures still queued are still handed out.
+    /// Stops the source, joins the thread and releases the device; captures
+    /// still queued are still handed out.
     func stop() {
         source.stop()
         let joining: pthread_t? = shared.locked {
             defer { thread = nil }
             return thread
         }
-        if let joining { pthread_join(joining, nil) }
+        if let joining {
+            pthread_join(joining, nil)
+            source.close()
+        }
     }
 
     private func capture() {

@@ -7,7 +7,8 @@ import SlateCore
 public final class EventLoop {
     public typealias Handler = () -> Void
 
-    private let epoll: Int32
+    /// The epoll descriptor (internal for tests).
+    let epoll: Int32
     private var handlers: [Int32: Handler] = [:]
     private var signalFD: Int32 = -1
     private var signalHandler: ((Int32) -> Void)?
@@ -58,8 +59,9 @@ public final class EventLoop {
     }
 
     /// Runs until `stop()`. Before each wait it asks `nextDeadline` when the next
-    /// timer is due; `afterWake` runs after every wake-up, events or not.
-    public func run(nextDeadline: () -> Instant?, afterWake: () -> Void) {
+    /// timer is due; `afterWake` runs after every wake-up, events or not. A
+    /// failed wait (other than a signal's interruption) ends it with the error.
+    public func run(nextDeadline: () -> Instant?, afterWake: () -> Void) throws(SystemError) {
         running = true
         var events = [epoll_event](repeating: epoll_event(), count: 32)
         while running {
@@ -69,7 +71,10 @@ public final class EventLoop {
                 timeout = micros <= 0 ? 0 : Int32(clamping: (micros + 999) / 1000)
             }
             let count = epoll_wait(epoll, &events, Int32(events.count), timeout)
-            if count < 0 && errno != EINTR { break }
+            if count < 0 && errno != EINTR {
+                running = false
+                throw SystemError("wait for events (epoll_wait)", path: "the event loop")
+            }
             for index in 0..<max(0, Int(count)) {
                 handlers[events[index].data.fd]?()
             }

@@ -1,12 +1,11 @@
+import CSlateShim
 import Glibc
 
 /// Writes that survive a crash or power loss: a temporary file, fsync, rename
 /// over the old file, and fsync of the folder.
 public enum FileWriting {
     public static func atomicWrite(_ text: String, toPath path: String) throws(SystemError) {
-        let temporary = path + ".tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw SystemError("create", path: temporary) }
+        let (temporary, fd) = try TemporaryFile.open(path + ".tmp-")
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
@@ -44,6 +43,26 @@ public enum FileWriting {
             current += "/" + component
             if mkdir(current, 0o755) != 0 && errno != EEXIST { throw SystemError("create folder", path: current) }
         }
+    }
+}
+
+/// Files created under a name no other file has (`mkostemp`): the prefix and
+/// six random characters, mode 0600.
+public enum TemporaryFile {
+    /// Creates the file and returns its path and an open descriptor (close-on-exec).
+    public static func open(_ prefix: String) throws(SystemError) -> (path: String, fd: Int32) {
+        var template = Array((prefix + "XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { slate_mkostemp($0.baseAddress!, O_CLOEXEC) }
+        let path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard fd >= 0 else { throw SystemError("create", path: path) }
+        return (path, fd)
+    }
+
+    /// Creates the file in `folder`, closed, and returns its path.
+    public static func create(in folder: String, prefix: String) throws(SystemError) -> String {
+        let (path, fd) = try open(folder + "/" + prefix)
+        close(fd)
+        return path
     }
 }
 

@@ -14,8 +14,14 @@ public protocol FrameSource: AnyObject {
     func nextCapture() throws -> Capture?
     /// Makes `nextCapture` return nil from now on (from any thread).
     func stop()
+    /// Releases the device, once `nextCapture` will not be called again.
+    func close()
     /// Frames lost so far (the camera's sequence gaps), read on the recording thread.
     var droppedFrames: Int { get }
+}
+
+extension FrameSource {
+    public func close() {}
 }
 
 /// A source of raw I420 frames.

@@ -5,9 +5,12 @@ import SlateCore
 /// `TakeRecorder`, with the macro runner's commands carried out for real.
 ///
 /// Outcomes are answered at once, as `RecorderModel` answers them; what really
-/// happened to the takes comes afterwards from `collect()`, as `TakeReport`s.
-/// Switching the frame rate or the camera reopens the camera; while recording
-/// it splits the take (a take file holds one format).
+/// happened to the takes comes afterwards from `collect()`, as `TakeReport`s,
+/// and the books are settled with it where they part (a take that could not
+/// start or ended early, a failed export, a lost camera). Exports run on a
+/// thread of their own. Switching the frame rate or the camera closes the
+/// camera and opens it again; while recording it splits the take (a take file
+/// holds one format).
 public final class LiveRecorder: Recorder {
     /// Where takes go and which camera records them.
     public struct Settings {
@@ -57,20 +60,23 @@ public final class LiveRecorder: Recorder {
     private var pending: [TakeReport] = []
     /// Encoders picked per size and rate, so a reopened camera is not probed again.
     private var encoders: [String: String] = [:]
+    private let ledger: TakeLedger
+    private let exports: TakeExports
 
     /// The books as commands are answered, as `slate replay` keeps them;
-    /// settled with what the recording thread reports when they part.
+    /// settled with what the recording and export threads report when they part.
     private let model: RecorderModel
-    /// Finished takes as the recording thread reports them.
-    private var finished = 0
 
-    /// `onEvent` is called from the recording thread when `collect()` has something.
-    public init(settings: Settings, logger: Logger, onEvent: @escaping @Sendable () -> Void) {
+    /// `onEvent` is called from the recording and export threads when `collect()`
+    /// has something. Takes a crash left behind in the work folder are recovered.
+    public init(settings: Settings, logger: Logger, onEvent: @escaping @Sendable () -> Void) throws(TakeFolder.Failure) {
         self.settings = settings
         self.log = logger
         self.onEvent = onEvent
-        finished = (try? settings.work.load().finishedCount) ?? 0
-        model = RecorderModel(camera: settings.camera, takes: finished)
+        ledger = try TakeLedger(folder: settings.work)
+        for note in settings.work.recover(ledger) { logger.warning("\(note)") }
+        exports = TakeExports(ledger: ledger, onEvent: onEvent)
+        model = RecorderModel(camera: settings.camera, takes: ledger.availableCount)
     }
 
     public var isRecording: Bool { model.isRecording }
@@ -101,21 +107,29 @@ public final class LiveRecorder: Recorder {
         current.recorder.shutdown()
         session = nil
         gather(current.recorder, now: MonotonicClock.now())
-        model.settle(takes: finished)
+        model.settle(takes: ledger.availableCount)
     }
+
+    /// Whether an export is queued or running.
+    public var isExporting: Bool { exports.isExporting }
+
+    /// Waits for the exports under way to end (their reports come from `collect()`).
+    public func finishExports() { exports.finish() }
 
     /// What happened to takes since the last call. A lost camera (its recorder
     /// stopped) closes the session and is returned as `lost`.
     public func collect() -> (reports: [TakeReport], lost: String?) {
         var lost: String?
+        let now = MonotonicClock.now()
         if let current = session {
-            lost = gather(current.recorder, now: MonotonicClock.now())
+            lost = gather(current.recorder, now: now)
             if lost != nil {
                 current.recorder.shutdown()
                 session = nil
-                model.settle(takes: finished)
+                model.settle(takes: ledger.availableCount)
             }
         }
+        for event in exports.takeEvents() { note(event, at: now) }
         defer { pending.removeAll() }
         return (pending, lost)
     }
@@ -134,16 +148,21 @@ public final class LiveRecorder: Recorder {
         case .deleteLast:
             let outcome = model.perform(command, at: time)
             guard case .deleted = outcome else { return outcome }
-            if let session { session.recorder.deleteLast() } else { deleteLastNow(at: time) }
+            if let session {
+                session.recorder.deleteLast()
+            } else if let event = TakeRecorder.deleteLast(in: ledger) {
+                note(event, at: time)
+            }
             return outcome
         case .export:
             if model.isRecording { session?.recorder.stop(at: time) }
             let outcome = model.perform(command, at: time)
             guard case .exported = outcome else { return outcome }
+            let options = TakeExporter.Options(filter: model.filter)
             if let session {
-                session.recorder.export(filter: model.filter, to: settings.output)
+                session.recorder.export(options, to: settings.output)
             } else {
-                note(TakeRecorder.export(settings.work, filter: model.filter, to: settings.output), at: time)
+                exports.export(ledger.reserveAvailable(), options: options, to: settings.output)
             }
             return outcome
         case .zoomStep, .zoomSet:
@@ -191,7 +210,8 @@ public final class LiveRecorder: Recorder {
 
     /// Reopens the camera with another position or rate, a take in progress
     /// split at `time` (the model counts the split when it records the switch).
-    /// Returns why not, keeping the current camera, when the new one cannot be opened.
+    /// The camera is stopped and closed first. Returns why not, keeping the
+    /// current camera, when the new one cannot be opened.
     private func reopen(position next: CameraPosition, fps rate: Int, at time: Instant) -> String? {
         guard let current = session else { return nil }
         let present = CameraDirectory.present()
@@ -212,7 +232,7 @@ public final class LiveRecorder: Recorder {
             do {
                 use(try makeSession(position: model.position, fps: model.fps, present: present))
             } catch {
-                model.settle(takes: finished)
+                model.settle(takes: ledger.availableCount)
                 return reason
             }
         }
@@ -261,7 +281,7 @@ public final class LiveRecorder: Recorder {
         let codec = passThrough ? spec.codecs.first ?? "h264" : pickEncoder(width: source.width, height: source.height, fps: source.fps)
         do {
             let recorder = try TakeRecorder(
-                source: source, folder: settings.work, codecs: [codec] + spec.codecs.filter { $0 != codec },
+                source: source, ledger: ledger, exports: exports, codecs: [codec] + spec.codecs.filter { $0 != codec },
                 passThrough: passThrough, preroll: spec.preroll, rotation: spec.orientation, tuning: tuning, logger: log,
                 onEvent: onEvent)
             log.info("recording \(name) at \(source.width)x\(source.height) \(source.fps) fps with \(recorder.encoderName)")
@@ -321,30 +341,26 @@ public final class LiveRecorder: Recorder {
         return lost
     }
 
-    /// Keeps the count of finished takes and reports what happened.
+    /// Reports what happened to a take; settles the books where they part.
     private func note(_ event: TakeRecorder.Event, at now: Instant) {
         let folder = settings.work
         switch event {
-        case .opened(let take, let firstFrame):
-            pending.append(TakeReport(time: firstFrame, event: .started, take: finished + 1, path: folder.file(take.file)))
-        case .closed(let take):
-            finished += 1
+        case .opened(let take, let number, let firstFrame):
+            pending.append(TakeReport(time: firstFrame, event: .started, take: number, path: folder.file(take.file)))
+        case .closed(let take, let number, let early):
             pending.append(
                 TakeReport(
-                    time: now, event: .stopped, take: finished, path: folder.file(take.file), duration: take.duration,
+                    time: now, event: .stopped, take: number, path: folder.file(take.file), duration: take.duration,
                     frames: take.frames, dropped: take.dropped))
-        case .deleted(let take):
-            pending.append(TakeReport(time: now, event: .deleted, take: finished, path: folder.file(take.file)))
-            finished -= 1
-        case .exported(let outcome):
-            finished = max(0, finished - outcome.takes)
-            pending.append(
-                TakeReport(
-                    time: now, event: .exported, take: outcome.takes, path: outcome.path, duration: outcome.duration,
-                    frames: outcome.frames, message: Self.method(of: outcome)))
-        case .exportFailed(let reason):
-            model.settle(takes: finished, recording: model.isRecording)
-            pending.append(TakeReport(time: now, event: .failed, message: "export: \(reason)"))
+            if let early {
+                pending.append(TakeReport(time: now, event: .failed, message: early))
+                if model.isRecording { model.settle(takes: model.takes + 1, recording: false) }
+            }
+        case .startFailed(let reason):
+            pending.append(TakeReport(time: now, event: .failed, message: reason))
+            if model.isRecording { model.settle(takes: model.takes, recording: false) }
+        case .deleted(let take, let number):
+            pending.append(TakeReport(time: now, event: .deleted, take: number, path: folder.file(take.file)))
         case .failed(let reason):
             pending.append(TakeReport(time: now, event: .failed, message: reason))
         case .sourceLost(let reason):
@@ -352,13 +368,16 @@ public final class LiveRecorder: Recorder {
         }
     }
 
-    /// Deletes the last take without a camera (no recorder thread to ask).
-    private func deleteLastNow(at time: Instant) {
-        do {
-            var manifest = try settings.work.load()
-            if let event = TakeRecorder.deleteLast(in: settings.work, manifest: &manifest) { note(event, at: time) }
-        } catch {
-            note(.failed("\(error)"), at: time)
+    private func note(_ event: TakeExports.Event, at now: Instant) {
+        switch event {
+        case .exported(let outcome):
+            pending.append(
+                TakeReport(
+                    time: now, event: .exported, take: outcome.takes, path: outcome.path, duration: outcome.duration,
+                    frames: outcome.frames, message: Self.method(of: outcome)))
+        case .failed(let reason, let returned):
+            model.settle(takes: model.takes + returned, recording: model.isRecording)
+            pending.append(TakeReport(time: now, event: .failed, message: "export: \(reason)"))
         }
     }
 

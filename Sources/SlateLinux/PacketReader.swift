@@ -55,10 +55,14 @@ public final class PacketReader {
         avformat_close_input(&context)
     }
 
-    /// The next video packet, or nil at the end of the file (or of its last complete fragment).
-    public func next() -> EncodedPacket? {
+    /// The next video packet, or nil at the end of the file (or of its last
+    /// complete fragment); a read error is thrown, never taken for the end.
+    public func next() throws(MediaError) -> EncodedPacket? {
         guard let context, let packet else { return nil }
-        while av_read_frame(context, packet) >= 0 {
+        while true {
+            let status = av_read_frame(context, packet)
+            if status == slate_averror_eof() { return nil }
+            try check(status, "read the take", path: path)
             defer { av_packet_unref(packet) }
             guard packet.pointee.stream_index == index else { continue }
             let p = packet.pointee
@@ -69,6 +73,5 @@ public final class PacketReader {
                 dts: p.dts != none ? p.dts : pts, duration: p.duration > 0 ? p.duration : frameDuration,
                 isKeyframe: p.flags & AV_PKT_FLAG_KEY != 0)
         }
-        return nil
     }
 }

@@ -5,7 +5,8 @@ extension TakeExporter {
     /// Decodes the takes one after another (scaled to the first take's size),
     /// applies `filter` and encodes them again with the first take's codec if
     /// it has an encoder (else H.264) at its frame rate. Each frame keeps its
-    /// take's timing, shifted to start where the previous take ended.
+    /// take's timing, shifted to start where the previous take ended. A take
+    /// stops at a read error, which its `Read` keeps.
     func reencode(
         _ readers: [PacketReader], filter: ExportFilter, to output: String, total: Int, progress: (Double) -> Void
     ) throws -> Joined {
@@ -24,7 +25,7 @@ extension TakeExporter {
         var encoded: Int64 = 0
         var offset: Int64 = 0
         var last: Int64 = -1
-        var takes: [ExportPlan.Take] = []
+        var reads: [Read] = []
 
         func write(_ packets: [EncodedPacket]) throws {
             for var packet in packets {
@@ -73,17 +74,27 @@ extension TakeExporter {
                 }
             }
 
-            while let packet = reader.next() {
+            var failure: MediaError?
+            while true {
+                let next: EncodedPacket?
+                do {
+                    next = try reader.next()
+                } catch {
+                    failure = error
+                    break
+                }
+                guard let packet = next else { break }
                 packets += 1
                 durations[packet.pts] = packet.duration
                 try add(decoder.decode(packet))
             }
             try add(decoder.flush())
-            guard packets > 0 else { throw MediaError("read the take", path: reader.path, message: "it holds no frames") }
             guard frames == packets else {
                 throw MediaError("decode the take", path: reader.path, message: "\(packets) frames read, \(frames) decoded")
             }
-            takes.append(ExportPlan.Take(read: reader, duration: timeBase.microseconds(end - offset), frames: frames))
+            reads.append(
+                Read(take: ExportPlan.Take(read: reader, duration: timeBase.microseconds(end - offset), frames: frames),
+                    frames: frames, error: failure))
             offset = end
         }
         try write(encoder.flush())
@@ -92,6 +103,6 @@ extension TakeExporter {
         }
         try writer.finish()
         progress(1)
-        return Joined(takes: takes, frames: Int(encoded), encoder: encoder.codecName)
+        return Joined(reads: reads, frames: Int(encoded), encoder: encoder.codecName)
     }
 }

@@ -1,13 +1,47 @@
+import CSlateShim
 import Glibc
 import SlateCore
 
 /// Joins a work folder's finished takes into one video in the output folder,
 /// with continuous timestamps: by stream copy when the takes allow it and no
-/// filter is asked for, else by decoding, filtering and encoding again. The
-/// result is written to a temporary name, synced, re-opened and checked (its
-/// duration within one frame of the takes' sum, every frame present); only then
-/// is it given its name and are the takes deleted. Any failure keeps every take.
-public struct TakeExporter {
+/// filter is asked for, else by decoding, filtering and encoding again.
+///
+/// The result is written to a temporary file of its own, synced, re-opened and
+/// checked against the takes as `takes.json` lists them (each take read to its
+/// listed frame count; the result's frames and duration those of the takes);
+/// only then is it given a name no other file has, and the takes are deleted:
+/// first marked in the manifest as held by the export (so a crash is finished
+/// by `TakeFolder.recover`), then their files, then their entries. Any failure
+/// before that keeps every take.
+public struct TakeExporter: Sendable {
+    /// What an export is asked to do besides joining.
+    public struct Options: Sendable {
+        public var filter: ExportFilter
+        /// Keep the takes after a verified export.
+        public var keep: Bool
+        /// Export what is readable of a take that reads short, and keep that take.
+        public var acceptShort: Bool
+
+        public init(filter: ExportFilter = .none, keep: Bool = false, acceptShort: Bool = false) {
+            self.filter = filter
+            self.keep = keep
+            self.acceptShort = acceptShort
+        }
+    }
+
+    /// A take that read fewer frames than `takes.json` lists.
+    public struct ShortTake: Sendable, CustomStringConvertible {
+        public var path: String
+        public var read: Int
+        public var listed: Int
+        /// The read error, when reading stopped on one.
+        public var error: String?
+
+        public var description: String {
+            "\(path) reads \(read) of its \(listed) frames" + (error.map { " (\($0))" } ?? "")
+        }
+    }
+
     /// A finished export.
     public struct Outcome: Sendable {
         public var path: String
@@ -18,12 +52,23 @@ public struct TakeExporter {
         public var method: ExportPlan.Method
         /// The libavcodec encoder used (`libx264`); nil for a stream copy.
         public var encoder: String?
+        /// Takes exported short (with `acceptShort`); their files are kept.
+        public var short: [ShortTake]
+        /// Whether the takes were kept (`keep`).
+        public var kept: Bool
     }
 
-    /// The joined takes as read (each one's duration and frame duration), the
-    /// frames written, and the encoder if one was used.
+    /// One take as read: its duration and frame duration, frames read, and the
+    /// error that stopped reading it, if one did.
+    struct Read {
+        var take: ExportPlan.Take
+        var frames: Int
+        var error: MediaError?
+    }
+
+    /// The joined takes as read, the frames written, and the encoder if one was used.
     struct Joined {
-        var takes: [ExportPlan.Take]
+        var reads: [Read]
         var frames: Int
         var encoder: String?
     }
@@ -33,26 +78,22 @@ public struct TakeExporter {
         public var description: String
     }
 
-    public let folder: TakeFolder
+    public let ledger: TakeLedger
     public let outputFolder: String
 
-    public init(folder: TakeFolder, outputFolder: String) {
-        self.folder = folder
+    public init(ledger: TakeLedger, outputFolder: String) {
+        self.ledger = ledger
         self.outputFolder = outputFolder
     }
 
-    /// Exports every finished take, with `filter` applied; `progress` gets the
-    /// fraction of frames written.
-    public func export(at wallClock: Int64, filter: ExportFilter = .none, progress: (Double) -> Void = { _ in })
-        throws(Failure) -> Outcome
-    {
-        var manifest: TakeManifest
-        do {
-            manifest = try folder.load()
-        } catch {
-            throw Failure(description: "\(error)")
-        }
-        let takes = manifest.takes.filter { !$0.recording }
+    private var folder: TakeFolder { ledger.folder }
+
+    /// Exports the finished takes (those of `ids` only, when given); `progress`
+    /// gets the fraction of frames written.
+    public func export(
+        ids: Set<String>? = nil, at wallClock: Int64, options: Options = Options(), progress: (Double) -> Void = { _ in }
+    ) throws(Failure) -> Outcome {
+        let takes = ledger.manifest.takes.filter { $0.isExportable && ids?.contains($0.id) ?? true }
         guard !takes.isEmpty else { throw Failure(description: "no takes to export in \(folder.path)") }
 
         var readers: [PacketReader] = []
@@ -60,54 +101,115 @@ public struct TakeExporter {
             do {
                 readers.append(try PacketReader(path: folder.file(take.file)))
             } catch {
-                throw Failure(description: "cannot read take \(folder.file(take.file)): \(error.reason)")
+                throw Failure(description: "cannot read take \(folder.file(take.file)): \(error.reason); the takes are kept")
             }
         }
         let planned = readers.map { ExportPlan.Take(read: $0, duration: 0, frames: 0) }
-        guard let plan = ExportPlan(takes: planned, filter: filter) else {
+        guard let plan = ExportPlan(takes: planned, filter: options.filter) else {
             throw Failure(description: "no takes to export in \(folder.path)")
         }
 
         let name = ExportPlan.fileName(at: wallClock)
-        let final = outputFolder + "/" + name
-        let partial = outputFolder + "/." + name + ".partial"
-        let expectedFrames = takes.reduce(0) { $0 + $1.frames }
+        let partial: String
         do {
-            let joined =
+            partial = try TemporaryFile.create(in: outputFolder, prefix: "." + name + ".partial-")
+        } catch {
+            throw Failure(description: "\(error); the takes are kept")
+        }
+        let expectedFrames = takes.reduce(0) { $0 + $1.frames }
+        let joined: Joined
+        let result: MediaInfo
+        var short: [ShortTake] = []
+        do {
+            joined =
                 plan.method == .streamCopy
                 ? try copy(readers, to: partial, total: expectedFrames, progress: progress)
-                : try reencode(readers, filter: filter, to: partial, total: expectedFrames, progress: progress)
-            // The takes as read: their real durations and frame counts are what the result must hold.
-            guard let measured = ExportPlan(takes: joined.takes, filter: .none) else {
-                unlink(partial)
-                throw Failure(description: "no takes could be read from \(folder.path); the takes are kept")
+                : try reencode(readers, filter: options.filter, to: partial, total: expectedFrames, progress: progress)
+            for (take, read) in zip(takes, joined.reads) where read.error != nil || read.frames < take.frames {
+                short.append(
+                    ShortTake(path: folder.file(take.file), read: read.frames, listed: take.frames, error: read.error?.reason))
             }
-            let result = try MediaProbe.probe(path: partial)
+            if !short.isEmpty && !options.acceptShort {
+                throw Failure(
+                    description: short.map(\.description).joined(separator: "; ")
+                        + ": nothing was exported and every take is kept (--accept-short exports what is readable "
+                        + "and keeps the damaged take's file)")
+            }
+            // The takes as read: their real durations and frame counts are what the result must hold.
+            guard let measured = ExportPlan(takes: joined.reads.map(\.take), filter: .none), joined.frames > 0 else {
+                throw Failure(description: "no frame could be read from the takes in \(folder.path); the takes are kept")
+            }
+            try FileSync.file(partial)
+            result = try MediaProbe.probe(path: partial)
             guard result.frameCount == joined.frames, measured.verifies(duration: .microseconds(result.durationMicroseconds))
             else {
-                unlink(partial)
                 throw Failure(
                     description: "the joined file does not check out (\(result.frameCount) frames, "
                         + "\(result.seconds) s; the takes hold \(joined.frames) frames, "
                         + "\(Double(measured.total.microseconds) / 1e6) s); the takes are kept")
             }
-            guard rename(partial, final) == 0 else { throw SystemError("name the export", path: final) }
+        } catch {
+            unlink(partial)
+            if let failure = error as? Failure { throw failure }
+            throw Failure(description: "\(error); the takes are kept")
+        }
+
+        let final: String
+        do {
+            final = try Self.name(partial, as: name, in: outputFolder)
             try FileSync.folder(of: final)
-            for take in takes { try folder.delete(take, from: &manifest) }
-            return Outcome(
-                path: final, takes: takes.count, frames: joined.frames, duration: .microseconds(result.durationMicroseconds),
-                method: plan.method, encoder: joined.encoder)
-        } catch let failure as Failure {
-            throw failure
         } catch {
             unlink(partial)
             throw Failure(description: "\(error); the takes are kept")
         }
+        let outcome = Outcome(
+            path: final, takes: takes.count, frames: joined.frames, duration: .microseconds(result.durationMicroseconds),
+            method: plan.method, encoder: joined.encoder, short: short, kept: options.keep)
+        guard !options.keep else { return outcome }
+        do {
+            try retire(takes, short: short, into: final)
+        } catch {
+            throw Failure(description: "exported to \(final), but \(error); the takes not yet deleted are kept")
+        }
+        return outcome
+    }
+
+    /// Marks the exported takes as held by `export` (a take that read short as
+    /// kept, with why), then deletes the held ones' files and entries.
+    private func retire(_ takes: [TakeManifest.Take], short: [ShortTake], into export: String) throws(SystemError) {
+        let exportName = String(export.split(separator: "/").last ?? "")
+        let damaged = Dictionary(short.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        let ids = Set(takes.map(\.id))
+        try ledger.change(undoIfUnsaved: true) { manifest in
+            for index in manifest.takes.indices where ids.contains(manifest.takes[index].id) {
+                if let reason = damaged[folder.file(manifest.takes[index].file)] {
+                    manifest.takes[index].kept = "\(reason.description); what was readable is in \(exportName)"
+                } else {
+                    manifest.takes[index].exported = exportName
+                }
+            }
+        }
+        for take in takes where damaged[folder.file(take.file)] == nil {
+            try folder.removeFiles(of: take)
+        }
+        try ledger.change { manifest in manifest.takes.removeAll { $0.exported == exportName } }
+    }
+
+    /// Gives the verified `partial` its name, `name` or, when a file has it,
+    /// `slate-…-2.mp4`, `-3`, …: an export never replaces a file.
+    static func name(_ partial: String, as name: String, in folder: String) throws(SystemError) -> String {
+        let stem = name.hasSuffix(".mp4") ? String(name.dropLast(4)) : name
+        for attempt in 1...1000 {
+            let candidate = folder + "/" + (attempt == 1 ? name : "\(stem)-\(attempt).mp4")
+            if slate_rename_noreplace(partial, candidate) == 0 { return candidate }
+            guard errno == EEXIST else { throw SystemError("name the export", path: candidate) }
+        }
+        throw SystemError("name the export", path: folder + "/" + name, errno: EEXIST)
     }
 
     /// Copies the takes' packets one after another, each take's timestamps
-    /// shifted to start where the previous one ended; returns each take as read
-    /// (its duration and frame duration) and the frames copied.
+    /// shifted to start where the previous one ended. A take stops at a read
+    /// error, which its `Read` keeps.
     private func copy(
         _ readers: [PacketReader], to output: String, total: Int, progress: (Double) -> Void
     ) throws -> Joined {
@@ -116,13 +218,22 @@ public struct TakeExporter {
         let writer = try TakeWriter(path: output, parameters: first.parameters, rotation: first.rotation)
         var offset: Int64 = 0
         var copied = 0
-        var takes: [ExportPlan.Take] = []
+        var reads: [Read] = []
         for reader in readers {
             let sameTimeBase = reader.parameters.timeBase == timeBase
             var start: Int64?
             var end = offset
             var frames = 0
-            while var packet = reader.next() {
+            var failure: MediaError?
+            while true {
+                let next: EncodedPacket?
+                do {
+                    next = try reader.next()
+                } catch {
+                    failure = error
+                    break
+                }
+                guard var packet = next else { break }
                 if !sameTimeBase {
                     let from = reader.parameters.timeBase
                     packet.pts = from.convert(packet.pts, to: timeBase)
@@ -139,13 +250,14 @@ public struct TakeExporter {
                 frames += 1
                 if copied % 30 == 0 { progress(Double(copied) / Double(max(1, total))) }
             }
-            guard frames > 0 else { throw MediaError("read the take", path: reader.path, message: "it holds no frames") }
-            takes.append(ExportPlan.Take(read: reader, duration: timeBase.microseconds(end - offset), frames: frames))
+            reads.append(
+                Read(take: ExportPlan.Take(read: reader, duration: timeBase.microseconds(end - offset), frames: frames),
+                    frames: frames, error: failure))
             offset = end
         }
         try writer.finish()
         progress(1)
-        return Joined(takes: takes, frames: copied, encoder: nil)
+        return Joined(reads: reads, frames: copied, encoder: nil)
     }
 }
 

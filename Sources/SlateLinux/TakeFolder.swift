@@ -2,16 +2,21 @@ import Glibc
 import SlateCore
 
 /// A rig's work folder: the take files, their thumbnails and `takes.json`.
-public struct TakeFolder {
-    /// Why the folder's manifest could not be read.
+public struct TakeFolder: Sendable {
+    /// Why the folder's manifest could not be read, or the folder not used.
     public enum Failure: Error, CustomStringConvertible {
         case system(SystemError)
         case manifest([Diagnostic])
+        /// Another process holds the folder's lock; `holder` is what it wrote there.
+        case busy(path: String, holder: String)
+        case missing(path: String)
 
         public var description: String {
             switch self {
             case .system(let error): "\(error)"
             case .manifest(let diagnostics): diagnostics.map(\.description).joined(separator: "\n")
+            case .busy(let path, let holder): "\(path) is in use by \(holder)"
+            case .missing(let path): "\(path): the work folder does not exist"
             }
         }
     }
@@ -23,6 +28,12 @@ public struct TakeFolder {
     public var manifestPath: String { path + "/" + TakeManifest.fileName }
 
     public func file(_ name: String) -> String { path + "/" + name }
+
+    /// Whether the folder exists.
+    public var exists: Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+    }
 
     /// The manifest; an empty one when the folder has none yet.
     public func load() throws(Failure) -> TakeManifest {
@@ -65,48 +76,100 @@ public struct TakeFolder {
         }
     }
 
-    /// Removes a take's file, its thumbnail and its manifest entry (the entry first,
-    /// so a crash never leaves the manifest pointing at a missing file). When the
-    /// manifest cannot be saved, nothing is removed, `manifest` included.
-    public func delete(_ take: TakeManifest.Take, from manifest: inout TakeManifest) throws(SystemError) {
-        var remaining = manifest
-        remaining.takes.removeAll { $0.id == take.id }
-        try save(remaining)
-        manifest = remaining
+    /// Removes `take`'s file, its thumbnail and its manifest entry (the entry first,
+    /// so a crash never leaves the manifest pointing at a missing file). Only that
+    /// take's entry goes, even if another has the same id. When the manifest cannot
+    /// be saved, nothing is removed.
+    public func delete(_ take: TakeManifest.Take, from ledger: TakeLedger) throws(SystemError) {
+        let removed = try ledger.change(undoIfUnsaved: true) { manifest -> Bool in
+            guard let index = manifest.takes.firstIndex(of: take) else { return false }
+            manifest.takes.remove(at: index)
+            return true
+        }
+        guard removed else { return }
+        try removeFiles(of: take)
+    }
+
+    /// Unlinks a take's file and thumbnail (gone already is fine), then syncs the folder.
+    func removeFiles(of take: TakeManifest.Take) throws(SystemError) {
         for name in [take.file] + (take.thumbnail.map { [$0] } ?? []) where unlink(file(name)) != 0 && errno != ENOENT {
             throw SystemError("delete", path: file(name))
         }
         try FileSync.folder(of: file(take.file))
     }
 
-    /// Takes a crash left marked as recording: each is measured from its file and
-    /// listed as finished; one without a readable frame leaves the list (its file,
-    /// if any, stays on disk). Returns what was done, for the log.
-    public func recover(_ manifest: inout TakeManifest) -> [String] {
+    /// Finishes what a crash interrupted. A take marked recording is measured
+    /// from its file and listed as finished; one without a readable frame leaves
+    /// the list (its file, if any, stays on disk). A take marked as held by a
+    /// verified export has its files deleted and leaves the list. Returns what
+    /// was done, for the log. Callers hold the folder's lock.
+    public func recover(_ ledger: TakeLedger) -> [String] {
         var notes: [String] = []
-        var changed = false
-        for index in manifest.takes.indices.reversed() where manifest.takes[index].recording {
-            changed = true
-            let path = file(manifest.takes[index].file)
+        let snapshot = ledger.manifest
+        guard snapshot.takes.contains(where: { $0.recording || $0.exported != nil }) else { return notes }
+        var exported: [TakeManifest.Take] = []
+        var measured = snapshot
+        for index in measured.takes.indices.reversed() {
+            let take = measured.takes[index]
+            if let export = take.exported {
+                exported.append(take)
+                notes.append("\(file(take.file)) is in the verified export \(export): deleting it as the export began to")
+                continue
+            }
+            guard take.recording else { continue }
+            let path = file(take.file)
             do {
                 let info = try MediaProbe.probe(path: path)
                 guard info.frameCount > 0 else { throw MediaError("read a frame", path: path, message: "no complete fragment") }
-                manifest.takes[index].recording = false
-                manifest.takes[index].frames = info.frameCount
-                manifest.takes[index].duration = .microseconds(info.durationMicroseconds)
+                measured.takes[index].recording = false
+                measured.takes[index].frames = info.frameCount
+                measured.takes[index].duration = .microseconds(info.durationMicroseconds)
                 notes.append("recovered \(path): \(info.frameCount) frames, \(info.seconds) s")
             } catch {
-                manifest.takes.remove(at: index)
+                measured.takes.remove(at: index)
                 notes.append("\(path) was being recorded and holds no readable frame (\(error)); it is no longer listed")
             }
         }
-        if changed {
-            do {
-                try save(manifest)
-            } catch {
-                notes.append("\(error)")
+        do {
+            try ledger.change { $0 = measured }
+            for take in exported {
+                try removeFiles(of: take)
+                try ledger.change { manifest in manifest.takes.removeAll { $0.exported != nil && $0.file == take.file } }
             }
+        } catch {
+            notes.append("\(error)")
         }
         return notes
     }
+}
+
+/// The work folder's lock (`flock` on `.slate.lock`): one process at a time
+/// records into a folder or changes its takes. The file says who holds it.
+public final class TakeFolderLock {
+    private let fd: Int32
+    public let path: String
+
+    /// Takes the lock for `holder` (e.g. `slate run (pid 4242)`), or says who has it.
+    public init(_ folder: TakeFolder, holder: String) throws(TakeFolder.Failure) {
+        guard folder.exists else { throw .missing(path: folder.path) }
+        path = folder.file(".slate.lock")
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { throw .system(SystemError("open the lock", path: path)) }
+        guard retryingInterrupts({ flock(fd, LOCK_EX | LOCK_NB) }) == 0 else {
+            let error = SystemError("lock", path: path)
+            let holder = (try? FileReading.text(atPath: path))?.split(separator: "\n").first.map(String.init)
+            close(fd)
+            guard error.errno == EWOULDBLOCK else { throw .system(error) }
+            throw .busy(path: folder.path, holder: holder ?? "another process")
+        }
+        let line = Array((holder + "\n").utf8)
+        if ftruncate(fd, 0) == 0 {
+            _ = line.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        }
+    }
+
+    /// `slate NAME (pid N)`: who this process is, for the lock file.
+    public static func holder(_ command: String) -> String { "slate \(command) (pid \(getpid()))" }
+
+    deinit { close(fd) }
 }

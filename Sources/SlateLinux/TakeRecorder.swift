@@ -8,17 +8,20 @@ import SlateCore
 /// Each take is a fragmented MP4 (MOV for passed-through MJPEG) in the work folder
 /// with a thumbnail from 0.05 s, listed in the folder's manifest, which is saved when
 /// a take opens and closes. A take whose file cannot be written (a full disk) ends
-/// there, playable up to its last complete fragment, and is reported as failed.
+/// there, playable up to its last complete fragment, and is reported as failed; a
+/// take whose file cannot be created leaves nothing behind. Exports are handed to
+/// a `TakeExports` thread, so recording never waits for one.
 public final class TakeRecorder: @unchecked Sendable {
-    /// What happened to a take, for the daemon's output.
+    /// What happened to a take, for the daemon's output. `number` is the take's
+    /// place among the takes not held by an export, from 1.
     public enum Event: Sendable {
         /// A take opened; its first frame was captured at `firstFrame` (CLOCK_MONOTONIC).
-        case opened(TakeManifest.Take, firstFrame: Instant)
-        case closed(TakeManifest.Take)
-        case deleted(TakeManifest.Take)
-        case exported(TakeExporter.Outcome)
-        /// An export did not happen; every take is kept.
-        case exportFailed(String)
+        case opened(TakeManifest.Take, number: Int, firstFrame: Instant)
+        /// A take closed; `early` says why when it ended before its stop (a full disk).
+        case closed(TakeManifest.Take, number: Int, early: String?)
+        /// A take could not start; nothing of it was left behind.
+        case startFailed(String)
+        case deleted(TakeManifest.Take, number: Int)
         case failed(String)
         /// The source failed (a camera unplugged): a take in progress was closed
         /// and the recorder has stopped.
@@ -29,12 +32,13 @@ public final class TakeRecorder: @unchecked Sendable {
         case start(Instant)
         case stop(Instant)
         case deleteLast
-        case export(ExportFilter, outputFolder: String)
+        case export(TakeExporter.Options, outputFolder: String)
     }
 
     private let source: FrameSource
     private var queue: CaptureQueue!
-    private let folder: TakeFolder
+    private let ledger: TakeLedger
+    private let exports: TakeExports?
     private let encoder: CaptureEncoder
     private let rotation: Int
     private let tuning: FrameTuning?
@@ -45,41 +49,42 @@ public final class TakeRecorder: @unchecked Sendable {
     static let commandDelay = Duration.milliseconds(10)
     private let shared = Monitor()
     private var commands: [Command] = []
-    /// Deletes and exports wait until no take is open or closing.
+    /// Deletes and exports wait until no take is closing.
     private var deferred: [Command] = []
     private var events: [Event] = []
     private var thread: pthread_t?
 
     // Owned by the recording thread.
     private var router: TakeRouter<EncodedPacket>
-    private var manifest: TakeManifest
     private var writer: TakeWriter?
     private var take: TakeManifest.Take?
     private var firstPts: Int64?
     private var lastPts: Int64 = 0
-    private var droppedAtOpen = 0
+    /// Whether a stop came for the take in progress: commands behind it wait for its close.
+    private var closing = false
     private var captureTimes = [Instant](repeating: Instant(microseconds: 0), count: 64)
 
     /// Opens the encoder (the first of `codecs` that opens) and starts recording
     /// frames into the ring; takes start with `start(at:)`. With `passThrough`, a
     /// source's compressed frames go into the takes as they come, without an encoder.
     /// Takes a crash left marked as recording are measured and listed as finished.
-    /// `tuning` zooms and mirrors raw frames; `onEvent` is called on the recording
-    /// thread whenever there are new events to take.
+    /// `tuning` zooms and mirrors raw frames; `exports` runs exports (none: an
+    /// export is refused); `onEvent` is called on the recording thread whenever
+    /// there are new events to take.
     public init(
-        source: FrameSource, folder: TakeFolder, codecs: [String], passThrough: Bool = false,
+        source: FrameSource, ledger: TakeLedger, exports: TakeExports? = nil, codecs: [String], passThrough: Bool = false,
         preroll: Duration = .zero, rotation: Int = 0, tuning: FrameTuning? = nil, logger: Logger,
         onEvent: (@Sendable () -> Void)? = nil
     ) throws {
         self.source = source
-        self.folder = folder
+        self.ledger = ledger
+        self.exports = exports
         self.rotation = rotation
         self.tuning = tuning
         self.onEvent = onEvent
         self.log = logger
         router = TakeRouter(preroll: preroll)
-        manifest = try folder.load()
-        for note in folder.recover(&manifest) { logger.warning("\(note)") }
+        for note in ledger.folder.recover(ledger) { logger.warning("\(note)") }
         encoder = try CaptureEncoder(source: source, codecs: codecs, passThrough: passThrough)
         queue = try CaptureQueue(source: source)
         switch BackgroundThread.spawn({ [self] in record() }) {
@@ -93,6 +98,8 @@ public final class TakeRecorder: @unchecked Sendable {
     /// The encoder in use, e.g. `libx264`, or `mjpeg pass-through`.
     public var encoderName: String { encoder.name }
 
+    private var folder: TakeFolder { ledger.folder }
+
     public func start(at time: Instant) {
         queue.protect(from: time)
         post(.start(time))
@@ -105,7 +112,9 @@ public final class TakeRecorder: @unchecked Sendable {
 
     /// Joins the finished takes into one file in `outputFolder`, once a take
     /// in progress has closed; the takes are deleted only when the result checks out.
-    public func export(filter: ExportFilter, to outputFolder: String) { post(.export(filter, outputFolder: outputFolder)) }
+    public func export(_ options: TakeExporter.Options, to outputFolder: String) {
+        post(.export(options, outputFolder: outputFolder))
+    }
 
     /// What happened since the last call.
     public func takeEvents() -> [Event] {
@@ -143,7 +152,6 @@ public final class TakeRecorder: @unchecked Sendable {
             // frame is matched with commands once they have had time to arrive.
             MonotonicClock.sleep(until: frame.time + Self.commandDelay)
             takeCommands(ended: false)
-            runDeferred()
             if let tuning {
                 frame = tuning.apply(frame, interval: previous.map { frame.time - $0 } ?? .zero)
             }
@@ -165,7 +173,6 @@ public final class TakeRecorder: @unchecked Sendable {
             } catch {
                 report(.failed("\(error)"))
             }
-            runDeferred()
         }
         apply(router.end(), current: nil)
         takeCommands(ended: true)
@@ -181,46 +188,39 @@ public final class TakeRecorder: @unchecked Sendable {
             return commands
         }) {
             switch command {
-            case .start(let time) where !ended: apply(router.start(at: time), current: nil)
-            case .stop(let time) where !ended: apply(router.stop(at: time), current: nil)
+            case .start(let time) where !ended:
+                apply(router.start(at: time), current: nil)
+            case .stop(let time) where !ended:
+                if take != nil { closing = true }
+                apply(router.stop(at: time), current: nil)
             case .start, .stop: break
             case .deleteLast, .export: deferred.append(command)
             }
         }
+        runDeferred()
     }
 
-    /// Deletes and exports, in order, once no take is open or closing.
+    /// Deletes and exports, in order, once no take is closing: they act on the
+    /// takes finished by then, the one that was closing included.
     private func runDeferred() {
-        guard !router.isRecording else { return }
+        guard !closing else { return }
         while !deferred.isEmpty {
             switch deferred.removeFirst() {
             case .deleteLast: deleteLastTake()
-            case .export(let filter, let outputFolder): exportTakes(filter: filter, to: outputFolder)
+            case .export(let options, let outputFolder): dispatchExport(options, to: outputFolder)
             case .start, .stop: break
             }
         }
     }
 
-    private func exportTakes(filter: ExportFilter, to outputFolder: String) {
-        report(Self.export(folder, filter: filter, to: outputFolder))
-        do {
-            manifest = try folder.load()
-        } catch {
-            report(.failed("\(error)"))
+    private func dispatchExport(_ options: TakeExporter.Options, to outputFolder: String) {
+        guard let exports else {
+            report(.failed("export: this recorder does not export"))
+            return
         }
-    }
-
-    /// Joins `folder`'s finished takes into one file in `outputFolder`: what a
-    /// recorder does on its thread, and `slate run` does itself without a camera.
-    public static func export(_ folder: TakeFolder, filter: ExportFilter, to outputFolder: String) -> Event {
-        do {
-            try FileWriting.makeFolders(outputFolder)
-            return .exported(
-                try TakeExporter(folder: folder, outputFolder: outputFolder).export(
-                    at: WallClock.microseconds(), filter: filter))
-        } catch {
-            return .exportFailed("\(error)")
-        }
+        let ids = ledger.reserveAvailable()
+        guard !ids.isEmpty else { return }
+        exports.export(ids, options: options, to: outputFolder)
     }
 
     private func apply(_ outputs: [TakeRouter<EncodedPacket>.Output], current frame: Capture?) {
@@ -228,7 +228,10 @@ public final class TakeRecorder: @unchecked Sendable {
             switch output {
             case .open(let firstFrame): open(firstFrame: firstFrame)
             case .write(let timed): write(timed, frame: frame)
-            case .close: close()
+            case .close:
+                close(early: nil)
+                closing = false
+                runDeferred()
             }
         }
     }
@@ -236,31 +239,59 @@ public final class TakeRecorder: @unchecked Sendable {
     private func open(firstFrame: Instant) {
         let age = MonotonicClock.now().microseconds - firstFrame.microseconds
         let started = WallClock.microseconds() - max(0, age)
-        let id = String(UInt16.random(in: 0...UInt16.max), radix: 16)
-        let name = TakeManifest.takeFileName(started: started, id: id, extension: encoder.fileExtension)
         do {
             try folder.reserveSpace()
         } catch {
             log.warning("\(error)")
         }
+        let id: String, name: String
+        switch createTakeFile(started: started) {
+        case .success(let created): (id, name) = created
+        case .failure(let error):
+            router.abandon()
+            report(.startFailed("a take could not start: \(error)"))
+            return
+        }
         do {
             writer = try TakeWriter(path: folder.file(name), parameters: encoder.parameters, rotation: rotation)
         } catch {
-            report(.failed("\(error)"))
+            unlink(folder.file(name))
+            router.abandon()
+            report(.startFailed("take \(folder.file(name)) could not start: \(error)"))
             return
         }
         let take = TakeManifest.Take(
             id: id, file: name, thumbnail: nil, started: started, codec: encoder.parameters.codec, recording: true)
         self.take = take
         firstPts = nil
-        droppedAtOpen = queue.droppedFrames
-        manifest.takes.append(take)
-        save()
-        report(.opened(take, firstFrame: firstFrame))
+        do {
+            try ledger.change { $0.takes.append(take) }
+        } catch {
+            report(.failed("the take list was not saved: \(error)"))
+        }
+        report(.opened(take, number: ledger.availableCount + 1, firstFrame: firstFrame))
+    }
+
+    /// Creates a take's file under a name no file has: its id is new in the
+    /// manifest, and the file is created exclusively (the next id if it exists).
+    private func createTakeFile(started: Int64) -> Result<(id: String, name: String), SystemError> {
+        var number = Int(ledger.manifest.nextID()) ?? 1
+        while true {
+            let id = TakeManifest.id(number: number)
+            let name = TakeManifest.takeFileName(started: started, id: id, extension: encoder.fileExtension)
+            let fd = Glibc.open(folder.file(name), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if fd >= 0 {
+                Glibc.close(fd)
+                return .success((id, name))
+            }
+            guard errno == EEXIST else { return .failure(SystemError("create", path: folder.file(name))) }
+            number += 1
+        }
     }
 
     private func write(_ timed: TakeRouter<EncodedPacket>.Timed, frame: Capture?) {
         guard let writer, var take else { return }
+        let isFirst = firstPts == nil
         let first = firstPts ?? timed.packet.pts
         firstPts = first
         var packet = timed.packet
@@ -272,7 +303,7 @@ public final class TakeRecorder: @unchecked Sendable {
             fail(take, writer: writer, error)
             return
         }
-        lastPts = timed.packet.pts
+        lastPts = isFirst ? timed.packet.pts : max(lastPts, timed.packet.pts)
         take.frames += 1
         if take.thumbnail == nil, let capture = frame, packet.pts >= Int64(encoder.fps) / 20,
             let frame = encoder.picture(of: capture)
@@ -288,7 +319,9 @@ public final class TakeRecorder: @unchecked Sendable {
         self.take = take
     }
 
-    private func close() {
+    /// Closes the take in progress. Every gap in it (frames the camera or the
+    /// backlog dropped) counts in `dropped`: its timestamps follow capture times.
+    private func close(early: String?) {
         guard var take else { return }
         do {
             try writer?.finish()
@@ -297,18 +330,25 @@ public final class TakeRecorder: @unchecked Sendable {
         }
         writer = nil
         if let first = firstPts {
-            take.duration = .microseconds((lastPts - first + 1) * 1_000_000 / Int64(encoder.fps))
+            let slots = Int(lastPts - first + 1)
+            take.duration = .microseconds(Int64(slots) * 1_000_000 / Int64(encoder.fps))
+            take.dropped = max(0, slots - take.frames)
         }
-        take.dropped = queue.droppedFrames - droppedAtOpen
         take.recording = false
         self.take = nil
-        if let slot = manifest.takes.lastIndex(where: { $0.id == take.id }) { manifest.takes[slot] = take }
-        save()
-        report(.closed(take))
+        do {
+            try ledger.change { manifest in
+                if let slot = manifest.takes.lastIndex(where: { $0.id == take.id }) { manifest.takes[slot] = take }
+            }
+        } catch {
+            report(.failed("the take list was not saved: \(error)"))
+        }
+        report(.closed(take, number: ledger.number(of: take.id) ?? ledger.availableCount, early: early))
     }
 
     /// Ends a take whose file could not be written: cut back to its complete
-    /// fragments, which the manifest then describes.
+    /// fragments, which the manifest then describes. Nothing more is recorded
+    /// until the next start.
     private func fail(_ take: TakeManifest.Take, writer: TakeWriter, _ error: MediaError) {
         var take = take
         let kept = writer.abandon()
@@ -317,32 +357,25 @@ public final class TakeRecorder: @unchecked Sendable {
         firstPts = kept.packets > 0 ? firstPts : nil
         lastPts = (firstPts ?? 0) + kept.end - 1
         self.take = take
+        router.abandon()
+        closing = false
         let reason = error.isDiskFull ? "the disk is full" : error.reason
-        report(.failed("take \(writer.path) ended early, \(reason); it keeps its first \(kept.packets) frames"))
-        close()
+        close(early: "take \(writer.path) ended early, \(reason); it keeps its first \(kept.packets) frames")
+        runDeferred()
     }
 
     private func deleteLastTake() {
-        if let event = Self.deleteLast(in: folder, manifest: &manifest) { report(event) }
+        if let event = Self.deleteLast(in: ledger) { report(event) }
     }
 
-    /// Deletes the last finished take of `manifest`, which is `folder`'s; nil when
-    /// there is none.
-    public static func deleteLast(in folder: TakeFolder, manifest: inout TakeManifest) -> Event? {
-        guard let last = manifest.takes.last(where: { !$0.recording }) else { return nil }
+    /// Deletes the last take not held by an export; nil when there is none.
+    public static func deleteLast(in ledger: TakeLedger) -> Event? {
+        guard let last = ledger.lastAvailable, let number = ledger.number(of: last.id) else { return nil }
         do {
-            try folder.delete(last, from: &manifest)
-            return .deleted(last)
+            try ledger.folder.delete(last, from: ledger)
+            return .deleted(last, number: number)
         } catch {
             return .failed("\(error)")
-        }
-    }
-
-    private func save() {
-        do {
-            try folder.save(manifest)
-        } catch {
-            report(.failed("the take list was not saved: \(error)"))
         }
     }
 }

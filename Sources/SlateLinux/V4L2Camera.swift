@@ -80,8 +80,9 @@ public final class V4L2Camera {
     public let busInfo: String
     /// The node's capabilities (`device_caps`), `V4L2_CAP_*`.
     public let capabilities: UInt32
-    /// The device's file descriptor, to watch with epoll: readable when a frame is ready.
-    public let fd: Int32
+    /// The device's file descriptor, to watch with epoll: readable when a frame
+    /// is ready; -1 once closed.
+    public private(set) var fd: Int32
 
     public private(set) var isStreaming = false
     /// Frames dequeued since `start()`.
@@ -106,22 +107,22 @@ public final class V4L2Camera {
         // The kernel's own answer first: libv4l2 prints its failures to stderr.
         guard withUnsafeMutablePointer(to: &cap, { slate_ioctl(fd, slate_vidioc_querycap(), $0) }) == 0 else {
             let error = SystemError("query capabilities (VIDIOC_QUERYCAP)", path: path)
-            close(fd)
+            Glibc.close(fd)
             throw .system(error)
         }
         let caps = cap.capabilities & UInt32(V4L2_CAP_DEVICE_CAPS) != 0 ? cap.device_caps : cap.capabilities
         let card = Self.string(cap.card)
         guard caps & UInt32(V4L2_CAP_VIDEO_CAPTURE) != 0 else {
-            close(fd)
+            Glibc.close(fd)
             throw .notACaptureDevice(path: path, card: card)
         }
         guard caps & UInt32(V4L2_CAP_STREAMING) != 0 else {
-            close(fd)
+            Glibc.close(fd)
             throw .noStreaming(path: path, card: card)
         }
         guard v4l2_fd_open(fd, 0) == fd else {
             let error = SystemError("set up libv4l2 (v4l2_fd_open)", path: path)
-            close(fd)
+            Glibc.close(fd)
             throw .system(error)
         }
         self.path = path
@@ -132,9 +133,16 @@ public final class V4L2Camera {
         self.capabilities = caps
     }
 
-    deinit {
+    deinit { close() }
+
+    /// Stops streaming and closes the device, so it can be opened and set up
+    /// again (a driver refuses a new format while another descriptor holds
+    /// buffers). Calls after this fail with EBADF. Safe to call twice.
+    public func close() {
+        guard fd >= 0 else { return }
         stop()
         v4l2_close(fd)
+        fd = -1
     }
 
     /// The `/dev/video*` nodes, in number order (capture devices or not).

@@ -78,6 +78,8 @@ public final class V4L2FrameSource: FrameSource, @unchecked Sendable {
 
     public func stop() { stopped.locked { isStopped = true } }
 
+    public func close() { camera.close() }
+
     /// Frames the driver dropped so far (gaps in its sequence numbers).
     public var droppedFrames: Int { camera.droppedFrames }
 }

@@ -41,7 +41,7 @@ func runExportBench(_ arguments: [String]) {
     let ffmpeg = ffmpegSeconds(["-v", "error", "-f", "concat", "-safe", "0", "-i", root + "/list.txt", "-c", "copy", "-y", root + "/ffmpeg.mp4"])
     let start = MonotonicClock.nanoseconds()
     do {
-        let outcome = try TakeExporter(folder: folder, outputFolder: root + "/out").export(at: 0)
+        let outcome = try TakeExporter(ledger: try TakeLedger(folder: folder), outputFolder: root + "/out").export(at: 0)
         let slate = Double(MonotonicClock.nanoseconds() - start) / 1e9
         print(
             String(format: "  slate %.3f s (%d frames, verified, takes deleted), ffmpeg ", slate, outcome.frames)

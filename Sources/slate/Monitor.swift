@@ -57,7 +57,7 @@ struct Monitor: ParsableCommand {
         let printer = ReportPrinter(
             format: ReportFormat(origin: start), json: json, runsPrograms: true, timing: timing,
             sounds: player, log: log)
-        loop.run(
+        try loop.run(
             nextDeadline: {
                 [rig.nextTimer, inputs.nextDeadline].compactMap { $0 }.min()
             },

@@ -56,9 +56,12 @@ struct Record: ParsableCommand {
             codecs = [codec]
         }
         let recorder: TakeRecorder
+        let lock: TakeFolderLock
         do {
+            lock = try TakeFolderLock(folder, holder: TakeFolderLock.holder("record"))
             recorder = try TakeRecorder(
-                source: source, folder: folder, codecs: codecs, passThrough: passthrough, logger: log)
+                source: source, ledger: try TakeLedger(folder: folder), codecs: codecs, passThrough: passthrough,
+                logger: log)
         } catch {
             OutputStream.writeError("slate record: \(error)")
             throw ExitCode.failure
@@ -67,18 +70,21 @@ struct Record: ParsableCommand {
         try loop.handleSignals([SIGINT, SIGTERM]) { _ in loop.stop() }
         let end = MonotonicClock.now() + .microseconds(Int64(video.seconds * 1_000_000))
         recorder.start(at: MonotonicClock.now())
-        loop.run(nextDeadline: { end }, afterWake: { if MonotonicClock.now() >= end { loop.stop() } })
+        try loop.run(nextDeadline: { end }, afterWake: { if MonotonicClock.now() >= end { loop.stop() } })
         recorder.stop(at: MonotonicClock.now())
         recorder.shutdown()
         var taken: TakeManifest.Take?
         for event in recorder.takeEvents() {
             switch event {
-            case .closed(let take): taken = take
-            case .failed(let message): OutputStream.writeError("slate record: \(message)")
-            case .opened, .deleted, .exported, .exportFailed: break
+            case .closed(let take, _, let early):
+                taken = take
+                if let early { OutputStream.writeError("slate record: \(early)") }
+            case .failed(let message), .startFailed(let message): OutputStream.writeError("slate record: \(message)")
+            case .opened, .deleted: break
             case .sourceLost(let message): OutputStream.writeError("slate record: the camera was lost: \(message)")
             }
         }
+        withExtendedLifetime(lock) {}
         guard let take = taken else {
             OutputStream.writeError("slate record: no take was recorded")
             throw ExitCode.failure

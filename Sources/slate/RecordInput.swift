@@ -35,7 +35,7 @@ struct RecordInput: ParsableCommand {
                 loop.stop()
             }
         }
-        loop.run(nextDeadline: { nil }, afterWake: { output.flush() })
+        try loop.run(nextDeadline: { nil }, afterWake: { output.flush() })
         output.flush()
         if let failure, failure.errno != ENODEV {
             OutputStream.writeError("slate record-input: \(failure)")

@@ -75,7 +75,7 @@ struct RecordPattern: ParsableCommand {
         var maximumLag: Int64 = 0, lastLag: Int64 = 0, lateFrames = 0
         let interval = Int64(1_000_000 / fps)
         var failure: Error?
-        loop.run(
+        try loop.run(
             nextDeadline: { due(next) },
             afterWake: {
                 while failure == nil && stoppedBy == nil && next < total && MonotonicClock.now() >= due(next) {

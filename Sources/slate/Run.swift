@@ -40,6 +40,13 @@ struct Run: ParsableCommand {
         let recording = try replay.map { (path: $0, parsed: try Replay.loadOrExit($0)) }
         let work = try Self.writableFolder(self.work ?? loaded.camera.work ?? UserPath.defaultWork)
         let output = try Self.writableFolder(self.output ?? loaded.camera.output ?? UserPath.defaultOutput)
+        let lock: TakeFolderLock
+        do {
+            lock = try TakeFolderLock(TakeFolder(path: work), holder: TakeFolderLock.holder("run"))
+        } catch {
+            OutputStream.writeError("slate run: \(error)")
+            throw ExitCode.failure
+        }
         let settings = LiveRecorder.Settings(
             camera: loaded.camera, cameraOverride: camera, work: TakeFolder(path: work), output: output,
             measureEncoder: ProbeEncoder.inChildProcess)
@@ -51,7 +58,9 @@ struct Run: ParsableCommand {
             OutputStream.writeError(error is ReplayError ? "\(replay ?? ""): error: \(error)" : "slate run: \(error)")
             throw error is ReplayError ? Slate.badInput : ExitCode.failure
         }
-        guard daemon.run() else { throw ExitCode.failure }
+        let succeeded = daemon.run()
+        withExtendedLifetime(lock) {}
+        guard succeeded else { throw ExitCode.failure }
     }
 
     /// The folder as an absolute path, made if missing; exits 1 naming it when it cannot be written.

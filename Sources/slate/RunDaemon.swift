@@ -39,7 +39,7 @@ final class RunDaemon {
         loop = try EventLoop()
         let wake = try Wakeup()
         self.wake = wake
-        recorder = LiveRecorder(settings: settings, logger: log) { wake.signal() }
+        recorder = try LiveRecorder(settings: settings, logger: log) { wake.signal() }
         player = Self.player(for: profile, path: profilePath, log: log)
         let start = MonotonicClock.now()
         printer = ReportPrinter(
@@ -81,13 +81,24 @@ final class RunDaemon {
             OutputStream.writeError("slate run: \(error)")
             return false
         }
-        loop.run(
-            nextDeadline: { [unowned self] in
-                [rig.nextTimer, inputs?.nextDeadline, replay?.nextTime, cameraRetryAt].compactMap { $0 }.min()
-            },
-            afterWake: { [unowned self] in tick() })
+        do {
+            try loop.run(
+                nextDeadline: { [unowned self] in
+                    [rig.nextTimer, inputs?.nextDeadline, replay?.nextTime, cameraRetryAt].compactMap { $0 }.min()
+                },
+                afterWake: { [unowned self] in tick() })
+        } catch {
+            OutputStream.writeError("slate run: \(error)")
+            failed = true
+        }
         recorder.close()
         printTakes(recorder.collect().reports)
+        if recorder.isExporting {
+            log.info("waiting for the export under way to finish")
+            printer.output.flush()
+            recorder.finishExports()
+            printTakes(recorder.collect().reports)
+        }
         inputs?.stop()
         player.stop()
         printer.output.flush()

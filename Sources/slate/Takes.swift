@@ -33,13 +33,53 @@ struct Takes: ParsableCommand {
         }
     }
 
-    static func load(_ folder: TakeFolder) throws -> TakeManifest {
+    /// The folder's takes, for a command that changes them: the folder's lock
+    /// (held until the ledger goes), and what a crash left unfinished finished.
+    static func open(_ folder: TakeFolder, command: String) throws -> (ledger: TakeLedger, lock: TakeFolderLock) {
+        let lock: TakeFolderLock
         do {
-            return try folder.load()
+            lock = try TakeFolderLock(folder, holder: TakeFolderLock.holder("takes \(command)"))
+        } catch {
+            if case .busy = error {
+                OutputStream.writeError(
+                    "slate takes \(command): \(error): its takes change only through it (its pedal, or stop it first)")
+            } else {
+                OutputStream.writeError("slate takes \(command): \(error)")
+            }
+            throw ExitCode.failure
+        }
+        let ledger = try ledger(folder)
+        recover(ledger)
+        return (ledger, lock)
+    }
+
+    /// The folder's manifest with what a crash left unfinished finished, when no
+    /// other process holds the folder; else as it is.
+    static func read(_ folder: TakeFolder) throws -> TakeManifest {
+        guard folder.exists else {
+            OutputStream.writeError("slate takes list: \(TakeFolder.Failure.missing(path: folder.path))")
+            throw ExitCode.failure
+        }
+        let ledger = try ledger(folder)
+        if let lock = try? TakeFolderLock(folder, holder: TakeFolderLock.holder("takes list")) {
+            recover(ledger)
+            withExtendedLifetime(lock) {}
+        }
+        return ledger.manifest
+    }
+
+    private static func ledger(_ folder: TakeFolder) throws -> TakeLedger {
+        do {
+            return try TakeLedger(folder: folder)
         } catch {
             OutputStream.writeError("\(error)")
             throw Slate.badInput
         }
+    }
+
+    private static func recover(_ ledger: TakeLedger) {
+        guard ledger.manifest.takes.contains(where: { $0.recording || $0.exported != nil }) else { return }
+        for note in ledger.folder.recover(ledger) { OutputStream.writeError("slate takes: \(note)") }
     }
 
     struct List: ParsableCommand {
@@ -52,7 +92,7 @@ struct Takes: ParsableCommand {
 
         func run() throws {
             let folder = try self.folder.resolve()
-            let manifest = try Takes.load(folder)
+            let manifest = try Takes.read(folder)
             let output = OutputStream()
             for (index, take) in manifest.takes.enumerated() {
                 let seconds = Instant.formatSeconds(take.duration.microseconds, decimals: 3)
@@ -67,12 +107,13 @@ struct Takes: ParsableCommand {
                     object.number("dropped", String(take.dropped))
                     object.string("codec", take.codec)
                     object.bool("recording", take.recording)
+                    if let kept = take.kept { object.string("kept", kept) }
                     output.writeLine(object.closed)
                 } else {
                     output.writeLine(
                         "\(index + 1)  \(take.file)  \(seconds) s  \(take.frames) frames  \(take.dropped) dropped  "
                             + "\(take.codec)  \(UTCTime.format(microseconds: take.started))"
-                            + (take.recording ? "  (recording)" : ""))
+                            + (take.recording ? "  (recording)" : "") + (take.kept.map { "  (kept: \($0))" } ?? ""))
                 }
             }
             if manifest.takes.isEmpty && !json { output.writeLine("no takes in \(folder.path)") }
@@ -91,14 +132,16 @@ struct Takes: ParsableCommand {
 
         func run() throws {
             let folder = try self.folder.resolve()
-            var manifest = try Takes.load(folder)
-            guard manifest.takes.indices.contains(number - 1) else {
-                OutputStream.writeError("slate takes delete: no take \(number) in \(folder.path) (\(manifest.takes.count) takes)")
+            let (ledger, lock) = try Takes.open(folder, command: "delete")
+            defer { withExtendedLifetime(lock) {} }
+            let takes = ledger.manifest.takes
+            guard takes.indices.contains(number - 1) else {
+                OutputStream.writeError("slate takes delete: no take \(number) in \(folder.path) (\(takes.count) takes)")
                 throw Slate.badInput
             }
-            let take = manifest.takes[number - 1]
+            let take = takes[number - 1]
             do {
-                try folder.delete(take, from: &manifest)
+                try folder.delete(take, from: ledger)
             } catch {
                 OutputStream.writeError("slate takes delete: \(error)")
                 throw ExitCode.failure
@@ -114,9 +157,10 @@ struct Takes: ParsableCommand {
                 The takes are joined by stream copy when they share codec, size and codec \
                 parameters and no filter is asked for; otherwise they are decoded, scaled to the \
                 first take's size, filtered and encoded again with the first take's codec and \
-                frame rate. The result is checked (re-opened, every frame there, the duration \
-                within one frame of the takes' sum) before the takes are deleted; a failed \
-                export keeps every take.
+                frame rate. Each take must read as many frames as takes.json lists, and the \
+                result is checked (re-opened, every frame there, the duration within one frame \
+                of the takes' sum) before the takes are deleted; a failed export keeps every \
+                take. An export never replaces a file: a name taken gets -2, -3, ...
                 """)
 
         @OptionGroup var folder: Folder
@@ -127,16 +171,26 @@ struct Takes: ParsableCommand {
         @Option(help: "The export filter (default: the profile's camera.filter, else none).")
         var filter: ExportFilter?
 
+        @Flag(help: "Keep the takes after the export.")
+        var keep = false
+
+        @Flag(help: "Export what is readable of a damaged take (one that reads fewer frames than listed); its file is kept.")
+        var acceptShort = false
+
         @Flag(help: "Print the result as one JSON object.")
         var json = false
 
         func run() throws {
             let (folder, outputFolder, filter) = try self.folder.resolve(output: output, filter: self.filter)
+            let (ledger, lock) = try Takes.open(folder, command: "export")
+            defer { withExtendedLifetime(lock) {} }
             var bar = ProgressBar("exporting")
             let outcome: TakeExporter.Outcome
             do {
-                outcome = try TakeExporter(folder: folder, outputFolder: outputFolder)
-                    .export(at: WallClock.microseconds(), filter: filter) { bar.update($0) }
+                try FileWriting.makeFolders(outputFolder)
+                outcome = try TakeExporter(ledger: ledger, outputFolder: outputFolder).export(
+                    at: WallClock.microseconds(), options: .init(filter: filter, keep: keep, acceptShort: acceptShort)
+                ) { bar.update($0) }
             } catch {
                 OutputStream.writeError("slate takes export: \(error)")
                 throw ExitCode.failure
@@ -151,6 +205,8 @@ struct Takes: ParsableCommand {
                 object.string("method", outcome.method == .streamCopy ? "stream copy" : "re-encode")
                 if case .reencode(let reason) = outcome.method { object.string("reason", reason) }
                 if let encoder = outcome.encoder { object.string("encoder", encoder) }
+                object.bool("kept", outcome.kept)
+                if !outcome.short.isEmpty { object.strings("short", outcome.short.map(\.description)) }
                 print(object.closed)
             } else {
                 print("exported \(outcome.takes) take\(outcome.takes == 1 ? "" : "s") to \(outcome.path): \(seconds) s, \(outcome.frames) frames")
@@ -158,6 +214,8 @@ struct Takes: ParsableCommand {
                 case .streamCopy: print("joined by stream copy")
                 case .reencode(let reason): print("re-encoded" + (outcome.encoder.map { " with \($0)" } ?? "") + ": \(reason)")
                 }
+                for take in outcome.short { print("exported short, file kept: \(take)") }
+                if outcome.kept { print("the takes are kept") }
             }
         }
     }

@@ -102,6 +102,41 @@ import Testing
             ])
     }
 
+    @Test func numbersOutOfRangeAreErrorsWithTheirPosition() {
+        let yaml = """
+            inputs:
+              p:
+                match: {name: x}
+                bind: {KEY_A: zoom.step 1e300, KEY_B: zoom.step -101, KEY_C: zoom.step 100, REL_DIAL: zoom.step 1e-300}
+            controls:
+              - {type: slider, name: S, target: "recorder:fps", min: -1e300, max: 1e300, step: 1}
+            """
+        #expect(
+            errors(yaml) == [
+                "rig.yaml:4:19: error: zoom.step must be a number from -100 to 100, not '1e300'",
+                "rig.yaml:4:43: error: zoom.step must be a number from -100 to 100, not '-101'",
+                "rig.yaml:6:58: error: min must be a number from -1000000000 to 1000000000, not '-1e300'",
+            ])
+    }
+
+    @Test func theLargestZoomStepOnTheLargestWheelTurnDoesNotTrap() throws {
+        let profile = try load("inputs:\n  knob: {match: {name: Knob}, bind: {REL_WHEEL: zoom.step 100}}")
+        let recorder = RecorderModel()
+        let rig = Rig(profile: profile, recorder: recorder)
+        guard case .bound(let source, _) = rig.attach(DeviceIdentity(name: "Knob")) else {
+            Issue.record("the knob did not bind")
+            return
+        }
+        for value in [Int32.max, Int32.min] {
+            let time = Instant(microseconds: 1000)
+            rig.handle(InputEvent(time: time, type: EventType.rel, code: 8, value: value), from: source)
+            rig.handle(InputEvent(time: time, type: EventType.syn, code: SynCode.report, value: 0), from: source)
+        }
+        #expect(recorder.zoom == 1)
+        let text = rig.reports.map { ReportFormat(origin: Instant(microseconds: 0)).json($0) }.joined()
+        #expect(text.contains("\"value\":214748364700") && text.contains("\"value\":-214748364800"), "\(text)")
+    }
+
     @Test func emptyRigs() {
         #expect(errors("") == ["rig.yaml:1:1: error: the profile is empty: a rig needs inputs"])
         #expect(errors("capture: {}") == ["rig.yaml:1:1: error: the rig has no inputs: add an 'inputs' section"])

@@ -93,4 +93,54 @@ import Testing
         camera.run(until: 15)
         #expect(camera.files.count == 2)
     }
+
+    @Test func aStartWhileTheTakeIsClosingOpensTheNextTakeWithTheFrameThatClosedIt() {
+        var camera = Camera(router: Router())
+        camera.apply(camera.router.start(at: camera.time(5)))
+        camera.run(until: 40)
+        camera.apply(camera.router.stop(at: camera.time(40)))
+        camera.apply(camera.router.start(at: camera.time(40)))
+        camera.run(until: 70)
+        camera.apply(camera.router.stop(at: camera.time(70)))
+        camera.run(until: 80)
+        #expect(camera.files == [Array(5...39), Array(40...69)])
+        #expect(!camera.open && !camera.router.isRecording)
+    }
+
+    @Test func aQueuedStartWaitsForItsOwnTimeAndStartsWithAKeyframe() {
+        var camera = Camera(router: Router())
+        camera.apply(camera.router.start(at: camera.time(5)))
+        camera.run(until: 40)
+        camera.apply(camera.router.stop(at: camera.time(40)))
+        camera.apply(camera.router.start(at: camera.time(47)))
+        camera.run(until: 60)
+        #expect(camera.files == [Array(5...39), Array(47...59)])
+        #expect(camera.open)
+    }
+
+    @Test func aQueuedStartStoppedBeforeTheCloseLeavesNoTake() {
+        var camera = Camera(router: Router())
+        camera.apply(camera.router.start(at: camera.time(5)))
+        camera.run(until: 40)
+        camera.apply(camera.router.stop(at: camera.time(40)))
+        camera.apply(camera.router.start(at: camera.time(40)))
+        camera.apply(camera.router.stop(at: camera.time(40)))
+        camera.run(until: 60)
+        #expect(camera.files == [Array(5...39)])
+        #expect(!camera.open && !camera.router.isRecording)
+    }
+
+    @Test func anAbandonedTakeRecordsNothingUntilTheNextStart() {
+        var camera = Camera(router: Router())
+        camera.apply(camera.router.start(at: camera.time(5)))
+        camera.run(until: 6)
+        camera.router.abandon()
+        camera.open = false
+        camera.run(until: 20)
+        #expect(camera.files == [[5]])
+        #expect(!camera.router.isRecording)
+        camera.apply(camera.router.start(at: camera.time(20)))
+        camera.run(until: 25)
+        #expect(camera.files == [[5], Array(20...24)])
+    }
 }

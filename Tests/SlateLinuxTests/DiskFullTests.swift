@@ -48,9 +48,9 @@ import SlateCore
             recorder.start(at: MonotonicClock.now())
             var events = events(recorder) { $0.contains { if case .closed = $0 { true } else { false } } }
 
-            let failure = events.compactMap { if case .failed(let message) = $0 { message } else { nil } }.first
-            let message = try #require(failure)
-            let take = try #require(events.compactMap { if case .closed(let take) = $0 { take } else { nil } }.first)
+            let closed = events.compactMap { if case .closed(let take, _, let early) = $0 { (take, early) } else { nil } }
+            let (take, early) = try #require(closed.first)
+            let message = try #require(early)
             #expect(message.contains(folder.file(take.file)) && message.contains("the disk is full"), "\(message)")
             #expect(!take.recording && take.frames > 10)
             #expect(try folder.load().takes == [take], "\(events) \((try? folder.load().takes) ?? [])")

@@ -18,7 +18,7 @@ import SlateCore
         recorder.shutdown()
         var closed: TakeManifest.Take?
         for event in recorder.takeEvents() {
-            if case .closed(let take) = event { closed = take }
+            if case .closed(let take, _, _) = event { closed = take }
             if case .failed(let message) = event { Issue.record("failed: \(message)") }
         }
         return (folder, try #require(closed), recorder.encoderName)

@@ -39,7 +39,7 @@ import SlateCore
         var wakes = 0
         let deadline = MonotonicClock.now() + .milliseconds(30)
         _ = write(fds[1], "x", 1)
-        loop.run(
+        try loop.run(
             nextDeadline: { wakes < 2 ? deadline : nil },
             afterWake: {
                 wakes += 1
@@ -57,7 +57,21 @@ import SlateCore
             loop.stop()
         }
         pthread_kill(pthread_self(), SIGUSR1)
-        loop.run(nextDeadline: { nil }, afterWake: {})
+        try loop.run(nextDeadline: { nil }, afterWake: {})
         #expect(signals == [SIGUSR1])
+    }
+
+    @Test func aFailedWaitEndsTheLoopWithItsCause() throws {
+        let loop = try EventLoop()
+        let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        defer { close(null) }
+        // The loop's descriptor is no longer an epoll instance: epoll_wait fails with EINVAL.
+        #expect(dup2(null, loop.epoll) == loop.epoll)
+        var wakes = 0
+        let error = #expect(throws: SystemError.self) {
+            try loop.run(nextDeadline: { .init(microseconds: 0) }, afterWake: { wakes += 1 })
+        }
+        #expect(error?.errno == EINVAL && wakes == 0)
+        #expect(error?.description == "the event loop: cannot wait for events (epoll_wait): Invalid argument")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 import SlateCore
@@ -15,14 +16,16 @@ import SlateCore
 
     /// A take of `frames` test-pattern frames at 30 fps, written as the recorder writes them.
     func addTake(
-        _ folder: TakeFolder, _ name: String, frames: Int, width: Int = 320, height: Int = 180, codec: String = "h264"
+        _ folder: TakeFolder, _ name: String, frames: Int, width: Int = 320, height: Int = 180, codec: String = "h264",
+        keyframeEvery: Int = 0
     ) throws {
         let encoder = try VideoEncoder(codecs: [codec], width: width, height: height, fps: 30)
         let writer = try TakeWriter(path: folder.file(name), parameters: encoder.parameters)
         let pattern = TestPattern(width: width, height: height)
         for index in 0..<frames {
             let frame = pattern.frame(index: index, time: Instant(microseconds: Int64(index) * 33_333))
-            for packet in try encoder.encode(frame, pts: Int64(index), keyframe: index == 0) { try writer.write(packet) }
+            let keyframe = index == 0 || (keyframeEvery > 0 && index % keyframeEvery == 0)
+            for packet in try encoder.encode(frame, pts: Int64(index), keyframe: keyframe) { try writer.write(packet) }
         }
         for packet in encoder.flush() { try writer.write(packet) }
         try writer.finish()
@@ -40,7 +43,7 @@ import SlateCore
         let decoder = try FrameDecoder(
             codec: reader.parameters.codec, extradata: reader.parameters.extradata, timeBase: reader.parameters.timeBase)
         var frames: [VideoFrame] = []
-        while let packet = reader.next() { frames += try decoder.decode(packet).map(\.frame) }
+        while let packet = try reader.next() { frames += try decoder.decode(packet).map(\.frame) }
         return frames + (try decoder.flush().map(\.frame))
     }
 
@@ -65,7 +68,7 @@ import SlateCore
         try addTake(folder, "take-b.mp4", frames: 45)
         try addTake(folder, "take-c.mp4", frames: 15)
         var fractions: [Double] = []
-        let outcome = try TakeExporter(folder: folder, outputFolder: output)
+        let outcome = try TakeExporter(ledger: try TakeLedger(folder: folder), outputFolder: output)
             .export(at: 1_795_253_112_000_000) { fractions.append($0) }
         #expect(outcome.path == output + "/slate-20261121-092512.mp4")
         #expect(outcome.takes == 3 && outcome.frames == 90)
@@ -87,8 +90,8 @@ import SlateCore
         try addTake(folder, "take-b.mp4", frames: 7)
         let source = try pictures(folder.file("take-a.mp4")) + pictures(folder.file("take-b.mp4"))
         var fractions: [Double] = []
-        let outcome = try TakeExporter(folder: folder, outputFolder: output)
-            .export(at: 0, filter: .mono) { fractions.append($0) }
+        let outcome = try TakeExporter(ledger: try TakeLedger(folder: folder), outputFolder: output)
+            .export(at: 0, options: .init(filter: .mono)) { fractions.append($0) }
         #expect(outcome.method == .reencode(reason: "the mono filter is applied"))
         #expect(outcome.encoder == "libx264")
         #expect(outcome.frames == 15 && fractions.last == 1)
@@ -105,7 +108,7 @@ import SlateCore
     @Test func sepiaTintsEveryPixelWarm() throws {
         let (folder, output) = try folders()
         try addTake(folder, "take-a.mp4", frames: 10)
-        let outcome = try TakeExporter(folder: folder, outputFolder: output).export(at: 0, filter: .sepia)
+        let outcome = try TakeExporter(ledger: try TakeLedger(folder: folder), outputFolder: output).export(at: 0, options: .init(filter: .sepia))
         #expect(outcome.method == .reencode(reason: "the sepia filter is applied"))
         let exported = try pictures(outcome.path)
         #expect(exported.count == 10)
@@ -120,7 +123,7 @@ import SlateCore
         try addTake(folder, "take-a.mp4", frames: 12, width: 320, height: 240)
         try addTake(folder, "take-b.mp4", frames: 9, width: 160, height: 120)
         var fractions: [Double] = []
-        let outcome = try TakeExporter(folder: folder, outputFolder: output).export(at: 0) { fractions.append($0) }
+        let outcome = try TakeExporter(ledger: try TakeLedger(folder: folder), outputFolder: output).export(at: 0) { fractions.append($0) }
         #expect(
             outcome.method
                 == .reencode(reason: "\(folder.file("take-b.mp4")) is 160x120, \(folder.file("take-a.mp4")) is 320x240"))
@@ -138,7 +141,7 @@ import SlateCore
         let (folder, output) = try folders()
         try addTake(folder, "take-a.mp4", frames: 10, codec: "h264")
         try addTake(folder, "take-b.mp4", frames: 10, codec: "mpeg4")
-        let outcome = try TakeExporter(folder: folder, outputFolder: output).export(at: 0)
+        let outcome = try TakeExporter(ledger: try TakeLedger(folder: folder), outputFolder: output).export(at: 0)
         #expect(outcome.method == .reencode(reason: "\(folder.file("take-b.mp4")) is mpeg4, \(folder.file("take-a.mp4")) is h264"))
         let info = try MediaProbe.probe(path: outcome.path, decode: true)
         #expect(info.codec == "h264" && info.frameCount == 20 && info.decodedFrames == 20)
@@ -164,7 +167,7 @@ import SlateCore
                 codec: "h264", recording: false))
         try folder.save(manifest)
         let failure = #expect(throws: TakeExporter.Failure.self) {
-            try TakeExporter(folder: folder, outputFolder: output).export(at: 0, filter: .mono)
+            try TakeExporter(ledger: try TakeLedger(folder: folder), outputFolder: output).export(at: 0, options: .init(filter: .mono))
         }
         #expect(failure?.description.hasPrefix(folder.file("take-b.mp4") + ": cannot decode a frame") == true)
         #expect(failure?.description.hasSuffix("the takes are kept") == true)
@@ -178,7 +181,7 @@ import SlateCore
         let (folder, _) = try folders()
         try addTake(folder, "take-a.mp4", frames: 10)
         let failure = #expect(throws: TakeExporter.Failure.self) {
-            try TakeExporter(folder: folder, outputFolder: root + "/missing").export(at: 0, filter: filter)
+            try TakeExporter(ledger: try TakeLedger(folder: folder), outputFolder: root + "/missing").export(at: 0, options: .init(filter: filter))
         }
         #expect(failure?.description.hasSuffix("the takes are kept") == true)
         #expect(try folder.load().takes.count == 1)
@@ -188,8 +191,127 @@ import SlateCore
     @Test func nothingToExportIsAnError() throws {
         let (folder, output) = try folders()
         let failure = #expect(throws: TakeExporter.Failure.self) {
-            try TakeExporter(folder: folder, outputFolder: output).export(at: 0)
+            try TakeExporter(ledger: try TakeLedger(folder: folder), outputFolder: output).export(at: 0)
         }
         #expect(failure?.description == "no takes to export in \(folder.path)")
+    }
+
+    /// Where each top-level `moof` box (a fragment) starts in an MP4 file.
+    func fragmentOffsets(_ path: String) throws -> [Int] {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        var offsets: [Int] = []
+        var at = 0
+        while at + 8 <= bytes.count {
+            let size = bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) }
+            if String(decoding: bytes[at + 4..<at + 8], as: UTF8.self) == "moof" { offsets.append(at) }
+            guard size >= 8 else { break }
+            at += size
+        }
+        return offsets
+    }
+
+    /// Overwrites `count` bytes of the file at `offset` with 0xFF.
+    func damage(_ path: String, at offset: Int, count: Int) throws {
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seek(toOffset: UInt64(offset))
+        try handle.write(contentsOf: Data(repeating: 0xFF, count: count))
+        try handle.close()
+    }
+
+    @Test func twoExportsInOneSecondKeepBothFiles() throws {
+        let (folder, output) = try folders()
+        let ledger = try TakeLedger(folder: folder)
+        try addTake(folder, "take-a.mp4", frames: 30)
+        let first = try TakeExporter(ledger: try TakeLedger(folder: folder), outputFolder: output).export(at: 1_795_253_112_000_000)
+        try addTake(folder, "take-b.mp4", frames: 15)
+        let second = try TakeExporter(ledger: try TakeLedger(folder: folder), outputFolder: output).export(at: 1_795_253_112_400_000)
+        #expect(first.path == output + "/slate-20261121-092512.mp4")
+        #expect(second.path == output + "/slate-20261121-092512-2.mp4")
+        #expect(try MediaProbe.probe(path: first.path).frameCount == 30)
+        #expect(try MediaProbe.probe(path: second.path).frameCount == 15)
+        #expect(files(output) == ["slate-20261121-092512-2.mp4", "slate-20261121-092512.mp4"])
+        _ = ledger
+    }
+
+    @Test func exportsAtTheSameMomentFromTwoFoldersUseTheirOwnPartialFiles() throws {
+        let (folder, output) = try folders()
+        try FileWriting.makeFolders(root + "/other")
+        let other = TakeFolder(path: root + "/other")
+        try addTake(folder, "take-a.mp4", frames: 60)
+        try addTake(other, "take-b.mp4", frames: 45)
+        let exporters = [
+            TakeExporter(ledger: try TakeLedger(folder: folder), outputFolder: output),
+            TakeExporter(ledger: try TakeLedger(folder: other), outputFolder: output),
+        ]
+        let results = Mutex<[Int]>([])
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            if let outcome = try? exporters[index].export(at: 0, options: .init(filter: .mono)) {
+                results.withLock { $0.append((try? MediaProbe.probe(path: outcome.path).frameCount) ?? -1) }
+            }
+        }
+        #expect(results.withLock { $0.sorted() } == [45, 60])
+        #expect(files(output) == ["slate-19700101-000000-2.mp4", "slate-19700101-000000.mp4"])
+    }
+
+    @Test func aTakeDamagedInItsSecondFragmentIsNotExportedShortOrDeleted() throws {
+        let (folder, output) = try folders()
+        try addTake(folder, "take-a.mp4", frames: 30)
+        try addTake(folder, "take-b.mp4", frames: 90, keyframeEvery: 30)
+        let fragments = try fragmentOffsets(folder.file("take-b.mp4"))
+        #expect(fragments.count == 3)
+        try damage(folder.file("take-b.mp4"), at: fragments[1] + 8, count: 64)
+        let failure = #expect(throws: TakeExporter.Failure.self) {
+            try TakeExporter(ledger: try TakeLedger(folder: folder), outputFolder: output).export(at: 0)
+        }
+        let message = failure?.description ?? ""
+        #expect(message.hasPrefix(folder.file("take-b.mp4") + " reads "), "\(message)")
+        #expect(message.contains("of its 90 frames") && message.contains("every take is kept"), "\(message)")
+        #expect(files(output).isEmpty)
+        #expect(files(folder.path) == ["take-a.mp4", "take-b.mp4", "takes.json"])
+        #expect(try folder.load().takes.map(\.file) == ["take-a.mp4", "take-b.mp4"])
+    }
+
+    @Test func acceptingShortTakesExportsWhatIsReadableAndKeepsTheDamagedFile() throws {
+        let (folder, output) = try folders()
+        try addTake(folder, "take-a.mp4", frames: 30)
+        try addTake(folder, "take-b.mp4", frames: 90, keyframeEvery: 30)
+        let fragments = try fragmentOffsets(folder.file("take-b.mp4"))
+        try damage(folder.file("take-b.mp4"), at: fragments[1] + 8, count: 64)
+        let ledger = try TakeLedger(folder: folder)
+        let outcome = try TakeExporter(ledger: ledger, outputFolder: output).export(
+            at: 0, options: .init(acceptShort: true))
+        let short = try #require(outcome.short.first)
+        #expect(outcome.short.count == 1 && short.path == folder.file("take-b.mp4") && short.listed == 90)
+        #expect(short.read >= 30 && short.read < 90)
+        #expect(outcome.frames == 30 + short.read)
+        #expect(try MediaProbe.probe(path: outcome.path).frameCount == outcome.frames)
+        #expect(files(folder.path) == ["take-b.mp4", "takes.json"])
+        let kept = try #require(try folder.load().takes.first)
+        #expect(try folder.load().takes.count == 1 && kept.file == "take-b.mp4")
+        #expect(kept.kept?.contains("slate-19700101-000000.mp4") == true && !kept.isExportable)
+        #expect(ledger.availableCount == 0)
+    }
+
+    @Test func keepingTheTakesLeavesThemListed() throws {
+        let (folder, output) = try folders()
+        try addTake(folder, "take-a.mp4", frames: 30)
+        let outcome = try TakeExporter(ledger: try TakeLedger(folder: folder), outputFolder: output).export(
+            at: 0, options: .init(keep: true))
+        #expect(outcome.kept && outcome.frames == 30)
+        #expect(files(folder.path) == ["take-a.mp4", "takes.json"])
+        #expect(try folder.load().takes.map(\.file) == ["take-a.mp4"])
+        #expect(files(output) == ["slate-19700101-000000.mp4"])
+    }
+
+    @Test func onlyTheReservedTakesAreExported() throws {
+        let (folder, output) = try folders()
+        try addTake(folder, "take-a.mp4", frames: 30)
+        let ledger = try TakeLedger(folder: folder)
+        let ids = ledger.reserveAvailable()
+        try addTake(folder, "take-b.mp4", frames: 15)
+        let later = try TakeLedger(folder: folder)
+        let outcome = try TakeExporter(ledger: later, outputFolder: output).export(ids: ids, at: 0)
+        #expect(outcome.takes == 1 && outcome.frames == 30)
+        #expect(try folder.load().takes.map(\.file) == ["take-b.mp4"])
     }
 }

@@ -31,11 +31,11 @@ import SlateCore
         for name in [take.file, take.thumbnail!, other.file] {
             try Data("x".utf8).write(to: URL(fileURLWithPath: folder.file(name)))
         }
-        var manifest = TakeManifest(takes: [take, other])
-        try folder.save(manifest)
-        try folder.delete(take, from: &manifest)
-        #expect(manifest.takes.map(\.id) == ["other"])
-        #expect(try folder.load() == manifest)
+        try folder.save(TakeManifest(takes: [take, other]))
+        let ledger = try TakeLedger(folder: folder)
+        try folder.delete(take, from: ledger)
+        #expect(ledger.manifest.takes.map(\.id) == ["other"])
+        #expect(try folder.load() == ledger.manifest)
         #expect(!FileManager.default.fileExists(atPath: folder.file(take.file)))
         #expect(!FileManager.default.fileExists(atPath: folder.file(take.thumbnail!)))
         #expect(FileManager.default.fileExists(atPath: folder.file(other.file)))
@@ -50,6 +50,85 @@ import SlateCore
         } catch {
             #expect(error.description == "\(folder.manifestPath):1:11: error: takes must be a list")
         }
+    }
+
+    @Test func deleteRemovesExactlyOneTakeWhenIdsRepeat() throws {
+        let folder = try makeFolder()
+        var first = TakeManifestTests.take
+        first.thumbnail = nil
+        var second = first
+        second.file = "take-20231114-221321-3f2a.mp4"
+        for name in [first.file, second.file] { try Data("x".utf8).write(to: URL(fileURLWithPath: folder.file(name))) }
+        try folder.save(TakeManifest(takes: [first, second]))
+        let ledger = try TakeLedger(folder: folder)
+        try folder.delete(second, from: ledger)
+        #expect(try folder.load().takes == [first])
+        #expect(FileManager.default.fileExists(atPath: folder.file(first.file)))
+        #expect(!FileManager.default.fileExists(atPath: folder.file(second.file)))
+    }
+
+    @Test func newIdsAreUniqueInTheFolder() {
+        var manifest = TakeManifest()
+        #expect(manifest.nextID() == "0001")
+        var take = TakeManifestTests.take
+        for id in ["bf00", "0007", "12", "99999999999"] {
+            take.id = id
+            manifest.takes.append(take)
+        }
+        #expect(manifest.nextID() == "0013")
+        #expect(!manifest.takes.map(\.id).contains(manifest.nextID()))
+    }
+
+    @Test func recoveryFinishesAnExportThatWasDeletingItsTakes() throws {
+        let folder = try makeFolder()
+        var exported = TakeManifestTests.take
+        exported.exported = "slate-20231114-221400.mp4"
+        var kept = TakeManifestTests.take
+        kept.id = "0002"
+        kept.file = "take-kept.mp4"
+        kept.thumbnail = nil
+        for name in [exported.file, exported.thumbnail!, kept.file] {
+            try Data("x".utf8).write(to: URL(fileURLWithPath: folder.file(name)))
+        }
+        try folder.save(TakeManifest(takes: [exported, kept]))
+        let ledger = try TakeLedger(folder: folder)
+        let notes = folder.recover(ledger)
+        #expect(notes.count == 1 && notes[0].contains("slate-20231114-221400.mp4"), "\(notes)")
+        #expect(try folder.load().takes == [kept])
+        #expect(!FileManager.default.fileExists(atPath: folder.file(exported.file)))
+        #expect(!FileManager.default.fileExists(atPath: folder.file(exported.thumbnail!)))
+    }
+
+    @Test func theLockIsHeldByOneProcessAtATimeAndSaysByWhom() throws {
+        let folder = try makeFolder()
+        let path = folder.path
+        // A child process holds the lock: flock locks belong to the open file, so another
+        // process's attempt is what a second daemon would see.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = [folder.file(".slate.lock"), "sh", "-c", "echo 'slate run (pid 4242)' > '\(path)/.slate.lock'; sleep 30"]
+        try holder.run()
+        defer { holder.terminate() }
+        let deadline = MonotonicClock.now() + .seconds(5)
+        while (try? String(contentsOfFile: folder.file(".slate.lock"), encoding: .utf8))?.isEmpty ?? true,
+            MonotonicClock.now() < deadline
+        {
+            MonotonicClock.sleep(until: MonotonicClock.now() + .milliseconds(20))
+        }
+        do {
+            _ = try TakeFolderLock(folder, holder: "slate takes delete (pid 1)")
+            Issue.record("the lock was taken twice")
+        } catch {
+            #expect(error.description == "\(path) is in use by slate run (pid 4242)")
+        }
+        holder.terminate()
+        holder.waitUntilExit()
+        let lock = try TakeFolderLock(folder, holder: TakeFolderLock.holder("run"))
+        #expect(try String(contentsOfFile: lock.path, encoding: .utf8) == "slate run (pid \(getpid()))\n")
+    }
+
+    @Test func aMissingFolderCannotBeLocked() {
+        #expect(throws: TakeFolder.Failure.self) { try TakeFolderLock(TakeFolder(path: "/nonexistent/slate"), holder: "x") }
     }
 }
 

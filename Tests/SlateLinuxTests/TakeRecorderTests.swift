@@ -5,6 +5,16 @@ import Testing
 import SlateCore
 @testable import SlateLinux
 
+extension TakeRecorder {
+    /// A recorder for `folder` with a ledger of its own and no exports.
+    convenience init(
+        source: FrameSource, folder: TakeFolder, codecs: [String], passThrough: Bool = false, logger: Logger
+    ) throws {
+        try self.init(
+            source: source, ledger: try TakeLedger(folder: folder), codecs: codecs, passThrough: passThrough, logger: logger)
+    }
+}
+
 @Suite struct TakeRecorderTests {
     func folder() throws -> TakeFolder {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("slate-recorder-\(UUID().uuidString)").path
@@ -40,13 +50,14 @@ import SlateCore
         recorder.shutdown()
         events += recorder.takeEvents()
 
-        guard events.count == 5, case .opened(let opened, _) = events[0], case .closed(let first) = events[1],
-            case .closed(let second) = events[3], case .deleted(let deleted) = events[4]
+        guard events.count == 5, case .opened(let opened, 1, _) = events[0], case .closed(let first, 1, nil) = events[1],
+            case .opened(_, 2, _) = events[2], case .closed(let second, 2, nil) = events[3],
+            case .deleted(let deleted, 2) = events[4]
         else {
             Issue.record("events: \(events)")
             return
         }
-        #expect(deleted.id == second.id)
+        #expect(deleted.id == second.id && first.id == "0001" && second.id == "0002")
         #expect(opened.recording && !first.recording)
         let manifest = try folder.load()
         #expect(manifest.takes == [first])

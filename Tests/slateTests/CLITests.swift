@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 /// Runs the built `slate` binary as a user would.
@@ -239,10 +240,73 @@ struct CLI {
         #expect(result["takes"] as? Int == 2)
         #expect((result["duration"] as? Double).map { abs($0 - 2.0) < 0.1 } == true)
         #expect(FileManager.default.fileExists(atPath: result["path"] as? String ?? ""))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: work.path) == ["takes.json"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).filter { !$0.hasPrefix(".") } == ["takes.json"])
         let again = try CLI.run(["takes", "export", "--work", work.path, "--output", output.path])
         #expect(again.status == 1)
         #expect(again.stderr == "slate takes export: no takes to export in \(work.path)\n")
+    }
+
+    @Test func keepLeavesTheTakesListedAndAnExportNeverReplacesAFile() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("slate-cli-keep-\(UUID().uuidString)")
+        let work = root.appendingPathComponent("takes"), output = root.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        try recordTake(in: work)
+        for _ in 0..<2 {
+            let export = try CLI.run(["takes", "export", "--keep", "--work", work.path, "--output", output.path])
+            #expect(export.status == 0, "\(export.stderr)")
+            #expect(export.lines.last == "the takes are kept")
+        }
+        let list = try CLI.run(["takes", "list", "--work", work.path])
+        #expect(list.lines.count == 1 && list.lines[0].hasPrefix("1  take-a.mp4"))
+        let exports = try FileManager.default.contentsOfDirectory(atPath: output.path).sorted()
+        #expect(exports.count == 2 && exports.allSatisfy { $0.hasPrefix("slate-") && $0.hasSuffix(".mp4") }, "\(exports)")
+    }
+
+    @Test func aTakeACrashLeftRecordingIsRecoveredByTheTakesCommands() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("slate-cli-recover-\(UUID().uuidString)")
+        let work = root.appendingPathComponent("takes")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        try recordTake(in: work)
+        try "{\"version\": 1, \"takes\": [{\"id\": \"a\", \"file\": \"take-a.mp4\", \"started\": 1795253112000000, \"recording\": true}]}"
+            .write(to: work.appendingPathComponent("takes.json"), atomically: true, encoding: .utf8)
+        let list = try CLI.run(["takes", "list", "--json", "--work", work.path])
+        #expect(list.status == 0, "\(list.stderr)")
+        let take = CLI.json(list.stdout)
+        #expect(take["recording"] as? Bool == false && take["frames"] as? Int == 30, "\(list.stdout)")
+        #expect(list.stderr.contains("recovered \(work.path)/take-a.mp4: 30 frames"), "\(list.stderr)")
+        let saved = try String(contentsOf: work.appendingPathComponent("takes.json"), encoding: .utf8)
+        #expect(saved.contains("\"recording\":false") && saved.contains("\"frames\":30"), "\(saved)")
+    }
+
+    @Test func aFolderAnotherProcessHoldsIsNotChangedAndTheHolderIsNamed() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("slate-cli-locked-\(UUID().uuidString)")
+        let work = root.appendingPathComponent("takes"), output = root.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        try recordTake(in: work)
+        let lock = work.appendingPathComponent(".slate.lock").path
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = [lock, "sh", "-c", "echo 'slate run (pid 4242)' > '\(lock)'; sleep 30"]
+        try holder.run()
+        defer { holder.terminate() }
+        while (try? String(contentsOfFile: lock, encoding: .utf8))?.isEmpty ?? true { usleep(20_000) }
+        for command in [["delete", "1"], ["export", "--output", output.path]] {
+            let refused = try CLI.run(["takes"] + command + ["--work", work.path])
+            #expect(refused.status == 1)
+            #expect(
+                refused.stderr.hasPrefix("slate takes \(command[0]): \(work.path) is in use by slate run (pid 4242)"),
+                "\(refused.stderr)")
+        }
+        #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent("take-a.mp4").path))
+        let list = try CLI.run(["takes", "list", "--work", work.path])
+        #expect(list.status == 0 && list.lines.first?.hasPrefix("1  take-a.mp4") == true)
+    }
+
+    @Test func listingAMissingFolderSaysSo() throws {
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("slate-cli-missing-\(UUID().uuidString)")
+        let list = try CLI.run(["takes", "list", "--work", missing.path])
+        #expect(list.status == 1)
+        #expect(list.stderr == "slate takes list: \(missing.path): the work folder does not exist\n")
     }
 
     /// One recorded take in `work`, listed in its takes.json.
