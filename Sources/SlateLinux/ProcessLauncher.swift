@@ -2,8 +2,9 @@ import CSlateShim
 import Glibc
 
 /// Starts `exec` actions: a program and its arguments (found on PATH, never
-/// through a shell), with the event's details added to the environment.
-/// Children are reaped without blocking.
+/// through a shell), with the event's details added to the environment. A
+/// program's standard output goes where its standard error goes, Slate's log,
+/// never into Slate's report stream. Children are reaped without blocking.
 public enum ProcessLauncher {
     /// Starts `argv` and returns its pid (`posix_spawnp`).
     @discardableResult
@@ -14,7 +15,11 @@ public enum ProcessLauncher {
             guard let equals = line.firstIndex(of: "=") else { return false }
             return !names.contains(String(line[..<equals]))
         }
-        return try spawn(argv, environment: environment, actions: nil)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, 2, 1)
+        return try spawn(argv, environment: environment, actions: &actions)
     }
 
     /// Runs `argv` to its end and returns its exit status and standard output.

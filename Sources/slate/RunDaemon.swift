@@ -179,8 +179,10 @@ final class RunDaemon {
             format: ReportFormat(origin: moved.start ?? now), json: json, runsPrograms: true, sounds: player, log: log)
     }
 
-    /// SIGHUP: the profile again. Inputs are rebound with the new one; camera
-    /// settings apply when the camera is next opened; a take in progress goes on.
+    /// SIGHUP: the profile again. Every capture event in progress ends as
+    /// cancelled (a hold's release handler runs, so a take it started stops), then
+    /// inputs are rebound with the new profile; camera settings apply when the
+    /// camera is next opened; a take in progress started by a click goes on.
     private func reload() {
         switch ProfileSource.load(profilePath) {
         case .failure(let failure):
@@ -193,6 +195,9 @@ final class RunDaemon {
             }
             let now = MonotonicClock.now()
             old.stop()
+            self.rig.setCaptureActive(false, at: now)
+            printer.print(self.rig.reports)
+            self.rig.reports.removeAll()
             let rig = Rig(profile: loaded, recorder: recorder, captureActive: recorder.isStreaming)
             do {
                 let inputs = try LiveInputs(rig: rig, loop: loop, logger: log)

@@ -72,4 +72,30 @@ import SlateCore
             #expect(FileManager.default.fileExists(atPath: folder.file(take.file)))
         }
     }
+
+    @Test(.enabled(if: getuid() == 0, "mounting a small tmpfs needs root"), .timeLimit(.minutes(1)))
+    func aTakeThatCannotStartLeavesNothingBehind() throws {
+        try withSmallDisk { path in
+            let folder = TakeFolder(path: path)
+            let recorder = try TakeRecorder(
+                source: SyntheticMJPEGSource(width: 320, height: 180, fps: 30), folder: folder, codecs: ["h264"],
+                passThrough: true, logger: Logger(label: "test"))
+            defer { recorder.shutdown() }
+            fill(path)
+            recorder.start(at: MonotonicClock.now())
+            let events = events(recorder) { !$0.isEmpty }
+            guard case .startFailed(let message) = events.first else {
+                Issue.record("events: \(events)")
+                return
+            }
+            #expect(message.contains("No space left"), "\(message)")
+            let names = try FileManager.default.contentsOfDirectory(atPath: path)
+            #expect(!names.contains { $0.hasPrefix("take-") }, "\(names)")
+            #expect(try folder.load().takes.isEmpty)
+            // Nothing is recording: a stop changes nothing and says nothing.
+            recorder.stop(at: MonotonicClock.now())
+            MonotonicClock.sleep(until: MonotonicClock.now() + .milliseconds(200))
+            #expect(recorder.takeEvents().isEmpty)
+        }
+    }
 }

@@ -118,6 +118,132 @@ import SlateLinux
         #expect(try TakeFolder(path: folder + "/takes").load().takes.isEmpty)
     }
 
+    /// A rig whose left pedal (KEY_A) runs `macro`, the middle one toggles takes.
+    static func macroRig(_ macro: String, camera: [String]) -> String {
+        """
+        inputs:
+          pedals:
+            match: [{vendor: 0x3553, product: 0xb001}]
+            bind: {KEY_B: primary, KEY_A: again}
+        capture:
+          primary: {click: take.toggle}
+        macros:
+          again: \(macro)
+        camera:
+
+        """ + (["back: [testpattern]", "fps: 30", "codec: [h264]"] + camera).map { "  " + $0 }.joined(separator: "\n") + "\n"
+    }
+
+    static let left = 0x1e
+
+    @Test(.timeLimit(.minutes(1))) func aStopAndStartInOneMacroRecordsBothTakesBackToBack() throws {
+        let folder = try MediaFiles.folder("run-restart")
+        defer { MediaFiles.remove(folder) }
+        try Self.macroRig("[take.stop, take.start]", camera: ["max-size: 320x180"])
+            .write(toFile: folder + "/rig.yaml", atomically: true, encoding: .utf8)
+        try Self.footswitch([(Self.middle, 0.1, 0.15), (Self.left, 1.0, 1.05), (Self.middle, 2.0, 2.05)], end: 2.5)
+            .write(toFile: folder + "/session.evemu", atomically: true, encoding: .utf8)
+        let result = try Self.run([
+            "--profile", folder + "/rig.yaml", "--replay", folder + "/session.evemu", "--work", folder + "/takes",
+            "--output", folder,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let outcomes = result.lines.compactMap { $0["type"] as? String == "action" ? $0["result"] as? String : nil }
+        #expect(outcomes == ["started take 1", "stopped take 1", "started take 2", "stopped take 2"])
+        let started = result.takes("started"), stopped = result.takes("stopped")
+        #expect(started.map { $0["take"] as? Int } == [1, 2] && stopped.map { $0["take"] as? Int } == [1, 2])
+        let takes = try TakeFolder(path: folder + "/takes").load().takes
+        #expect(takes.count == 2 && takes.allSatisfy { !$0.recording })
+        #expect(Set(takes.map(\.id)).count == 2)
+        for take in takes {
+            #expect(try MediaProbe.probe(path: folder + "/takes/" + take.file).frameCount == take.frames)
+        }
+        // Back to back: the second take starts with the frame that ended the first.
+        let gap = Self.seconds(started[1]["t"]) - (Self.seconds(started[0]["t"]) + Self.seconds(stopped[0]["duration"]))
+        #expect(abs(gap) <= 1.0 / 30 + 0.002, "gap \(gap) s")
+        #expect(abs(Self.seconds(stopped[0]["duration"]) - 0.9) <= 0.07 && abs(Self.seconds(stopped[1]["duration"]) - 1.0) <= 0.07)
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aSecondDaemonOnTheSameFolderIsRefusedNamingTheFirst() throws {
+        let folder = try MediaFiles.folder("run-two-daemons")
+        defer { MediaFiles.remove(folder) }
+        let recording = folder + "/held.evemu"
+        try Self.heldPedal.write(toFile: recording, atomically: true, encoding: .utf8)
+        let arguments = ["--profile", Self.demoProfile, "--replay", recording, "--work", folder + "/takes", "--output", folder]
+        let (first, _, _) = try MediaFiles.startSlate(["run", "--json"] + arguments)
+        defer {
+            first.interrupt()
+            first.waitUntilExit()
+        }
+        let deadline = MonotonicClock.now() + .seconds(10)
+        while (try? TakeFolder(path: folder + "/takes").load().takes.first?.recording) != true, MonotonicClock.now() < deadline {
+            MonotonicClock.sleep(until: MonotonicClock.now() + .milliseconds(20))
+        }
+        let second = try Self.run(arguments)
+        #expect(second.status == 1)
+        #expect(
+            second.stderr.contains("slate run: \(folder)/takes is in use by slate run (pid \(first.processIdentifier))"),
+            "\(second.stderr)")
+        #expect(first.isRunning)
+        let takes = try TakeFolder(path: folder + "/takes").load().takes
+        #expect(takes.count == 1 && takes[0].recording, "the first daemon's take is left as it is")
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aProgramsOutputGoesToTheLogNotTheReports() throws {
+        let folder = try MediaFiles.folder("run-exec-output")
+        defer { MediaFiles.remove(folder) }
+        try Self.macroRig("[{exec: [sh, -c, 'echo from-stdout; echo from-stderr >&2']}]", camera: ["max-size: 320x180"])
+            .write(toFile: folder + "/rig.yaml", atomically: true, encoding: .utf8)
+        try Self.footswitch([(Self.left, 0.1, 0.15)], end: 0.8)
+            .write(toFile: folder + "/session.evemu", atomically: true, encoding: .utf8)
+        let err = Pipe()
+        let (process, out) = try MediaFiles.launchSlate(
+            ["run", "--json", "--profile", folder + "/rig.yaml", "--replay", folder + "/session.evemu", "--work",
+                folder + "/takes", "--output", folder], errors: err)
+        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(stderr)")
+        let lines = stdout.split(separator: "\n")
+        #expect(lines.contains { $0.contains("\"exec\"") }, "\(stdout)")
+        for line in lines {
+            #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "not JSON: \(line)")
+        }
+        #expect(stderr.contains("from-stdout") && stderr.contains("from-stderr"), "\(stderr)")
+    }
+
+    @Test(.timeLimit(.minutes(2))) func aTakeRecordsWhileAnExportRuns() throws {
+        let folder = try MediaFiles.folder("run-export-while-recording")
+        defer { MediaFiles.remove(folder) }
+        try Self.macroRig("[takes.export, take.start]", camera: ["max-size: 1280x720", "filter: mono"])
+            .write(toFile: folder + "/rig.yaml", atomically: true, encoding: .utf8)
+        try Self.footswitch([(Self.middle, 0.1, 0.15), (Self.left, 8.1, 8.15), (Self.middle, 11.1, 11.15)], end: 11.5)
+            .write(toFile: folder + "/session.evemu", atomically: true, encoding: .utf8)
+        let result = try Self.run([
+            "--profile", folder + "/rig.yaml", "--replay", folder + "/session.evemu", "--work", folder + "/takes",
+            "--output", folder,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let outcomes = result.lines.compactMap { $0["type"] as? String == "action" ? $0["result"] as? String : nil }
+        #expect(outcomes == ["started take 1", "exported 1 take", "started take 1", "stopped take 1"])
+        let started = result.takes("started"), stopped = result.takes("stopped")
+        let exported = try #require(result.takes("exported").first)
+        #expect(started.count == 2 && stopped.count == 2 && result.takes("failed").isEmpty, "\(result.lines)")
+        // The second take started on time (the click acts on release, at 8.15 s), while the
+        // export was still running, and every gap in it is counted.
+        #expect(abs(Self.seconds(started[1]["t"]) - 8.15) <= 1.0 / 30 + 0.002, "\(started[1])")
+        #expect(Self.seconds(exported["t"]) > Self.seconds(started[1]["t"]), "the export ended before the take started")
+        let second = stopped[1]
+        #expect(abs(Self.seconds(second["duration"]) - 3.0) <= 0.07, "\(second)")
+        let slots = Int((Self.seconds(second["duration"]) * 30).rounded())
+        #expect((second["frames"] as? Int ?? 0) + (second["dropped"] as? Int ?? 0) == slots, "\(second)")
+        let takes = try TakeFolder(path: folder + "/takes").load().takes
+        #expect(takes.count == 1 && takes[0].frames == second["frames"] as? Int)
+        #expect(try MediaProbe.probe(path: folder + "/takes/" + takes[0].file).frameCount == takes[0].frames)
+        let path = try #require(exported["path"] as? String)
+        #expect(try MediaProbe.probe(path: path).frameCount == stopped[0]["frames"] as? Int)
+    }
+
     @Test(.timeLimit(.minutes(1)), arguments: [SIGTERM, SIGINT])
     func aSignalStopsTheTakeInProgressAndExitsZero(signal: Int32) throws {
         let folder = try MediaFiles.folder("run-signal-\(signal)")
