@@ -1,4 +1,5 @@
 import CEvdev
+import CSlateShim
 import Glibc
 import SlateCore
 
@@ -110,6 +111,14 @@ public final class EvdevDevice {
         InputEvent(
             time: Instant(seconds: Int64(event.time.tv_sec), microseconds: Int64(event.time.tv_usec)),
             type: event.type, code: event.code, value: event.value)
+    }
+
+    /// Whether any key of the device is down now, as the kernel knows it
+    /// (`EVIOCGKEY`), whatever events are still unread.
+    public var hasKeyDown: Bool {
+        var bits = [UInt8](repeating: 0, count: Int(KEY_MAX) / 8 + 1)
+        let status = bits.withUnsafeMutableBytes { ioctl(fd, slate_eviocgkey($0.count), $0.baseAddress!) }
+        return status >= 0 && bits.contains { $0 != 0 }
     }
 
     /// EVIOCGRAB: no other reader sees the device's events while grabbed.

@@ -42,6 +42,8 @@ public final class LiveInputs {
     private var pending: [String: PendingNode] = [:]
     private var groupCodes: [String: Set<EventCode>] = [:]
     private var warned: Set<String> = []
+    /// Devices to grab once no key of theirs is down.
+    private var waitingToGrab: Set<String> = []
     /// Event nodes of Slate's own uinput clones, which must never be bound.
     private var clones: Set<String> = []
 
@@ -175,12 +177,15 @@ public final class LiveInputs {
         }
         if case .failed(let error) = result {
             remove(path, at: MonotonicClock.now(), failure: error.errno == ENODEV ? nil : error)
+        } else if waitingToGrab.contains(path) {
+            applyGrab(path)
         }
     }
 
     /// Unbinds a node that went away (`failure` nil) or could not be read.
     private func remove(_ path: String, at time: Instant, failure: SystemError?) {
         guard let entry = open.removeValue(forKey: path) else { return }
+        waitingToGrab.remove(path)
         loop.unwatch(entry.device.fd)
         destroyClone(of: entry.device)
         rig.detach(entry.source, at: time)
@@ -201,10 +206,20 @@ public final class LiveInputs {
         let device = entry.device
         guard wanted != device.isGrabbed else { return }
         guard wanted else {
+            waitingToGrab.remove(path)
             device.ungrab()
             destroyClone(of: device)
             return
         }
+        // A key held now would have its release go to the clone, which never saw it
+        // pressed: the desktop would keep it down. The grab waits for every key's release.
+        guard !device.hasKeyDown else {
+            if waitingToGrab.insert(path).inserted {
+                log.info("\(path) (\(device.identity.name)) has a key down: grabbing it once every key is released")
+            }
+            return
+        }
+        waitingToGrab.remove(path)
         if entry.needsClone {
             do {
                 try device.createClone()

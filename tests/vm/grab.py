@@ -1,6 +1,7 @@
 """While capture is active a grabbed device's events reach nobody else, and its
 unbound keys arrive on Slate's uinput clone; inactive, or after Slate exits,
-other readers see the events again."""
+other readers see the events again. A key held when the grab is due delays the
+grab until its release, so the desktop never keeps a key down."""
 
 import glob
 import os
@@ -52,6 +53,19 @@ time.sleep(0.2)
 check(keys_seen(other) == [(CODES["KEY_VOLUMEDOWN"], 1), (CODES["KEY_VOLUMEDOWN"], 0)],
       "after exit the second reader sees the volume key again")
 check(nodes_named("Slate Test Keyboard") == [keyboard.node], "the clone is gone after exit")
+
+keyboard.key("KEY_Q", 1)
+time.sleep(0.1)
+keys_seen(other)
+held = Slate("monitor", "--profile", "profiles/volume-keys.yaml")
+held.wait_for_log("%s (Slate Test Keyboard) has a key down: grabbing it once every key is released" % keyboard.node)
+keyboard.key("KEY_Q", 0)
+time.sleep(0.3)
+check(keys_seen(other) == [(CODES["KEY_Q"], 0)], "a key held at the grab: its release reaches the other reader")
+keyboard.click("KEY_VOLUMEDOWN")
+held.wait_for(lambda line: line.get("action") == "take.toggle")
+check(keys_seen(other) == [], "once every key is up the keyboard is grabbed")
+check(held.stop() == 0, "that monitor exits 0")
 
 inactive = Slate("monitor", "--profile", "profiles/volume-keys.yaml", "--inactive")
 inactive.wait_for_log(bound)

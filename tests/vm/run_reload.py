@@ -1,0 +1,84 @@
+"""`slate run` on vivid: fps.toggle while recording closes the camera before
+opening it again at the other rate (the take is split, no failure), and SIGHUP
+while the pedal is held cancels the hold: its release handler stops the take
+it started, before the reloaded profile takes over."""
+
+import os
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rig import PEDAL_KEYS, PEDAL_NAME, Checks, Slate, UInput, is_take, last, probe, save_output  # noqa: E402
+
+PROFILE = """inputs:
+  pedals:
+    match:
+      - {vendor: 0x3553, product: 0xb001}
+    bind:
+      KEY_B: primary
+      KEY_C: fps.toggle
+    grab: always
+capture:
+  primary:
+    click: take.toggle
+    hold: take.start
+    release: take.stop
+camera:
+  back: [/dev/video0]
+  fps: 30
+  codec: [h264]
+"""
+
+check = Checks()
+folder = tempfile.mkdtemp()
+profile = os.path.join(folder, "rig.yaml")
+with open(profile, "w") as handle:
+    handle.write(PROFILE)
+slate = Slate("run", "--profile", profile, "--work", os.path.join(folder, "takes"),
+              "--output", os.path.join(folder, "exports"))
+try:
+    slate.wait_for_log("recording /dev/video0", seconds=60)
+    pedal = UInput(PEDAL_NAME, keys=PEDAL_KEYS)
+    slate.wait_for_log("(%s) is input 'pedals'" % PEDAL_NAME, seconds=20)
+
+    pedal.click("KEY_B")
+    slate.wait_for(is_take("started", 1), seconds=15)
+    time.sleep(1.0)
+    pedal.click("KEY_C")
+    slate.wait_for(lambda line: line.get("result") == "60 fps", seconds=15)
+    slate.wait_for(is_take("started", 2), seconds=60)
+    check(b"recording /dev/video0 (vivid) at 320x180 60 fps" in slate.stderr,
+          "fps.toggle reopens vivid at 320x180 60 fps")
+    time.sleep(1.0)
+    pedal.click("KEY_B")
+    slate.wait_for(is_take("stopped", 2), seconds=30)
+    first, second = last(slate.lines, is_take("stopped", 1)), last(slate.lines, is_take("stopped", 2))
+    check(not any(isinstance(line, dict) and line.get("event") == "failed" for line in slate.lines),
+          "no take failed across the reopen")
+    for number, stopped, size in ((1, first, (640, 360)), (2, second, (320, 180))):
+        stream = probe(stopped["path"])
+        check((stream.get("width"), stream.get("height")) == size,
+              "take %d is %dx%d (%s)" % (number, size[0], size[1], stream.get("error") or stream.get("width")))
+        check(int(stream.get("nb_read_packets", -1)) == stopped["frames"],
+              "take %d holds the %d frames counted" % (number, stopped["frames"]))
+
+    pedal.key("KEY_B", 1)
+    slate.wait_for(is_take("started", 3), seconds=15)
+    time.sleep(0.5)
+    slate.signal(1)
+    slate.wait_for(is_take("stopped", 3), seconds=30)
+    check(last(slate.lines, lambda line: line.get("type") == "capture" and line.get("phase") == "cancelled")
+          is not None, "SIGHUP cancels the held press")
+    check(last(slate.lines, lambda line: line.get("result") == "stopped take 3") is not None,
+          "the hold's release handler stops the take it started")
+    slate.wait_for_log("reloaded " + profile)
+    pedal.key("KEY_B", 0)
+    time.sleep(0.5)
+    slate.poll(0.2)
+    check(last(slate.lines, is_take("started", 4)) is None, "the release after the reload starts nothing")
+    check(slate.stop() == 0, "slate run exits 0")
+    pedal.destroy()
+finally:
+    save_output(slate, "run-reload")
+check.finish()
