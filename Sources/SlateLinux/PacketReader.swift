@@ -74,4 +74,19 @@ public final class PacketReader {
                 isKeyframe: p.flags & AV_PKT_FLAG_KEY != 0)
         }
     }
+
+    /// Hands every packet to `body`, in file order, and returns the read error
+    /// that ended the reading early, if one did (errors of `body` are thrown).
+    public func forEachPacket(_ body: (EncodedPacket) throws -> Void) rethrows -> MediaError? {
+        while true {
+            let packet: EncodedPacket?
+            do {
+                packet = try next()
+            } catch {
+                return error
+            }
+            guard let packet else { return nil }
+            try body(packet)
+        }
+    }
 }

@@ -74,16 +74,7 @@ extension TakeExporter {
                 }
             }
 
-            var failure: MediaError?
-            while true {
-                let next: EncodedPacket?
-                do {
-                    next = try reader.next()
-                } catch {
-                    failure = error
-                    break
-                }
-                guard let packet = next else { break }
+            let failure = try reader.forEachPacket { packet in
                 packets += 1
                 durations[packet.pts] = packet.duration
                 try add(decoder.decode(packet))

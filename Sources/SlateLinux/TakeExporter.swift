@@ -224,16 +224,8 @@ public struct TakeExporter: Sendable {
             var start: Int64?
             var end = offset
             var frames = 0
-            var failure: MediaError?
-            while true {
-                let next: EncodedPacket?
-                do {
-                    next = try reader.next()
-                } catch {
-                    failure = error
-                    break
-                }
-                guard var packet = next else { break }
+            let failure = try reader.forEachPacket { read in
+                var packet = read
                 if !sameTimeBase {
                     let from = reader.parameters.timeBase
                     packet.pts = from.convert(packet.pts, to: timeBase)

@@ -136,20 +136,31 @@ import SlateLinux
 
     static let left = 0x1e
 
-    @Test(.timeLimit(.minutes(1))) func aStopAndStartInOneMacroRecordsBothTakesBackToBack() throws {
-        let folder = try MediaFiles.folder("run-restart")
-        defer { MediaFiles.remove(folder) }
-        try Self.macroRig("[take.stop, take.start]", camera: ["max-size: 320x180"])
-            .write(toFile: folder + "/rig.yaml", atomically: true, encoding: .utf8)
-        try Self.footswitch([(Self.middle, 0.1, 0.15), (Self.left, 1.0, 1.05), (Self.middle, 2.0, 2.05)], end: 2.5)
-            .write(toFile: folder + "/session.evemu", atomically: true, encoding: .utf8)
-        let result = try Self.run([
+    /// Runs `rig` in `folder` on a footswitch session of `presses` ending at `end`.
+    static func runSession(
+        _ rig: String, _ presses: [(code: Int, down: Double, up: Double)], end: Double, in folder: String
+    ) throws -> Run {
+        try rig.write(toFile: folder + "/rig.yaml", atomically: true, encoding: .utf8)
+        try footswitch(presses, end: end).write(toFile: folder + "/session.evemu", atomically: true, encoding: .utf8)
+        return try run([
             "--profile", folder + "/rig.yaml", "--replay", folder + "/session.evemu", "--work", folder + "/takes",
             "--output", folder,
         ])
+    }
+
+    /// The results of the action lines, in order.
+    static func outcomes(_ result: Run) -> [String] {
+        result.lines.compactMap { $0["type"] as? String == "action" ? $0["result"] as? String : nil }
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aStopAndStartInOneMacroRecordsBothTakesBackToBack() throws {
+        let folder = try MediaFiles.folder("run-restart")
+        defer { MediaFiles.remove(folder) }
+        let result = try Self.runSession(
+            Self.macroRig("[take.stop, take.start]", camera: ["max-size: 320x180"]),
+            [(Self.middle, 0.1, 0.15), (Self.left, 1.0, 1.05), (Self.middle, 2.0, 2.05)], end: 2.5, in: folder)
         #expect(result.status == 0, "\(result.stderr)")
-        let outcomes = result.lines.compactMap { $0["type"] as? String == "action" ? $0["result"] as? String : nil }
-        #expect(outcomes == ["started take 1", "stopped take 1", "started take 2", "stopped take 2"])
+        #expect(Self.outcomes(result) == ["started take 1", "stopped take 1", "started take 2", "stopped take 2"])
         let started = result.takes("started"), stopped = result.takes("stopped")
         #expect(started.map { $0["take"] as? Int } == [1, 2] && stopped.map { $0["take"] as? Int } == [1, 2])
         let takes = try TakeFolder(path: folder + "/takes").load().takes
@@ -215,17 +226,11 @@ import SlateLinux
     @Test(.timeLimit(.minutes(2))) func aTakeRecordsWhileAnExportRuns() throws {
         let folder = try MediaFiles.folder("run-export-while-recording")
         defer { MediaFiles.remove(folder) }
-        try Self.macroRig("[takes.export, take.start]", camera: ["max-size: 1280x720", "filter: mono"])
-            .write(toFile: folder + "/rig.yaml", atomically: true, encoding: .utf8)
-        try Self.footswitch([(Self.middle, 0.1, 0.15), (Self.left, 8.1, 8.15), (Self.middle, 11.1, 11.15)], end: 11.5)
-            .write(toFile: folder + "/session.evemu", atomically: true, encoding: .utf8)
-        let result = try Self.run([
-            "--profile", folder + "/rig.yaml", "--replay", folder + "/session.evemu", "--work", folder + "/takes",
-            "--output", folder,
-        ])
+        let result = try Self.runSession(
+            Self.macroRig("[takes.export, take.start]", camera: ["max-size: 1280x720", "filter: mono"]),
+            [(Self.middle, 0.1, 0.15), (Self.left, 8.1, 8.15), (Self.middle, 11.1, 11.15)], end: 11.5, in: folder)
         #expect(result.status == 0, "\(result.stderr)")
-        let outcomes = result.lines.compactMap { $0["type"] as? String == "action" ? $0["result"] as? String : nil }
-        #expect(outcomes == ["started take 1", "exported 1 take", "started take 1", "stopped take 1"])
+        #expect(Self.outcomes(result) == ["started take 1", "exported 1 take", "started take 1", "stopped take 1"])
         let started = result.takes("started"), stopped = result.takes("stopped")
         let exported = try #require(result.takes("exported").first)
         #expect(started.count == 2 && stopped.count == 2 && result.takes("failed").isEmpty, "\(result.lines)")
