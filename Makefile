@@ -2,6 +2,8 @@
 SWIFT ?= swift
 SLATE := .build/debug/slate
 DEMO := .build/demo
+# The LD_PRELOAD fault library of the torture tests (tests/faults/README.md).
+FAULTS := .build/faults/libslate-faults.so
 
 # The rig VM lane (scripts/rig-vm): qemu and the initramfs tools on the host,
 # and the tools the scenarios use inside the guest, which runs the host's root.
@@ -42,6 +44,10 @@ test: deps
 	else \
 		echo "== skipping the rig VM lane: its packages are missing; install them with 'make vm-deps' as root"; \
 	fi
+
+$(FAULTS): tests/faults/slate-faults.c
+	@mkdir -p $(dir $@)
+	cc -shared -fPIC -O2 -Wall -o $@ $< -ldl
 
 # Scenarios against real kernel devices (uinput, vivid, snd-aloop) in a VM.
 test-vm: build vm-deps
