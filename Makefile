@@ -10,7 +10,7 @@ FAULTS := .build/faults/libslate-faults.so
 VM_DEPS := qemu-system-x86 busybox-static kmod udev cpio xz-utils \
 	evemu-tools v4l-utils alsa-utils ffmpeg libinput-tools triggerhappy
 
-.PHONY: all deps vm-deps build demo test test-vm bench fuzz clean
+.PHONY: all deps vm-deps build demo test test-vm torture bench fuzz clean
 
 all: build
 
@@ -48,6 +48,11 @@ test: deps
 $(FAULTS): tests/faults/slate-faults.c
 	@mkdir -p $(dir $@)
 	cc -shared -fPIC -O2 -Wall -o $@ $< -ldl
+
+# Every take and export step killed, failed or raced, each SIGKILL point 10 times.
+torture: build $(FAULTS)
+	@scripts/install-deps ffmpeg
+	python3 tests/faults/torture.py
 
 # Scenarios against real kernel devices (uinput, vivid, snd-aloop) in a VM.
 test-vm: build vm-deps
