@@ -472,9 +472,7 @@ class Report:
         self.lost += sum(outcome.lost for outcome in outcomes)
         self.unreached += sum(1 for outcome in outcomes if not outcome.reached)
         bad = [outcome for outcome in outcomes if outcome.problems]
-        size = "%d point%s, %d run%s" % (points, "" if points == 1 else "s", len(outcomes),
-                                         "" if len(outcomes) == 1 else "s") if points else \
-            "%d run%s" % (len(outcomes), "" if len(outcomes) == 1 else "s")
+        size = (counted(points, "point") + ", " if points else "") + counted(len(outcomes), "run")
         if not bad:
             self.passed += 1
             print("ok    %s (%s)" % (name, size), flush=True)
@@ -490,6 +488,10 @@ class Report:
                     shown.add(problem)
                     print("      %s: %s" % (outcome.label, problem))
         sys.stdout.flush()
+
+
+def counted(number, noun):
+    return "%d %s%s" % (number, noun, "" if number == 1 else "s")
 
 
 def run_all(jobs, tasks):
@@ -612,8 +614,8 @@ class Torture:
         self.damaged_takes()
         report = self.report
         print()
-        print("fault points tried: %d (%d runs; %d of them never reached their point)" % (
-            report.points, report.runs, report.unreached))
+        print("fault points tried: %d (%s; %d of them never reached their point)" % (
+            report.points, counted(report.runs, "run"), report.unreached))
         print("takes lost: %d of %d (goal 0)" % (report.lost, report.takes))
         print("time: %.0f s" % (time.monotonic() - started))
         unexpected = [name for name in report.failed if name not in report.known]
