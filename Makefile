@@ -38,6 +38,13 @@ demo: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	@$(MAKE) --no-print-directory $(FAULTS)
+	@if scripts/install-deps ffmpeg; then \
+		echo "== the torture tests, short form (make torture runs the full form)"; \
+		python3 tests/faults/torture.py --short --known-failures tests/faults/known-failures; \
+	else \
+		echo "== skipping the torture tests: ffprobe is missing; install ffmpeg with 'scripts/install-deps ffmpeg' as root"; \
+	fi
 	@if scripts/install-deps $(VM_DEPS); then \
 		echo "== the rig VM lane (make test-vm)"; \
 		scripts/rig-vm -- tests/vm/run-all; \
