@@ -594,6 +594,13 @@ class Torture:
             self.report.check(name, run_all(self.options.jobs, tasks), points)
 
     def run(self):
+        try:
+            return self.run_checks()
+        finally:
+            if not self.options.keep:
+                shutil.rmtree(self.base, ignore_errors=True)
+
+    def run_checks(self):
         started = time.monotonic()
         templates = run_all(2, [lambda: Template(self.base, "three", [1.2, 0.5, 0.8]),
                                 lambda: Template(self.base, "long", [0.6, 2.5, 0.6])])
@@ -628,11 +635,9 @@ class Torture:
         now_passing = [name for name in report.ran if name in report.known and name not in report.failed]
         if self.options.known_failures and now_passing:
             print("listed in %s but passing now: %s" % (self.options.known_failures, "; ".join(now_passing)))
-        print("%d passed, %d failed" % (report.passed, len(report.failed)))
-        if not self.options.keep:
-            shutil.rmtree(self.base, ignore_errors=True)
-        else:
+        if self.options.keep:
             print("folders kept in %s" % self.base)
+        print("%d passed, %d failed" % (report.passed, len(report.failed)))
         return 1 if unexpected else 0
 
     # SIGKILL at each step
