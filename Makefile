@@ -2,13 +2,15 @@
 SWIFT ?= swift
 SLATE := .build/debug/slate
 DEMO := .build/demo
+# The LD_PRELOAD fault library of the torture tests (tests/faults/README.md).
+FAULTS := .build/faults/libslate-faults.so
 
 # The rig VM lane (scripts/rig-vm): qemu and the initramfs tools on the host,
 # and the tools the scenarios use inside the guest, which runs the host's root.
 VM_DEPS := qemu-system-x86 busybox-static kmod udev cpio xz-utils \
 	evemu-tools v4l-utils alsa-utils ffmpeg libinput-tools triggerhappy
 
-.PHONY: all deps vm-deps build demo test test-vm bench fuzz clean
+.PHONY: all deps vm-deps build demo test test-vm torture bench fuzz clean
 
 all: build
 
@@ -36,12 +38,28 @@ demo: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	@$(MAKE) --no-print-directory $(FAULTS)
+	@if scripts/install-deps ffmpeg; then \
+		echo "== the torture tests, short form (make torture runs the full form)"; \
+		python3 tests/faults/torture.py --short --known-failures tests/faults/known-failures; \
+	else \
+		echo "== skipping the torture tests: ffprobe is missing; install ffmpeg with 'scripts/install-deps ffmpeg' as root"; \
+	fi
 	@if scripts/install-deps $(VM_DEPS); then \
 		echo "== the rig VM lane (make test-vm)"; \
 		scripts/rig-vm -- tests/vm/run-all; \
 	else \
 		echo "== skipping the rig VM lane: its packages are missing; install them with 'make vm-deps' as root"; \
 	fi
+
+$(FAULTS): tests/faults/slate-faults.c
+	@mkdir -p $(dir $@)
+	cc -shared -fPIC -O2 -Wall -o $@ $< -ldl
+
+# Every take and export step killed, failed or raced, each SIGKILL point 10 times.
+torture: build $(FAULTS)
+	@scripts/install-deps ffmpeg
+	python3 tests/faults/torture.py
 
 # Scenarios against real kernel devices (uinput, vivid, snd-aloop) in a VM.
 test-vm: build vm-deps
