@@ -4,7 +4,7 @@ import Glibc
 public enum FileReading {
     /// The bytes of the file at `path` (`-` is standard input).
     public static func bytes(atPath path: String) throws(SystemError) -> [UInt8] {
-        let fd: Int32 = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
+        let fd: Int32 = path == "-" ? STDIN_FILENO : retryingInterrupts { open(path, O_RDONLY | O_CLOEXEC) }
         guard fd >= 0 else { throw SystemError("open", path: path) }
         defer { if fd != STDIN_FILENO { close(fd) } }
         var info = stat()

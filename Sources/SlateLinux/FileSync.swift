@@ -15,7 +15,7 @@ public enum FileSync {
     }
 
     private static func sync(_ path: String, flags: Int32, what: String) throws(SystemError) {
-        let fd = open(path, flags)
+        let fd = retryingInterrupts { open(path, flags) }
         guard fd >= 0 else { throw SystemError("open for \(what)", path: path) }
         defer { close(fd) }
         guard retryingInterrupts({ fsync(fd) }) == 0 else { throw SystemError(what, path: path) }

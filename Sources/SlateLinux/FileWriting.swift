@@ -21,7 +21,7 @@ public enum FileWriting {
             offset += written
         }
         bytes.removeAll()
-        if fsync(fd) != 0 {
+        if retryingInterrupts({ fsync(fd) }) != 0 {
             let error = SystemError("write (fsync)", path: temporary)
             close(fd)
             unlink(temporary)

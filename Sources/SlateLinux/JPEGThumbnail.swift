@@ -14,7 +14,7 @@ public enum JPEGThumbnail {
         let (width, height) = size(width: frame.width, height: frame.height)
         let bytes = try jpeg(frame, width: width, height: height, path: path)
         let temporary = path + ".partial"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let fd = retryingInterrupts { open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
         guard fd >= 0 else { throw MediaError("create the thumbnail", path: temporary, message: errnoText()) }
         var offset = 0
         while offset < bytes.count {

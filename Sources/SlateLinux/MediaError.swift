@@ -47,3 +47,11 @@ func check(_ code: Int32, _ operation: String, path: String) throws(MediaError) 
     if code < 0 { throw MediaError(operation, path: path, code: code) }
     return code
 }
+
+/// Retries a libav call that opens a file while a signal interrupts it (`AVERROR(EINTR)`).
+func retryingInterruptedOpen(_ call: () -> Int32) -> Int32 {
+    while true {
+        let code = call()
+        if code != slate_averror(EINTR) { return code }
+    }
+}

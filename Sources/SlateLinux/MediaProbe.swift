@@ -10,7 +10,7 @@ public enum MediaProbe {
     public static func probe(path: String, decode: Bool = false) throws(MediaError) -> MediaInfo {
         _ = LibAV.setUp
         var context: UnsafeMutablePointer<AVFormatContext>?
-        try check(avformat_open_input(&context, path, nil, nil), "open the file", path: path)
+        try check(retryingInterruptedOpen { avformat_open_input(&context, path, nil, nil) }, "open the file", path: path)
         defer { avformat_close_input(&context) }
         guard let context else { throw MediaError("open the file", path: path, code: slate_averror(ENOMEM)) }
         try check(avformat_find_stream_info(context, nil), "read the stream info", path: path)

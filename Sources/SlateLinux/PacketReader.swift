@@ -18,7 +18,7 @@ public final class PacketReader {
         _ = LibAV.setUp
         self.path = path
         var context: UnsafeMutablePointer<AVFormatContext>?
-        try check(avformat_open_input(&context, path, nil, nil), "open the take", path: path)
+        try check(retryingInterruptedOpen { avformat_open_input(&context, path, nil, nil) }, "open the take", path: path)
         guard let opened = context else { throw MediaError("open the take", path: path, code: slate_averror(ENOMEM)) }
         self.context = opened
         do {

@@ -66,7 +66,7 @@ public struct TakeFolder: Sendable {
     /// Sets `bytes` aside for the manifest (once; again after `save` used them).
     public func reserveSpace(bytes: Int = 128 * 1024) throws(SystemError) {
         guard access(reservePath, F_OK) != 0 else { return }
-        let fd = open(reservePath, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        let fd = retryingInterrupts { open(reservePath, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644) }
         guard fd >= 0 else { throw SystemError("create", path: reservePath) }
         defer { close(fd) }
         let status = posix_fallocate(fd, 0, off_t(bytes))
@@ -99,10 +99,12 @@ public struct TakeFolder: Sendable {
     }
 
     /// Finishes what a crash interrupted. A take marked recording is measured
-    /// from its file and listed as finished; one without a readable frame leaves
-    /// the list (its file, if any, stays on disk). A take marked as held by a
-    /// verified export has its files deleted and leaves the list. Returns what
-    /// was done, for the log. Callers hold the folder's lock.
+    /// from its file and listed as finished, with its thumbnail if one was
+    /// written; one whose file holds no frame leaves the list, and the file and
+    /// thumbnail begun for it are removed (nothing was recorded); one that cannot
+    /// be read now stays as it is. A take marked as held by a verified export
+    /// has its files deleted and leaves the list. Returns what was done, for
+    /// the log. Callers hold the folder's lock.
     public func recover(_ ledger: TakeLedger) -> [String] {
         var notes: [String] = []
         let snapshot = ledger.manifest
@@ -118,17 +120,30 @@ public struct TakeFolder: Sendable {
             }
             guard take.recording else { continue }
             let path = file(take.file)
-            do {
-                let info = try MediaProbe.probe(path: path)
-                guard info.frameCount > 0 else { throw MediaError("read a frame", path: path, message: "no complete fragment") }
-                measured.takes[index].recording = false
-                measured.takes[index].frames = info.frameCount
-                measured.takes[index].duration = .microseconds(info.durationMicroseconds)
-                notes.append("recovered \(path): \(info.frameCount) frames, \(info.seconds) s")
-            } catch {
-                measured.takes.remove(at: index)
-                notes.append("\(path) was being recorded and holds no readable frame (\(error)); it is no longer listed")
+            let stem = String(take.file[..<(take.file.lastIndex(of: ".") ?? take.file.endIndex)])
+            unlink(file(stem + ".jpg.partial"))
+            let probed = Result { () throws(MediaError) in try MediaProbe.probe(path: path) }
+            var status = stat()
+            if case .failure(let error) = probed, stat(path, &status) == 0, status.st_size >= 4096 {
+                notes.append("\(path) was being recorded and cannot be measured now (\(error)); it stays listed as recording")
+                continue
             }
+            guard case .success(let info) = probed, info.frameCount > 0 else {
+                // Nothing was recorded: the entry goes, and the file and thumbnail begun for it.
+                measured.takes.remove(at: index)
+                unlink(path)
+                unlink(file(stem + ".jpg"))
+                notes.append("\(path) was being recorded and holds no frame; it is removed")
+                continue
+            }
+            measured.takes[index].recording = false
+            measured.takes[index].frames = info.frameCount
+            measured.takes[index].duration = .microseconds(info.durationMicroseconds)
+            // The thumbnail is listed when the take closes: one written before a crash is its own.
+            if take.thumbnail == nil, access(file(stem + ".jpg"), F_OK) == 0 {
+                measured.takes[index].thumbnail = stem + ".jpg"
+            }
+            notes.append("recovered \(path): \(info.frameCount) frames, \(info.seconds) s")
         }
         do {
             try ledger.change { $0 = measured }
@@ -152,8 +167,9 @@ public final class TakeFolderLock {
     /// Takes the lock for `holder` (e.g. `slate run (pid 4242)`), or says who has it.
     public init(_ folder: TakeFolder, holder: String) throws(TakeFolder.Failure) {
         guard folder.exists else { throw .missing(path: folder.path) }
-        path = folder.file(".slate.lock")
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        let path = folder.file(".slate.lock")
+        self.path = path
+        fd = retryingInterrupts { open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600) }
         guard fd >= 0 else { throw .system(SystemError("open the lock", path: path)) }
         guard retryingInterrupts({ flock(fd, LOCK_EX | LOCK_NB) }) == 0 else {
             let error = SystemError("lock", path: path)

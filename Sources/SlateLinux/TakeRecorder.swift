@@ -244,49 +244,45 @@ public final class TakeRecorder: @unchecked Sendable {
         } catch {
             log.warning("\(error)")
         }
-        let id: String, name: String
-        switch createTakeFile(started: started) {
-        case .success(let created): (id, name) = created
-        case .failure(let error):
+        // The take is listed before its file exists, so a crash at any point
+        // leaves nothing unlisted: recovery measures the file, or drops the entry.
+        let take = newTake(in: ledger.manifest, started: started)
+        do {
+            try ledger.change(undoIfUnsaved: true) { $0.takes.append(take) }
+            try createFile(take.file)
+            writer = try TakeWriter(path: folder.file(take.file), parameters: encoder.parameters, rotation: rotation)
+        } catch {
             router.abandon()
+            unlink(folder.file(take.file))
+            try? ledger.change { manifest in manifest.takes.removeAll { $0.id == take.id && $0.recording } }
             report(.startFailed("a take could not start: \(error)"))
             return
         }
-        do {
-            writer = try TakeWriter(path: folder.file(name), parameters: encoder.parameters, rotation: rotation)
-        } catch {
-            unlink(folder.file(name))
-            router.abandon()
-            report(.startFailed("take \(folder.file(name)) could not start: \(error)"))
-            return
-        }
-        let take = TakeManifest.Take(
-            id: id, file: name, thumbnail: nil, started: started, codec: encoder.parameters.codec, recording: true)
         self.take = take
         firstPts = nil
-        do {
-            try ledger.change { $0.takes.append(take) }
-        } catch {
-            report(.failed("the take list was not saved: \(error)"))
-        }
         report(.opened(take, number: ledger.availableCount + 1, firstFrame: firstFrame))
     }
 
-    /// Creates a take's file under a name no file has: its id is new in the
-    /// manifest, and the file is created exclusively (the next id if it exists).
-    private func createTakeFile(started: Int64) -> Result<(id: String, name: String), SystemError> {
-        var number = Int(ledger.manifest.nextID()) ?? 1
+    /// A take starting at `started` with an id no take of `manifest` has and a
+    /// file name no file in the folder has.
+    private func newTake(in manifest: TakeManifest, started: Int64) -> TakeManifest.Take {
+        var number = Int(manifest.nextID()) ?? 1
         while true {
             let id = TakeManifest.id(number: number)
             let name = TakeManifest.takeFileName(started: started, id: id, extension: encoder.fileExtension)
-            let fd = Glibc.open(folder.file(name), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            if fd >= 0 {
-                Glibc.close(fd)
-                return .success((id, name))
+            if access(folder.file(name), F_OK) != 0 {
+                return TakeManifest.Take(
+                    id: id, file: name, thumbnail: nil, started: started, codec: encoder.parameters.codec, recording: true)
             }
-            guard errno == EEXIST else { return .failure(SystemError("create", path: folder.file(name))) }
             number += 1
         }
+    }
+
+    /// Creates the take's file; never one that exists.
+    private func createFile(_ name: String) throws(SystemError) {
+        let fd = retryingInterrupts { Glibc.open(folder.file(name), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
+        guard fd >= 0 else { throw SystemError("create", path: folder.file(name)) }
+        Glibc.close(fd)
     }
 
     private func write(_ timed: TakeRouter<EncodedPacket>.Timed, frame: Capture?) {
@@ -326,7 +322,13 @@ public final class TakeRecorder: @unchecked Sendable {
         do {
             try writer?.finish()
         } catch {
-            report(.failed("\(error)"))
+            // The last fragment was not written: the take is what its complete fragments hold.
+            if let kept = writer?.complete {
+                take.frames = kept.packets
+                if kept.packets == 0 { firstPts = nil }
+                lastPts = (firstPts ?? 0) + kept.end - 1
+            }
+            report(.failed("\(error); the take keeps its first \(take.frames) frames"))
         }
         writer = nil
         if let first = firstPts {

@@ -73,7 +73,8 @@ public final class TakeWriter {
             // players and ffprobe read it back as -90 (libav's angles are counterclockwise).
             matrix.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_set($0, Double(self.rotation)) }
         }
-        try check(avio_open(&context.pointee.pb, path, AVIO_FLAG_WRITE), "open the take for writing", path: path)
+        try check(
+            retryingInterruptedOpen { avio_open(&context.pointee.pb, path, AVIO_FLAG_WRITE) }, "open the take for writing", path: path)
         var options: OpaquePointer?
         defer { av_dict_free(&options) }
         av_dict_set(&options, "movflags", "frag_keyframe+empty_moov+default_base_moof", 0)
@@ -136,12 +137,14 @@ public final class TakeWriter {
     }
 
     /// Writes the last fragment and the trailer, closes the file and syncs it
-    /// and its folder to disk.
+    /// and its folder to disk. When the last fragment cannot be written, the
+    /// file is cut back to its complete fragments (`complete`) and the error thrown.
     public func finish() throws(MediaError) {
         guard let context, !finished else { return }
         finished = true
         let status = av_write_trailer(context)
         let closeStatus = avio_closep(&context.pointee.pb)
+        if status < 0 || closeStatus < 0 { truncate(path, __off_t(complete.bytes)) }
         try check(status, "write the MP4 trailer", path: path)
         try check(closeStatus, "close the take", path: path)
         do {
