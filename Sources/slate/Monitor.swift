@@ -12,7 +12,9 @@ struct Monitor: ParsableCommand {
             Output is replay's format, with t in seconds since monitor start, from the events' \
             own timestamps. Capture is active while monitor runs (devices are grabbed as the \
             profile says) unless --inactive. exec actions run and sounds play on the profile's \
-            ALSA device. SIGINT or SIGTERM releases every grab and exits 0.
+            ALSA device. Presses of bound buttons that do nothing are printed as ignored \
+            lines, with the reason, unless --quiet-ignored. SIGINT or SIGTERM releases every \
+            grab and exits 0.
             """)
 
     @Option(help: "The rig's profile.")
@@ -23,6 +25,9 @@ struct Monitor: ParsableCommand {
 
     @Flag(help: "Keep capture inactive: nothing is grabbed and buttons do nothing.")
     var inactive = false
+
+    @Flag(help: "Do not print presses that did nothing (ignored lines).")
+    var quietIgnored = false
 
     @Flag(help: "With --json, add when each line was handled (dispatched, seconds since start) to measure latency.")
     var timing = false
@@ -56,7 +61,7 @@ struct Monitor: ParsableCommand {
         defer { player.stop() }
         let printer = ReportPrinter(
             format: ReportFormat(origin: start), json: json, runsPrograms: true, timing: timing,
-            sounds: player, log: log)
+            sounds: player, log: log, showsIgnored: !quietIgnored)
         try loop.run(
             nextDeadline: {
                 [rig.nextTimer, inputs.nextDeadline].compactMap { $0 }.min()

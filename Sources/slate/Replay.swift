@@ -8,8 +8,8 @@ struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Replay an evemu or libinput recording through a profile and print what the rig would do.",
         discussion: """
-            Capture events, actions and sounds are printed one per line, with t in seconds \
-            from the recording's first event. The replay runs in virtual time (as fast as \
+            Capture events, actions, sounds and ignored presses (with the reason) are printed \
+            one per line, with t in seconds from the recording's first event. The replay runs in virtual time (as fast as \
             possible) unless --realtime. exec actions are shown, not run.
             """)
 
@@ -27,6 +27,9 @@ struct Replay: ParsableCommand {
 
     @Flag(help: "Start with capture inactive: buttons do nothing.")
     var inactive = false
+
+    @Flag(help: "Do not print presses that did nothing (ignored lines).")
+    var quietIgnored = false
 
     func run() throws {
         Slate.bootstrapLogging()
@@ -50,7 +53,8 @@ struct Replay: ParsableCommand {
             }
         }
         let printer = ReportPrinter(
-            format: ReportFormat(origin: replay.origin), json: json, runsPrograms: false, log: log)
+            format: ReportFormat(origin: replay.origin), json: json, runsPrograms: false, log: log,
+            showsIgnored: !quietIgnored)
         let wallStart = MonotonicClock.now()
         while let next = replay.nextTime {
             if realtime {

@@ -115,10 +115,19 @@ struct CLI {
         #expect(text.first?.split(separator: " ", omittingEmptySubsequences: true) == ["0.000", "capture", "pedals", "KEY_B", "primary", "began"])
     }
 
-    @Test func inactiveReplayDoesNothing() throws {
-        let result = try CLI.run(Self.demo + ["--inactive"])
+    @Test func inactiveReplayOnlyReportsIgnoredPresses() throws {
+        let result = try CLI.run(Self.demo + ["--inactive", "--json"])
         #expect(result.status == 0)
-        #expect(result.stdout.isEmpty)
+        let objects = result.lines.map(CLI.json)
+        #expect(objects.count == 7)
+        #expect(objects.allSatisfy { $0["type"] as? String == "ignored" && $0["reason"] as? String == "capture inactive" })
+        #expect(objects.first?["input"] as? String == "pedals")
+        #expect(objects.first?["code"] as? String == "KEY_B")
+        let text = try CLI.run(Self.demo + ["--inactive"])
+        #expect(text.lines.first == "    0.000  ignored  pedals       KEY_B            capture inactive")
+        let quiet = try CLI.run(Self.demo + ["--inactive", "--quiet-ignored"])
+        #expect(quiet.status == 0)
+        #expect(quiet.stdout.isEmpty)
     }
 
     @Test func unmatchedRecordingSaysWhyForEachInput() throws {
