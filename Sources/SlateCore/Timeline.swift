@@ -20,8 +20,24 @@ public struct Timeline: Sendable {
         self.items = items
     }
 
-    /// The first instant of the timeline, the origin of reported times.
-    public var start: Instant? { items.first?.time }
+    /// The origin of reported times: the first thing that happened, that is
+    /// the first item other than an event of a frame with nothing a user did
+    /// (SYN, MSC, LED, REP events alone), or the first item when all are such.
+    public var start: Instant? {
+        let first = items.first { entry in
+            guard case .event(_, let event) = entry.item else { return true }
+            return Self.isUserEvent(event)
+        }
+        return first?.time ?? items.first?.time
+    }
+
+    /// Whether a user made the event: a button, an axis or a switch.
+    static func isUserEvent(_ event: InputEvent) -> Bool {
+        switch event.type {
+        case EventType.key, EventType.rel, EventType.abs, EventType.sw: true
+        default: false
+        }
+    }
 
     /// The same timeline starting at `start`: every item and event time moved
     /// by the same amount, to play a recording on a live clock.
