@@ -167,6 +167,70 @@ struct CLI {
         #expect(result.lines.count == (try CLI.run(Self.demo).lines.count))
     }
 
+    static func fixture(_ name: String) -> String { "Tests/SlateCoreTests/Fixtures/recordings/" + name }
+
+    @Test func warningsGoToStandardErrorAndTheJSONStaysPure() throws {
+        let file = Self.fixture("pasted-terminal-echo.evemu")
+        let result = try CLI.run(["replay", "--json", "--profile", "profiles/pcsensor-footswitch.yaml", file])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.lines.count >= 3)
+        #expect(result.lines.allSatisfy { !CLI.json($0).isEmpty })
+        #expect(result.stderr.contains("\(file):49: warning: terminal echo '^[OP' before 'E:' skipped\n"))
+        #expect(result.stderr.contains("\(file):74: warning: terminal echo '^C' skipped\n"))
+        #expect(!result.stderr.contains("\u{1B}"))
+    }
+
+    @Test func aLineThatCannotBeReadSaysHowToFixIt() throws {
+        let pasted = try CLI.temporaryFile(
+            "prompt.evemu", "N: Pedal\nI: 0003 3553 b001 0110\npi@rig:~ $ E: 0.000000 0001 0030 1\n")
+        let result = try CLI.run(["replay", "--profile", "profiles/pcsensor-footswitch.yaml", pasted])
+        #expect(result.status == 2)
+        #expect(
+            result.stderr
+                == "\(pasted):3: error: unexpected line 'pi@rig:~ $ E: 0.000000 0001 0030 1': expected a line such as"
+                + " 'N:', 'I:', 'B:' or 'E:' (hint: delete the text before 'E:' on this line)\n")
+    }
+
+    @Test func aSnippetWithoutItsDeviceIsReplayedWithTheIdentityGiven() throws {
+        let snippet = Self.fixture("footswitch-snippet.evemu")
+        let refused = try CLI.run(["replay", "--profile", "profiles/pcsensor-footswitch.yaml", snippet])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("\(snippet):1: warning: no device description ('N:' and 'I:' lines)"))
+        #expect(refused.stderr.contains("hint: the recording does not describe its device: give it with --device-name NAME"))
+        let given = try CLI.run([
+            "replay", "--profile", "profiles/pcsensor-footswitch.yaml", "--device-name", "PCsensor FootSwitch",
+            "--device-id", "0003:3553:b001", snippet,
+        ])
+        #expect(given.status == 0, "\(given.stderr)")
+        #expect(given.stderr.contains("'PCsensor FootSwitch' is input 'pedals'"))
+        let full = try CLI.run(["replay", "--profile", "profiles/pcsensor-footswitch.yaml", Self.fixture("pcsensor-footswitch.evemu")])
+        #expect(given.lines == full.lines)
+        let bad = try CLI.run(["replay", "--profile", "profiles/pcsensor-footswitch.yaml", "--device-id", "3553:b001", snippet])
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("expected BUS:VENDOR:PRODUCT in hexadecimal, such as 0003:3553:b001"))
+    }
+
+    @Test func realtimeStartsAtTheFirstPressNotAtAnEmptyFrame() throws {
+        let recording = try CLI.temporaryFile(
+            "late.evemu",
+            """
+            N: PCsensor FootSwitch
+            I: 0003 3553 b001 0111
+            B: 01 00 00 00 00 00 00 01 00
+            E: 0.000000 0000 0000 0
+            E: 3.000000 0001 0030 1
+            E: 3.000000 0000 0000 0
+            E: 3.100000 0001 0030 0
+            E: 3.100000 0000 0000 0
+
+            """)
+        let start = Date()
+        let result = try CLI.run(["replay", "--realtime", "--json", "--profile", "profiles/pcsensor-footswitch.yaml", recording])
+        #expect(result.status == 0)
+        #expect(Date().timeIntervalSince(start) < 2.5)
+        #expect(result.lines.map { CLI.json($0)["t"] as? Double } == [0, 0.1, 0.1])
+    }
+
     @Test func realtimeFollowsTheRecordingsPace() throws {
         let recording = try CLI.temporaryFile(
             "short.evemu",
