@@ -254,6 +254,69 @@ struct CLI {
     }
 }
 
+@Suite struct CodesCommandTests {
+    @Test func namesAreFoundInAnyCaseWithAliasesAndHexValues() throws {
+        let lower = try CLI.run(["codes", "key_volume"])
+        #expect(lower.status == 0)
+        #expect(lower.lines == ["KEY_VOLUMEDOWN 114 0x72", "KEY_VOLUMEUP 115 0x73"])
+        let alias = try CLI.run(["codes", "BTN_MISC"])
+        #expect(alias.lines == ["BTN_MISC 256 0x100 (alias of BTN_0)"])
+        #expect(try CLI.run(["codes", "BTN_0"]).lines == ["BTN_0 256 0x100 (alias: BTN_MISC)"])
+    }
+
+    @Test func nothingMatchingIsSaidAndExitsOne() throws {
+        let result = try CLI.run(["codes", "volume"])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(
+            result.stderr
+                == "slate codes: no event code name starts with 'VOLUME'; names containing it: KEY_VOLUMEDOWN, KEY_VOLUMEUP\n")
+        let none = try CLI.run(["codes", "KEY_NOPE"])
+        #expect(none.status == 1)
+        #expect(none.stderr == "slate codes: no event code name starts with 'KEY_NOPE'\n")
+    }
+}
+
+@Suite struct VersionTests {
+    @Test func versionIsPrinted() throws {
+        let result = try CLI.run(["--version"])
+        #expect(result.status == 0)
+        #expect(result.stdout.wholeMatch(of: /slate \d+\.\d+\.\d+\n/) != nil, "\(result.stdout)")
+    }
+}
+
+@Suite struct MonitorCommandTests {
+    @Test func withoutDevicesItSaysWhatItWaitsFor() throws {
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["monitor", "--json", "--profile", "profiles/pcsensor-footswitch.yaml"]
+        process.currentDirectoryURL = CLI.root
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        var logged = Data()
+        while !String(decoding: logged, as: UTF8.self).contains("waiting for") {
+            let chunk = err.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            logged += chunk
+        }
+        process.interrupt()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        logged += err.fileHandleForReading.readDataToEndOfFile()
+        let stderr = String(decoding: logged, as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(stderr)")
+        #expect(stdout.isEmpty)
+        #expect(
+            stderr.contains(
+                "waiting for pedals (vendor 0x3553, product 0xb001; or vendor 0x1a86, product 0xe026;"
+                    + " or vendor 0x0c45, product 0x7403; or vendor 0x0c45, product 0x7404; or vendor 0x413d, product 0x2107)\n"),
+            "\(stderr)")
+    }
+}
+
 @Suite struct TakesCommandTests {
     @Test func listAndDeleteTakesOfAWorkFolder() throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("slate-cli-takes-\(UUID().uuidString)")
