@@ -84,7 +84,7 @@ private struct EvemuParser {
         }
         var described = RecordedDevice.Description()
         if nameLine > 0 { described.insert(.name) }
-        if stage == .described || descriptionLine > 0 { described.insert(.ids) }
+        if descriptionLine > 0 { described.insert(.ids) }
         let read = events.finish(warnings: &warnings)
         if sawBitmask {
             described.insert(.codes)

@@ -31,24 +31,34 @@ private struct LibinputParser {
     /// Tab widths tried, in order, for a file indented with tabs.
     static let tabWidths = [8, 4, 2]
 
+    /// Reads the text as it is; when that fails and it has tabs, as if each
+    /// tab were spaces up to the next tab stop, for each width in `tabWidths`.
     mutating func parse(_ text: String) throws(RecordingError) -> Recording {
         try rejectAliases(text)
-        guard let tabLine = Self.firstTabLine(text) else { return try parseDocument(text) }
-        var first: RecordingError?
+        var failure: RecordingError
+        do {
+            return try parseDocument(text)
+        } catch {
+            failure = error
+        }
+        guard let tabLine = Self.firstTabLine(text) else { throw failure }
         for width in Self.tabWidths {
             var attempt = LibinputParser(file: file)
             attempt.warnings.add(
                 line: tabLine,
                 "tab characters in YAML, which indents with spaces only: read as tab stops every \(width) columns")
-            do {
-                return try attempt.parseDocument(Self.expandingTabs(text, width: width))
-            } catch {
-                first = first ?? error
-            }
+            if let recording = try? attempt.parseDocument(Self.expandingTabs(text, width: width)) { return recording }
         }
-        var error = first ?? RecordingError(file: file, line: tabLine, message: "tab character")
-        error.hint = error.hint ?? "line \(tabLine) is indented with tabs: indent with spaces"
-        throw error
+        if failure.hint == nil, Self.line(failure.line, of: text).contains(0x09) {
+            failure.hint = "line \(failure.line) is indented with tabs: indent with spaces"
+        }
+        throw failure
+    }
+
+    /// The bytes of a 1-based line.
+    static func line(_ number: Int, of text: String) -> ArraySlice<UInt8> {
+        let lines = Array(text.utf8).split(separator: 0x0A, maxSplits: number, omittingEmptySubsequences: false)
+        return number >= 1 && number <= lines.count ? lines[number - 1] : []
     }
 
     /// Reads a document; one whose YAML breaks off at its very end (a file cut

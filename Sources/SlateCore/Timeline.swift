@@ -20,9 +20,10 @@ public struct Timeline: Sendable {
         self.items = items
     }
 
-    /// The origin of reported times: the first thing that happened, that is
-    /// the first item other than an event of a frame with nothing a user did
-    /// (SYN, MSC, LED, REP events alone), or the first item when all are such.
+    /// The origin of reported times: the first button, axis or switch event,
+    /// or item that is not an event (a device added, capture switched). Frames
+    /// before it with nothing a user did (a lone SYN_REPORT, MSC or LED events)
+    /// do not count; when every item is such, the first item.
     public var start: Instant? {
         let first = items.first { entry in
             guard case .event(_, let event) = entry.item else { return true }

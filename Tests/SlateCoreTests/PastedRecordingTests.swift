@@ -229,8 +229,16 @@ import Testing
         let error = #expect(throws: RecordingError.self) {
             try LibinputRecording.parse("version: 1\ndevices:\n\t- [\n", file: "t.yml")
         }
+        #expect(error?.line == 3)
+        #expect(error?.message.hasPrefix("invalid YAML: found character that cannot start any token") == true)
         #expect(error?.hint == "line 3 is indented with tabs: indent with spaces")
-        #expect(error?.description.hasPrefix("t.yml:") == true)
+    }
+
+    @Test func tabsYAMLAllowsAreNoReasonForAWarning() throws {
+        let text = "version: 1\ndevices:\n- evdev: {name: \"Pedal\tLeft\", id: [3, 1, 2, 3], codes: {1: [48]}}\n"
+        let recording = try LibinputRecording.parse(text, file: "q.yml")
+        #expect(recording.devices[0].identity.name == "Pedal\tLeft")
+        #expect(recording.warnings.isEmpty)
     }
 
     // MARK: Time
