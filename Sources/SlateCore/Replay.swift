@@ -19,13 +19,14 @@ public final class Replay {
         }
         rig = Rig(profile: profile, recorder: recorder, captureActive: captureActive)
         self.timeline = timeline
-        origin = timeline.start ?? Instant(microseconds: 0)
+        origin = timeline.origin ?? Instant(microseconds: 0)
         sources = Array(repeating: nil, count: timeline.devices.count)
         emulations = Array(repeating: DropEmulation(), count: timeline.devices.count)
         for device in timeline.devices.indices where timeline.present[device] { attach(device) }
     }
 
-    /// The instant reported times count from.
+    /// The instant reported times count from: the recording's first press,
+    /// turn or switch (see ``Timeline/origin``).
     public let origin: Instant
 
     /// The instant of the next thing to happen: an item or a timer; nil when done.
