@@ -7,10 +7,18 @@ enum PressTarget: Equatable {
     case direct(Int)
 }
 
-/// A capture event, or a gesture whose handler must run.
+/// Why the engine ignored a press of a bound button.
+enum IgnoreCause: Equatable {
+    /// Another button's event is in progress: its input and code.
+    case inProgress(input: Int, code: UInt16)
+    case captureInactive
+}
+
+/// A capture event, a gesture whose handler must run, or a press the engine ignored.
 enum EngineOutput {
     case capture(source: SourceID, input: Int, code: UInt16, role: Role?, phase: Phase, time: Instant)
     case gesture(source: SourceID, input: Int, code: UInt16, target: PressTarget, gesture: Gesture, time: Instant)
+    case ignored(source: SourceID, input: Int, code: UInt16, cause: IgnoreCause, time: Instant)
 }
 
 /// The capture-event state machine (the counterpart of AVCaptureEventInteraction).
@@ -18,7 +26,7 @@ enum EngineOutput {
 /// Press gives `began`, release gives `ended`; `cancelled` when capture stops,
 /// the device goes away, the stream ends or a resync finds the button up.
 /// Only one button's event is in progress at a time: presses of other bound
-/// buttons meanwhile are ignored. On top of the phases it recognizes click,
+/// buttons meanwhile are ignored, and reported as such. On top of the phases it recognizes click,
 /// hold (with its release) and double click. It never does I/O or reads a clock:
 /// the caller passes every instant and fires timers with `fireTimers(upTo:)`.
 struct CaptureEngine {
@@ -70,11 +78,17 @@ struct CaptureEngine {
     private var pendingDeadline: Instant? { press?.second == true ? nil : pending?.deadline }
 
     /// A bound button changed: `value` 1 is a press, 0 a release, 2 an autorepeat (ignored).
+    /// A press while capture is inactive is reported as ignored.
     mutating func key(
         source: SourceID, input: Int, code: UInt16, binding: Int16, value: Int32, time: Instant,
         into out: inout [EngineOutput]
     ) {
-        guard isActive else { return }
+        guard isActive else {
+            if value == 1 {
+                out.append(.ignored(source: source, input: input, code: code, cause: .captureInactive, time: time))
+            }
+            return
+        }
         switch value {
         case 1: pressed(source: source, input: input, code: code, binding: binding, time: time, into: &out)
         case 0: released(source: source, code: code, time: time, into: &out)
@@ -130,7 +144,13 @@ struct CaptureEngine {
     private mutating func pressed(
         source: SourceID, input: Int, code: UInt16, binding: Int16, time: Instant, into out: inout [EngineOutput]
     ) {
-        guard press == nil else { return }
+        if let current = press {
+            out.append(
+                .ignored(
+                    source: source, input: input, code: code,
+                    cause: .inProgress(input: current.input, code: current.code), time: time))
+            return
+        }
         let target: PressTarget
         if binding >= Bindings.directBase {
             target = .direct(Int(binding - Bindings.directBase))

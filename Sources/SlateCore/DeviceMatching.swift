@@ -43,3 +43,29 @@ extension Profile {
         }
     }
 }
+
+extension MatchRules {
+    /// The rules as a profile writes them: `vendor 0x3553, product 0xb001`,
+    /// `name "PCsensor*"`; `any device` when there are none.
+    public var summary: String {
+        var parts: [String] = []
+        if let name { parts.append("name \"\(name)\"") }
+        if let bus { parts.append("bus \(Bus.name(of: bus))") }
+        if let vendor { parts.append("vendor \(Hex.id(vendor))") }
+        if let product { parts.append("product \(Hex.id(product))") }
+        if let phys { parts.append("phys \"\(phys)\"") }
+        if !has.isEmpty { parts.append("has " + has.map(\.name).joined(separator: " ")) }
+        for (property, value) in udev { parts.append("udev \(property)=\"\(value)\"") }
+        return parts.isEmpty ? "any device" : parts.joined(separator: ", ")
+    }
+}
+
+extension Profile {
+    /// What a rig with no device bound waits for: `waiting for pedals (vendor
+    /// 0x3553, product 0xb001; or vendor 0x1a86, product 0xe026)`, every input.
+    public var waitingMessage: String {
+        "waiting for "
+            + inputs.map { input in "\(input.name) (" + input.match.map(\.summary).joined(separator: "; or ") + ")" }
+            .joined(separator: " or ")
+    }
+}

@@ -2,7 +2,10 @@
 /// (`N:`, `I:`, `P:`, `B:`, `A:`, `L:`, `S:` lines) followed by `E:` event lines.
 ///
 /// The device's codes come from its `B:` bitmasks (every type but `EV_SYN`);
-/// events keep the timestamps written in the file.
+/// events keep the timestamps written in the file. A snippet of `E:` lines
+/// alone is a device whose name and ids are unknown; without `B:` lines the
+/// codes are those of the events. Terminal echo before a line is skipped and
+/// a half-written last line dropped, each with a warning.
 public enum EvemuRecording {
     /// Parses an evemu recording; `file` names the input in error messages.
     public static func parse(_ text: String, file: String) throws(RecordingError) -> Recording {
@@ -22,26 +25,30 @@ private struct EvemuParser {
     /// The 1-based number of the line being parsed.
     var line = 0
 
+    private enum Stage { case start, named, described, events }
+
+    private var stage = Stage.start
+    private var name = ""
+    private var nameLine = 0
+    private var id: [UInt16] = [0, 0, 0, 0]
+    private var codes = Set<EventCode>()
+    private var sawBitmask = false
+    private var descriptionLine = 0
+    private var maskBytes = [Int](repeating: 0, count: Int(EventLimits.evMax) + 1)
+    private var events: RecordedEvents
+    private var warnings: RecordingWarnings
+
     init(bytes: UnsafeBufferPointer<UInt8>, file: String) {
         self.bytes = bytes
         self.file = file
+        events = RecordedEvents(capacity: bytes.count / 48)
+        warnings = RecordingWarnings(file: file)
     }
-
-    private enum Stage { case start, named, described, events }
 
     /// Largest seconds value whose microseconds still fit in an `Int64`.
     static let maxSeconds: Int64 = Int64.max / 1_000_000 - 1
 
     mutating func parse() throws(RecordingError) -> Recording {
-        var stage = Stage.start
-        var name = ""
-        var nameLine = 0
-        var id: [UInt16] = [0, 0, 0, 0]
-        var codes = Set<EventCode>()
-        var maskBytes = [Int](repeating: 0, count: Int(EventLimits.evMax) + 1)
-        var events: [InputEvent] = []
-        events.reserveCapacity(bytes.count / 48)
-
         let count = bytes.count
         var next = 0
         while next < count {
@@ -49,112 +56,19 @@ private struct EvemuParser {
             let start = next
             var end = start
             while end < count && bytes[end] != 0x0A { end += 1 }
+            let terminated = end < count
             next = end + 1
             if end > start && bytes[end - 1] == 0x0D { end -= 1 }
             var s = start
             while s < end && (bytes[s] == 0x20 || bytes[s] == 0x09) { s += 1 }
             if s == end || bytes[s] == UInt8(ascii: "#") { continue }
-
-            guard end - s >= 2 && bytes[s + 1] == UInt8(ascii: ":") else {
-                throw error("unexpected line '\(text(s, end))': expected a line such as 'N:', 'I:', 'B:' or 'E:'")
-            }
-            let kind = bytes[s]
-            var c = s + 2
-            if kind == UInt8(ascii: "E") {
-                switch stage {
-                case .start, .named:
-                    throw error(
-                        stage == .start
-                            ? "event before the device description: expected 'N:' and 'I:' lines first"
-                            : "event before the 'I:' line: expected 'I: <bus> <vendor> <product> <version>'")
-                case .described, .events:
-                    stage = .events
-                }
-                events.append(try event(&c, end))
-                continue
-            }
-
-            switch (kind, stage) {
-            case (UInt8(ascii: "N"), .start):
-                while c < end && (bytes[c] == 0x20 || bytes[c] == 0x09) { c += 1 }
-                var e = end
-                while e > c && (bytes[e - 1] == 0x20 || bytes[e - 1] == 0x09) { e -= 1 }
-                guard c < e else { throw error("'N:' line without a device name") }
-                name = String(decoding: UnsafeBufferPointer(rebasing: bytes[c..<e]), as: UTF8.self)
-                nameLine = line
-                stage = .named
-                continue
-            case (UInt8(ascii: "N"), _):
-                throw error("second 'N:' line: an evemu recording describes one device")
-            case (UInt8(ascii: "I"), .named):
-                for i in 0..<4 {
-                    id[i] = try hexField(&c, end, max: 0xffff, what: ["bus", "vendor", "product", "version"][i])
-                }
-                try endOfLine(c, end, after: "'I:' line")
-                stage = .described
-                continue
-            case (UInt8(ascii: "I"), .start):
-                throw error("'I:' line before the 'N:' line")
-            case (UInt8(ascii: "I"), _):
-                throw error("second 'I:' line: an evemu recording describes one device")
-            case (_, .start):
-                throw error("expected 'N: <device name>' before '\(text(s, s + 2))' lines")
-            case (_, .named):
-                throw error("expected 'I: <bus> <vendor> <product> <version>' after the 'N:' line")
-            case (_, .events):
-                if "PBALS".utf8.contains(kind) {
-                    throw error("device description line '\(text(s, s + 2))' after the events")
-                }
-            case (_, .described):
+            do {
+                try parseLine(s, end)
+            } catch {
+                guard isHalfWritten(s, end, terminated: terminated, next: next) else { throw error }
+                let message = "the file ends early: the half-written last line '\(text(s, end))' is dropped"
+                warnings.add(line: line, message)
                 break
-            }
-
-            switch kind {
-            case UInt8(ascii: "P"):
-                for _ in 0..<8 { _ = try hexField(&c, end, max: 0xff, what: "property byte") }
-                try endOfLine(c, end, after: "'P:' line (8 bytes)")
-            case UInt8(ascii: "B"):
-                let type = try hexField(&c, end, max: 0xffff, what: "event type")
-                guard type <= EventLimits.evMax else {
-                    throw error("unknown \(EventLimits.describe(type: type)) in 'B:' line")
-                }
-                let offset = maskBytes[Int(type)]
-                for byteIndex in 0..<8 {
-                    let mask = try hexField(&c, end, max: 0xff, what: "bitmask byte")
-                    guard mask != 0 else { continue }
-                    for bit in 0..<8 where mask & (1 << bit) != 0 {
-                        let code = (offset + byteIndex) * 8 + bit
-                        // `B: 00` lines are the device's event types (EV_SYN ... EV_MAX), not codes.
-                        if type == EventType.syn {
-                            guard code <= Int(EventLimits.evMax) else {
-                                throw error("event type \(Hex.prefixed(code, digits: 2)) in 'B: 00' is above EV_MAX (0x1f)")
-                            }
-                            continue
-                        }
-                        if let problem = EventLimits.checkCapability(type: type, code: code) {
-                            throw error(problem)
-                        }
-                        codes.insert(EventCode(type: type, code: UInt16(code)))
-                    }
-                }
-                try endOfLine(c, end, after: "'B:' line (a type and 8 bytes)")
-                maskBytes[Int(type)] = offset + 8
-            case UInt8(ascii: "A"):
-                let code = try hexField(&c, end, max: 0xffff, what: "axis code")
-                if let problem = EventLimits.checkEvent(type: EventType.abs, code: code) { throw error(problem) }
-                for what in ["minimum", "maximum", "fuzz", "flat"] { _ = try int32Field(&c, end, what: "axis " + what) }
-                var peek = c
-                if nextToken(&peek, end) != nil { _ = try int32Field(&c, end, what: "axis resolution") }
-                try endOfLine(c, end, after: "'A:' line (code, minimum, maximum, fuzz, flat, resolution)")
-            case UInt8(ascii: "L"), UInt8(ascii: "S"):
-                let type = kind == UInt8(ascii: "L") ? EventType.led : EventType.sw
-                let what = kind == UInt8(ascii: "L") ? "LED code" : "switch code"
-                let code = try hexField(&c, end, max: 0xffff, what: what)
-                if let problem = EventLimits.checkEvent(type: type, code: code) { throw error(problem) }
-                _ = try int32Field(&c, end, what: "state")
-                try endOfLine(c, end, after: "'\(text(s, s + 2))' line (code and state)")
-            default:
-                throw error("unknown line type '\(text(s, s + 2))'")
             }
         }
 
@@ -168,9 +82,183 @@ private struct EvemuParser {
         case .described, .events:
             break
         }
+        var described = RecordedDevice.Description()
+        if nameLine > 0 { described.insert(.name) }
+        if descriptionLine > 0 { described.insert(.ids) }
+        let read = events.finish(warnings: &warnings)
+        if sawBitmask {
+            described.insert(.codes)
+        } else {
+            codes = RecordedDevice.codes(of: read)
+            if !codes.isEmpty {
+                warnings.add(
+                    line: descriptionLine > 0 ? descriptionLine : max(nameLine, 1),
+                    "no 'B:' lines: the device's codes are taken from the events it sends ("
+                        + RecordedDevice.summary(codes) + ")")
+            }
+        }
         let identity = DeviceIdentity(
             name: name, bus: id[0], vendor: id[1], product: id[2], version: id[3], codes: codes)
-        return Recording(devices: [RecordedDevice(identity: identity, events: events)])
+        return Recording(
+            devices: [RecordedDevice(identity: identity, events: read, described: described)],
+            warnings: warnings.all)
+    }
+
+    /// Whether a line that cannot be read is an event line the file was cut in
+    /// the middle of: the last line, either without its newline or with fields missing.
+    private func isHalfWritten(_ s: Int, _ end: Int, terminated: Bool, next: Int) -> Bool {
+        guard bytes[s] == UInt8(ascii: "E") else { return false }
+        guard terminated else { return true }
+        var p = next
+        while p < bytes.count {
+            guard bytes[p] == 0x20 || bytes[p] == 0x09 || bytes[p] == 0x0A || bytes[p] == 0x0D else { return false }
+            p += 1
+        }
+        guard end - s >= 2, bytes[s + 1] == UInt8(ascii: ":") else { return true }
+        var c = s + 2
+        var fields = 0
+        while nextToken(&c, end) != nil { fields += 1 }
+        return fields < 4
+    }
+
+    private mutating func parseLine(_ start: Int, _ end: Int) throws(RecordingError) {
+        var s = start
+        let echo = TerminalEcho.prefixLength(bytes, s, end)
+        if echo > 0 {
+            var echoEnd = s + echo
+            while bytes[echoEnd - 1] == 0x20 || bytes[echoEnd - 1] == 0x09 { echoEnd -= 1 }
+            let shown = "'" + text(s, echoEnd) + "'"
+            s += echo
+            guard s < end, bytes[s] != UInt8(ascii: "#") else {
+                warnings.add(.terminalEcho, line: line, "terminal echo \(shown) skipped")
+                return
+            }
+            guard end - s >= 2 && bytes[s + 1] == UInt8(ascii: ":") else {
+                throw error(
+                    "unexpected text '\(text(s, end))' after the terminal echo \(shown)",
+                    hint: "delete this line, or keep only its 'E:' event if it has one")
+            }
+            let kind = text(s, s + 2)
+            warnings.add(.terminalEcho, line: line, "terminal echo \(shown) before '\(kind)' skipped")
+        }
+
+        guard end - s >= 2 && bytes[s + 1] == UInt8(ascii: ":") else {
+            throw error(
+                "unexpected line '\(text(s, end))': expected a line such as 'N:', 'I:', 'B:' or 'E:'",
+                hint: eventInside(s, end) ? "delete the text before 'E:' on this line" : nil)
+        }
+        let kind = bytes[s]
+        var c = s + 2
+        if kind == UInt8(ascii: "E") {
+            switch stage {
+            case .start:
+                warnings.add(
+                    line: line,
+                    "no device description ('N:' and 'I:' lines) before the events: the recording does not say the device's name and ids")
+            case .named:
+                warnings.add(line: line, "no 'I:' line before the events: the recording does not say the device's ids")
+            case .described, .events:
+                break
+            }
+            stage = .events
+            events.append(try event(&c, end), line: line, warnings: &warnings)
+            return
+        }
+
+        switch (kind, stage) {
+        case (_, .events) where "NIPBALS".utf8.contains(kind):
+            throw error("device description line '\(text(s, s + 2))' after the events")
+        case (_, .events):
+            throw error("unknown line type '\(text(s, s + 2))'")
+        case (UInt8(ascii: "N"), .start):
+            while c < end && (bytes[c] == 0x20 || bytes[c] == 0x09) { c += 1 }
+            var e = end
+            while e > c && (bytes[e - 1] == 0x20 || bytes[e - 1] == 0x09) { e -= 1 }
+            guard c < e else { throw error("'N:' line without a device name") }
+            name = String(decoding: UnsafeBufferPointer(rebasing: bytes[c..<e]), as: UTF8.self)
+            nameLine = line
+            stage = .named
+            return
+        case (UInt8(ascii: "N"), _):
+            throw error("second 'N:' line: an evemu recording describes one device")
+        case (UInt8(ascii: "I"), .named):
+            for i in 0..<4 {
+                id[i] = try hexField(&c, end, max: 0xffff, what: ["bus", "vendor", "product", "version"][i])
+            }
+            try endOfLine(c, end, after: "'I:' line")
+            descriptionLine = line
+            stage = .described
+            return
+        case (UInt8(ascii: "I"), .start):
+            throw error("'I:' line before the 'N:' line")
+        case (UInt8(ascii: "I"), _):
+            throw error("second 'I:' line: an evemu recording describes one device")
+        case (_, .start):
+            throw error("expected 'N: <device name>' before '\(text(s, s + 2))' lines")
+        case (_, .named):
+            throw error("expected 'I: <bus> <vendor> <product> <version>' after the 'N:' line")
+        case (_, .described):
+            break
+        }
+
+        switch kind {
+        case UInt8(ascii: "P"):
+            for _ in 0..<8 { _ = try hexField(&c, end, max: 0xff, what: "property byte") }
+            try endOfLine(c, end, after: "'P:' line (8 bytes)")
+        case UInt8(ascii: "B"):
+            let type = try hexField(&c, end, max: 0xffff, what: "event type")
+            guard type <= EventLimits.evMax else {
+                throw error("unknown \(EventLimits.describe(type: type)) in 'B:' line")
+            }
+            let offset = maskBytes[Int(type)]
+            for byteIndex in 0..<8 {
+                let mask = try hexField(&c, end, max: 0xff, what: "bitmask byte")
+                guard mask != 0 else { continue }
+                for bit in 0..<8 where mask & (1 << bit) != 0 {
+                    let code = (offset + byteIndex) * 8 + bit
+                    // `B: 00` lines are the device's event types (EV_SYN ... EV_MAX), not codes.
+                    if type == EventType.syn {
+                        guard code <= Int(EventLimits.evMax) else {
+                            throw error("event type \(Hex.prefixed(code, digits: 2)) in 'B: 00' is above EV_MAX (0x1f)")
+                        }
+                        continue
+                    }
+                    if let problem = EventLimits.checkCapability(type: type, code: code) {
+                        throw error(problem)
+                    }
+                    codes.insert(EventCode(type: type, code: UInt16(code)))
+                }
+            }
+            try endOfLine(c, end, after: "'B:' line (a type and 8 bytes)")
+            maskBytes[Int(type)] = offset + 8
+            sawBitmask = true
+        case UInt8(ascii: "A"):
+            let code = try hexField(&c, end, max: 0xffff, what: "axis code")
+            if let problem = EventLimits.checkEvent(type: EventType.abs, code: code) { throw error(problem) }
+            for what in ["minimum", "maximum", "fuzz", "flat"] { _ = try int32Field(&c, end, what: "axis " + what) }
+            var peek = c
+            if nextToken(&peek, end) != nil { _ = try int32Field(&c, end, what: "axis resolution") }
+            try endOfLine(c, end, after: "'A:' line (code, minimum, maximum, fuzz, flat, resolution)")
+        case UInt8(ascii: "L"), UInt8(ascii: "S"):
+            let type = kind == UInt8(ascii: "L") ? EventType.led : EventType.sw
+            let what = kind == UInt8(ascii: "L") ? "LED code" : "switch code"
+            let code = try hexField(&c, end, max: 0xffff, what: what)
+            if let problem = EventLimits.checkEvent(type: type, code: code) { throw error(problem) }
+            _ = try int32Field(&c, end, what: "state")
+            try endOfLine(c, end, after: "'\(text(s, s + 2))' line (code and state)")
+        default:
+            throw error("unknown line type '\(text(s, s + 2))'")
+        }
+    }
+
+    /// Whether `E:` starts a field after other text on the line.
+    private func eventInside(_ s: Int, _ end: Int) -> Bool {
+        var p = s + 1
+        while p + 1 < end {
+            if bytes[p] == UInt8(ascii: "E") && bytes[p + 1] == UInt8(ascii: ":") { return true }
+            p += 1
+        }
+        return false
     }
 
     // MARK: Event lines
@@ -300,16 +388,18 @@ private struct EvemuParser {
 
     private func text(_ range: Range<Int>) -> String { text(range.lowerBound, range.upperBound) }
 
-    /// The bytes of `start..<end` for a message, shortened when long.
+    /// The bytes of `start..<end` for a message, shortened when long, control
+    /// characters in caret notation.
     private func text(_ start: Int, _ end: Int) -> String {
         let limit = 40
-        let cut = min(end, start + limit)
-        var shown = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<cut]), as: UTF8.self)
+        var cut = min(end, start + limit)
+        while cut < end && cut > start && bytes[cut] & 0xC0 == 0x80 { cut -= 1 }
+        var shown = TerminalEcho.visible(UnsafeBufferPointer(rebasing: bytes[start..<cut]))
         if cut < end { shown += "…" }
         return shown
     }
 
-    private func error(_ message: String) -> RecordingError {
-        RecordingError(file: file, line: line, message: message)
+    private func error(_ message: String, hint: String? = nil) -> RecordingError {
+        RecordingError(file: file, line: line, message: message, hint: hint)
     }
 }

@@ -53,3 +53,53 @@ public enum EventCodes {
         return UInt16(maxCodeTable[Int(type)])
     }
 }
+
+/// A code name as `slate codes` lists it: libevdev's name, a newer name, or an
+/// alias from `linux/input-event-codes.h` (`BTN_MISC` for `BTN_0`).
+public struct EventCodeName: Hashable, Sendable {
+    public var name: String
+    public var code: EventCode
+    /// The name libevdev gives the code, when `name` is an alias of it.
+    public var aliasOf: String?
+    /// The aliases of the code, listed with libevdev's name.
+    public var aliases: [String]
+}
+
+extension EventCodes {
+    /// Every name of the types profiles bind (EV_KEY, EV_REL), in code order,
+    /// each code's libevdev name before its aliases; `*_MAX` left out.
+    public static let bindableNames: [EventCodeName] = {
+        var entries: [EventCodeName] = []
+        for type in [EventType.key, EventType.rel] {
+            let aliases = otherNames.filter { $0.code.type == type }
+            for code in 0...(maxCode(type: type) ?? 0) {
+                let sameCode = aliases.filter { $0.code.code == code }.map(\.name)
+                if let name = name(type: type, code: code), !name.hasSuffix("_MAX") {
+                    entries.append(
+                        EventCodeName(
+                            name: name, code: EventCode(type: type, code: code), aliasOf: nil, aliases: sameCode))
+                    entries += sameCode.map {
+                        EventCodeName(name: $0, code: EventCode(type: type, code: code), aliasOf: name, aliases: [])
+                    }
+                } else {
+                    entries += sameCode.map {
+                        EventCodeName(name: $0, code: EventCode(type: type, code: code), aliasOf: nil, aliases: [])
+                    }
+                }
+            }
+        }
+        return entries
+    }()
+
+    /// The bindable names that start with `prefix`, ignoring case.
+    public static func names(startingWith prefix: String) -> [EventCodeName] {
+        let wanted = prefix.uppercased()
+        return bindableNames.filter { $0.name.hasPrefix(wanted) }
+    }
+
+    /// The bindable names that contain `text`, ignoring case.
+    public static func names(containing text: String) -> [EventCodeName] {
+        let wanted = text.uppercased()
+        return bindableNames.filter { $0.name.contains(wanted) }
+    }
+}

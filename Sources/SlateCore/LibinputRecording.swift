@@ -7,26 +7,106 @@ import Yams
 /// `evdev` frames in `events`. Other event kinds (`libinput`, `hid`) and
 /// unknown keys are ignored. Keys are kept as recorded: without
 /// `--show-keycodes`, libinput record writes most keys as `KEY_A`.
+///
+/// Tab indentation (YAML allows only spaces) is read as tab stops, and a file
+/// cut off in its last line or frame is read up to there, each with a warning;
+/// without `codes`, a device's codes are those of its events.
 public enum LibinputRecording {
     /// Parses a libinput record file; `file` names the input in error messages.
     public static func parse(_ text: String, file: String) throws(RecordingError) -> Recording {
-        try LibinputParser(file: file).parse(text)
+        var parser = LibinputParser(file: file)
+        return try parser.parse(text)
     }
 }
 
 private struct LibinputParser {
     let file: String
+    var warnings: RecordingWarnings
 
-    func parse(_ text: String) throws(RecordingError) -> Recording {
+    init(file: String) {
+        self.file = file
+        warnings = RecordingWarnings(file: file)
+    }
+
+    /// Tab widths tried, in order, for a file indented with tabs.
+    static let tabWidths = [8, 4, 2]
+
+    /// Reads the text as it is; when that fails and it has tabs, as if each
+    /// tab were spaces up to the next tab stop, for each width in `tabWidths`.
+    mutating func parse(_ text: String) throws(RecordingError) -> Recording {
         try rejectAliases(text)
+        var failure: RecordingError
+        do {
+            return try parseDocument(text)
+        } catch {
+            failure = error
+        }
+        guard let tabLine = Self.firstTabLine(text) else { throw failure }
+        for width in Self.tabWidths {
+            var attempt = LibinputParser(file: file)
+            attempt.warnings.add(
+                line: tabLine,
+                "tab characters in YAML, which indents with spaces only: read as tab stops every \(width) columns")
+            if let recording = try? attempt.parseDocument(Self.expandingTabs(text, width: width)) { return recording }
+        }
+        if failure.hint == nil, Self.line(failure.line, of: text).contains(0x09) {
+            failure.hint = "line \(failure.line) is indented with tabs: indent with spaces"
+        }
+        throw failure
+    }
+
+    /// The bytes of a 1-based line.
+    static func line(_ number: Int, of text: String) -> ArraySlice<UInt8> {
+        let lines = Array(text.utf8).split(separator: 0x0A, maxSplits: number, omittingEmptySubsequences: false)
+        return number >= 1 && number <= lines.count ? lines[number - 1] : []
+    }
+
+    /// Reads a document; one whose YAML breaks off at its very end (a file cut
+    /// in the middle of its last line) is read without that line when the rest
+    /// reads, with a warning.
+    private mutating func parseDocument(_ text: String, mayDropLastLine: Bool = true) throws(RecordingError)
+        -> Recording
+    {
         let composed: Node?
         do {
             composed = try Yams.compose(yaml: text)
         } catch let error as YamlError {
-            throw yamlError(error, text)
+            let failure = yamlError(error, text)
+            if mayDropLastLine, Self.breaksOffAtTheEnd(error, failure, text),
+                let (shortened, last) = Self.droppingLastLine(text)
+            {
+                var retry = self
+                retry.warnings.add(line: last, "the file ends early: the half-written last line is dropped")
+                if let recording = try? retry.parseDocument(shortened, mayDropLastLine: false) { return recording }
+            }
+            throw failure
         } catch {
             throw RecordingError(file: file, line: 1, message: "invalid YAML: \(error)")
         }
+        return try read(composed)
+    }
+
+    /// Whether libyaml stopped at the end of the text, as it does in a line cut
+    /// short (an open `[` or quote): at the end of input, or anywhere in a last
+    /// line that has no newline.
+    private static func breaksOffAtTheEnd(_ error: YamlError, _ failure: RecordingError, _ text: String) -> Bool {
+        switch error {
+        case .scanner, .parser: break
+        default: return false
+        }
+        var lines = 0
+        var lastContent = 0
+        for byte in text.utf8 {
+            if byte == 0x0A {
+                lines += 1
+            } else if byte != 0x20 && byte != 0x09 && byte != 0x0D {
+                lastContent = lines + 1
+            }
+        }
+        return failure.line > lastContent || (text.utf8.last != 0x0A && failure.line >= lastContent)
+    }
+
+    private mutating func read(_ composed: Node?) throws(RecordingError) -> Recording {
         guard let root = composed else {
             throw RecordingError(file: file, line: 1, message: "empty recording: expected 'version: 1' and 'devices:'")
         }
@@ -48,7 +128,11 @@ private struct LibinputParser {
         }
         if let ndevices = value(top, "ndevices") {
             let n = try integer(ndevices, "ndevices", in: 0...Int64(Int32.max))
-            guard n == Int64(deviceNodes.count) else {
+            if n > Int64(deviceNodes.count) {
+                warnings.add(
+                    line: ndevices.mark?.line ?? 1,
+                    "ndevices is \(n) but 'devices' lists \(deviceNodes.count): the file ends early")
+            } else if n < Int64(deviceNodes.count) {
                 throw fail(ndevices, "ndevices is \(n) but 'devices' lists \(deviceNodes.count)")
             }
         }
@@ -56,12 +140,71 @@ private struct LibinputParser {
         for (index, node) in deviceNodes.enumerated() {
             devices.append(try device(node, path: "devices[\(index)]"))
         }
-        return Recording(devices: devices)
+        return Recording(devices: devices, warnings: warnings.all)
+    }
+
+    // MARK: Text
+
+    /// The 1-based line of the first tab character, or nil.
+    static func firstTabLine(_ text: String) -> Int? {
+        var line = 1
+        for byte in text.utf8 {
+            if byte == 0x09 { return line }
+            if byte == 0x0A { line += 1 }
+        }
+        return nil
+    }
+
+    /// The text with each tab outside quotes replaced by spaces up to the next
+    /// multiple of `width` columns.
+    static func expandingTabs(_ text: String, width: Int) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count + 64)
+        var column = 0
+        var quote: UInt8?
+        var escaped = false
+        for byte in text.utf8 {
+            switch byte {
+            case 0x0A:
+                out.append(byte)
+                column = 0
+                quote = nil
+                continue
+            case 0x09 where quote == nil:
+                let spaces = width - column % width
+                out += repeatElement(0x20, count: spaces)
+                column += spaces
+                continue
+            case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                if quote == nil {
+                    quote = byte
+                } else if quote == byte && !escaped {
+                    quote = nil
+                }
+            default:
+                break
+            }
+            escaped = quote == UInt8(ascii: "\"") && byte == UInt8(ascii: "\\") && !escaped
+            out.append(byte)
+            if byte & 0xC0 != 0x80 { column += 1 }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The text without its last non-blank line, and that line's number; nil
+    /// when there is no line before it.
+    static func droppingLastLine(_ text: String) -> (String, Int)? {
+        let bytes = Array(text.utf8)
+        var end = bytes.count
+        while end > 0, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[end - 1]) { end -= 1 }
+        guard end > 0, let newline = bytes[..<end].lastIndex(of: 0x0A) else { return nil }
+        let line = bytes[...newline].reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+        return (String(decoding: bytes[...newline], as: UTF8.self), line)
     }
 
     // MARK: Devices
 
-    private func device(_ node: Node, path: String) throws(RecordingError) -> RecordedDevice {
+    private mutating func device(_ node: Node, path: String) throws(RecordingError) -> RecordedDevice {
         guard case .mapping(let map) = node else {
             throw fail(node, "\(path): expected a device mapping with 'evdev' and 'events'")
         }
@@ -86,7 +229,8 @@ private struct LibinputParser {
         }
 
         var codes = Set<EventCode>()
-        if let codesNode = value(evdev, "codes") {
+        let codesNode = value(evdev, "codes")
+        if let codesNode {
             try readCodes(codesNode, path: "\(path).evdev.codes", into: &codes)
         }
         if let absinfo = value(evdev, "absinfo") { try checkAbsinfo(absinfo, path: "\(path).evdev.absinfo") }
@@ -106,10 +250,21 @@ private struct LibinputParser {
             events = try readEvents(eventsNode, path: "\(path).events")
         }
 
+        var described = RecordedDevice.Description.all
+        if codesNode == nil {
+            described.remove(.codes)
+            codes = RecordedDevice.codes(of: events)
+            if !codes.isEmpty {
+                warnings.add(
+                    line: evdevNode.mark?.line ?? 1,
+                    "\(path).evdev has no 'codes': the device's codes are taken from the events it sends ("
+                        + RecordedDevice.summary(codes) + ")")
+            }
+        }
         let identity = DeviceIdentity(
             name: nameScalar.string, bus: id[0], vendor: id[1], product: id[2], version: id[3],
             codes: codes, udev: udev)
-        return RecordedDevice(identity: identity, events: events)
+        return RecordedDevice(identity: identity, events: events, described: described)
     }
 
     private func readCodes(_ node: Node, path: String, into codes: inout Set<EventCode>) throws(RecordingError) {
@@ -168,8 +323,8 @@ private struct LibinputParser {
 
     // MARK: Events
 
-    private func readEvents(_ node: Node, path: String) throws(RecordingError) -> [InputEvent] {
-        var events: [InputEvent] = []
+    private mutating func readEvents(_ node: Node, path: String) throws(RecordingError) -> [InputEvent] {
+        var events = RecordedEvents()
         for (index, entry) in try list(node, path, expected: "a list of event frames such as '- evdev: [...]'")
             .enumerated()
         {
@@ -181,10 +336,12 @@ private struct LibinputParser {
             for (eventIndex, item) in try list(frame, framePath, expected: "a list of [sec, usec, type, code, value]")
                 .enumerated()
             {
-                events.append(try event(item, path: "\(framePath)[\(eventIndex)]"))
+                events.append(
+                    try event(item, path: "\(framePath)[\(eventIndex)]"), line: item.mark?.line ?? 1,
+                    warnings: &warnings)
             }
         }
-        return events
+        return events.finish(warnings: &warnings)
     }
 
     private func event(_ node: Node, path: String) throws(RecordingError) -> InputEvent {

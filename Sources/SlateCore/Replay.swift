@@ -19,13 +19,15 @@ public final class Replay {
         }
         rig = Rig(profile: profile, recorder: recorder, captureActive: captureActive)
         self.timeline = timeline
+        origin = timeline.origin ?? Instant(microseconds: 0)
         sources = Array(repeating: nil, count: timeline.devices.count)
         emulations = Array(repeating: DropEmulation(), count: timeline.devices.count)
         for device in timeline.devices.indices where timeline.present[device] { attach(device) }
     }
 
-    /// The instant reported times count from.
-    public var origin: Instant { timeline.start ?? Instant(microseconds: 0) }
+    /// The instant reported times count from: the recording's first press,
+    /// turn or switch (see ``Timeline/origin``).
+    public let origin: Instant
 
     /// The instant of the next thing to happen: an item or a timer; nil when done.
     public var nextTime: Instant? {
@@ -94,8 +96,9 @@ public struct ReplayError: Error, CustomStringConvertible {
     public var description: String {
         var lines = ["no device of the recording matches an input of \(profile)"]
         for (device, inputs) in zip(devices, matches) {
+            let name = device.name.isEmpty ? "without a name" : "'\(device.name)'"
             lines.append(
-                "  device '\(device.name)' (bus \(Bus.name(of: device.bus)), \(Hex.id(device.vendor)):\(Hex.id(device.product))):")
+                "  device \(name) (bus \(Bus.name(of: device.bus)), \(Hex.id(device.vendor)):\(Hex.id(device.product))):")
             for input in inputs {
                 lines.append("    input \(input.input): " + input.reasons.joined(separator: "; or "))
             }

@@ -4,9 +4,11 @@ public enum Report: Sendable {
     case action(ActionReport)
     case sound(SoundReport)
     case take(TakeReport)
+    case ignored(IgnoredReport)
 
     public var time: Instant {
         switch self {
+        case .ignored(let report): report.time
         case .capture(let report): report.time
         case .action(let report): report.time
         case .sound(let report): report.time
@@ -23,6 +25,33 @@ public struct CaptureReport: Sendable {
     /// The handler role that received the event; nil for a button bound directly to actions.
     public var role: Role?
     public var phase: Phase
+}
+
+/// A button press that did nothing, and why.
+public struct IgnoredReport: Sendable {
+    public enum Reason: Sendable, Equatable {
+        /// Another button's capture event is in progress (one source at a time).
+        case inProgress(input: String, code: EventCode)
+        /// The button is not in the input's `bind` section.
+        case notBound
+        case captureInactive
+    }
+
+    public var time: Instant
+    public var input: String
+    public var code: EventCode
+    public var reason: Reason
+}
+
+extension IgnoredReport.Reason {
+    /// `pedals KEY_B is in progress`, `not bound`, `capture inactive`.
+    public var text: String {
+        switch self {
+        case .inProgress(let input, let code): "\(input) \(code.name) is in progress"
+        case .notBound: "not bound"
+        case .captureInactive: "capture inactive"
+        }
+    }
 }
 
 /// What started an action: a gesture of a bound button, or an axis movement.

@@ -46,6 +46,11 @@ public struct ReportFormat: Sendable {
             if let frames = take.frames { object.number("frames", String(frames)) }
             if let dropped = take.dropped { object.number("dropped", String(dropped)) }
             if let message = take.message { object.string("message", message) }
+        case .ignored(let ignored):
+            object.string("type", "ignored")
+            object.string("input", ignored.input)
+            object.string("code", ignored.code.name)
+            object.string("reason", ignored.reason.text)
         }
         return object.closed
     }
@@ -82,6 +87,9 @@ public struct ReportFormat: Sendable {
             return line
         case .take(let take):
             return "\(time)  take     " + takeText(take)
+        case .ignored(let ignored):
+            return "\(time)  ignored  " + Self.pad(ignored.input, 12) + " " + Self.pad(ignored.code.name, 16) + " "
+                + ignored.reason.text
         }
     }
 

@@ -66,7 +66,8 @@ public final class Rig {
     }
 
     /// One event from a device. `resync` marks the state changes libevdev reports
-    /// after SYN_DROPPED. Bound events take effect at their frame's SYN_REPORT, as
+    /// after SYN_DROPPED. Presses of buttons the input does not bind are reported
+    /// as ignored. Bound events take effect at their frame's SYN_REPORT, as
     /// the evdev protocol commits them; key releases in a frame closed by
     /// `SYN_REPORT 1` are the kernel's own (a device unplugged, or reset on resume)
     /// and cancel rather than end.
@@ -81,6 +82,8 @@ public final class Rig {
             if !frames[source].isEmpty { commit(source, input: input, synthetic: event.value == 1) }
         case EventType.key where code < Bindings.keyCount && bindings.keyTables[input][code] != Bindings.unbound:
             frames[source].append((event, resync))
+        case EventType.key where event.value == 1 && !resync:
+            frames[source].append((event, resync))
         case EventType.rel where code < Bindings.relCount && bindings.axisTables[input][code] > 0:
             frames[source].append((event, resync))
         default:
@@ -93,7 +96,13 @@ public final class Rig {
             let (event, resync) = frames[source][index]
             let code = Int(event.code)
             if event.type == EventType.key {
-                if resync || (synthetic && event.value == 0) {
+                if code >= Bindings.keyCount || bindings.keyTables[input][code] == Bindings.unbound {
+                    reports.append(
+                        .ignored(
+                            IgnoredReport(
+                                time: event.time, input: profile.inputs[input].name,
+                                code: EventCode(type: EventType.key, code: event.code), reason: .notBound)))
+                } else if resync || (synthetic && event.value == 0) {
                     engine.resync(source: source, code: event.code, down: event.value != 0, time: event.time, into: &engineOutput)
                 } else {
                     engine.key(
@@ -182,6 +191,19 @@ public final class Rig {
                     input: profile.inputs[input].name, code: EventCode(type: EventType.key, code: code),
                     role: target.role, gesture: gesture)
                 runner.run(steps, trigger: trigger, value: nil, feedback: bindings.remote[input], at: time, into: &reports)
+            case let .ignored(_, input, code, cause, time):
+                let reason: IgnoredReport.Reason
+                switch cause {
+                case .captureInactive: reason = .captureInactive
+                case let .inProgress(other, otherCode):
+                    reason = .inProgress(
+                        input: profile.inputs[other].name, code: EventCode(type: EventType.key, code: otherCode))
+                }
+                reports.append(
+                    .ignored(
+                        IgnoredReport(
+                            time: time, input: profile.inputs[input].name,
+                            code: EventCode(type: EventType.key, code: code), reason: reason)))
             }
         }
         engineOutput.removeAll(keepingCapacity: true)

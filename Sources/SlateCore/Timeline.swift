@@ -20,8 +20,28 @@ public struct Timeline: Sendable {
         self.items = items
     }
 
-    /// The first instant of the timeline, the origin of reported times.
+    /// The first instant of the timeline.
     public var start: Instant? { items.first?.time }
+
+    /// The origin of a replay's reported times: the first button, axis or
+    /// switch event, or item that is not an event (a device added, capture
+    /// switched). Frames before it with nothing a user did (a lone SYN_REPORT,
+    /// MSC or LED events) do not count; when every item is such, the first item.
+    public var origin: Instant? {
+        let first = items.first { entry in
+            guard case .event(_, let event) = entry.item else { return true }
+            return Self.isUserEvent(event)
+        }
+        return first?.time ?? start
+    }
+
+    /// Whether a user made the event: a button, an axis or a switch.
+    static func isUserEvent(_ event: InputEvent) -> Bool {
+        switch event.type {
+        case EventType.key, EventType.rel, EventType.abs, EventType.sw: true
+        default: false
+        }
+    }
 
     /// The same timeline starting at `start`: every item and event time moved
     /// by the same amount, to play a recording on a live clock.

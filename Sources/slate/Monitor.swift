@@ -12,7 +12,10 @@ struct Monitor: ParsableCommand {
             Output is replay's format, with t in seconds since monitor start, from the events' \
             own timestamps. Capture is active while monitor runs (devices are grabbed as the \
             profile says) unless --inactive. exec actions run and sounds play on the profile's \
-            ALSA device. SIGINT or SIGTERM releases every grab and exits 0.
+            ALSA device. While no device matches, it says which inputs it waits for. \
+            Presses of bound buttons that do nothing are printed as ignored \
+            lines, with the reason, unless --quiet-ignored. SIGINT or SIGTERM releases every \
+            grab and exits 0.
             """)
 
     @Option(help: "The rig's profile.")
@@ -23,6 +26,9 @@ struct Monitor: ParsableCommand {
 
     @Flag(help: "Keep capture inactive: nothing is grabbed and buttons do nothing.")
     var inactive = false
+
+    @Flag(help: "Do not print presses that did nothing (ignored lines).")
+    var quietIgnored = false
 
     @Flag(help: "With --json, add when each line was handled (dispatched, seconds since start) to measure latency.")
     var timing = false
@@ -54,9 +60,11 @@ struct Monitor: ParsableCommand {
             spec: loaded.sounds, builtInFolder: InstalledSounds.folder(), profileFolder: SoundLibrary.folder(of: profile))
         let player = SoundPlayer(library: library, device: loaded.sounds.device, logger: log)
         defer { player.stop() }
+        var waiting = !rig.sources.contains { $0 != nil }
+        if waiting { log.info("\(loaded.waitingMessage)") }
         let printer = ReportPrinter(
             format: ReportFormat(origin: start), json: json, runsPrograms: true, timing: timing,
-            sounds: player, log: log)
+            sounds: player, log: log, showsIgnored: !quietIgnored)
         try loop.run(
             nextDeadline: {
                 [rig.nextTimer, inputs.nextDeadline].compactMap { $0 }.min()
@@ -68,6 +76,9 @@ struct Monitor: ParsableCommand {
                 printer.print(rig.reports)
                 rig.reports.removeAll(keepingCapacity: true)
                 printer.output.flush()
+                let unbound = !rig.sources.contains { $0 != nil }
+                if unbound && !waiting { log.info("\(loaded.waitingMessage)") }
+                waiting = unbound
             })
         inputs.releaseAll()
         printer.output.flush()

@@ -8,8 +8,10 @@ struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Replay an evemu or libinput recording through a profile and print what the rig would do.",
         discussion: """
-            Capture events, actions and sounds are printed one per line, with t in seconds \
-            from the recording's first event. The replay runs in virtual time (as fast as \
+            Capture events, actions, sounds and ignored presses (with the reason) are printed \
+            one per line, with t in seconds from the recording's first event. What the \
+            recording's parser read past (terminal echo, a file that ends early, ...) is a \
+            FILE:LINE: warning on standard error. The replay runs in virtual time (as fast as \
             possible) unless --realtime. exec actions are shown, not run.
             """)
 
@@ -28,29 +30,63 @@ struct Replay: ParsableCommand {
     @Flag(help: "Start with capture inactive: buttons do nothing.")
     var inactive = false
 
+    @Flag(help: "Do not print presses that did nothing (ignored lines).")
+    var quietIgnored = false
+
+    @Option(help: "The device's name, for a recording without its description (only 'E:' lines).")
+    var deviceName: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The device's ids, for a recording without its description: hex as evemu's 'I:' line gives them.",
+            valueName: "bus:vendor:product"))
+    var deviceID: String?
+
+    func validate() throws {
+        if let deviceID, DeviceIDs(parsing: deviceID) == nil {
+            throw ValidationError(
+                "--device-id '\(deviceID)': expected BUS:VENDOR:PRODUCT in hexadecimal, such as 0003:3553:b001")
+        }
+    }
+
     func run() throws {
         Slate.bootstrapLogging()
         let log = Logger(label: "slate.replay")
         let loaded = try ProfileSource.loadOrExit(profile)
-        let parsed = try Self.loadOrExit(recording)
+        var parsed = try Self.loadOrExit(recording)
+        if deviceName != nil || deviceID != nil {
+            let (described, count) = parsed.describing(name: deviceName, ids: deviceID.flatMap(DeviceIDs.init(parsing:)))
+            if count == 0 {
+                OutputStream.writeError(
+                    "\(recording): warning: the recording describes its device: --device-name and --device-id are not used")
+            }
+            parsed = described
+        }
         let replay: SlateCore.Replay
         do {
             replay = try SlateCore.Replay(
                 profile: loaded, timeline: Timeline(recording: parsed), recorder: RecorderModel(camera: loaded.camera),
                 captureActive: !inactive)
         } catch {
-            OutputStream.writeError("\(recording): error: \(error)")
+            var message = "\(recording): error: \(error)"
+            if parsed.devices.contains(where: { !$0.described.isSuperset(of: [.name, .ids]) }) {
+                message += "\n  hint: the recording does not describe its device: give it with"
+                    + " --device-name NAME --device-id BUS:VENDOR:PRODUCT (such as 0003:3553:b001)"
+            }
+            OutputStream.writeError(message)
             throw Slate.badInput
         }
         for device in parsed.devices {
+            let name = device.identity.name.isEmpty ? "the unnamed device" : "'\(device.identity.name)'"
             if let input = loaded.inputIndex(matching: device.identity) {
-                log.info("'\(device.identity.name)' is input '\(loaded.inputs[input].name)'")
+                log.info("\(name) is input '\(loaded.inputs[input].name)'")
             } else {
-                log.warning("'\(device.identity.name)' matches no input; its events are ignored")
+                log.warning("\(name) matches no input; its events are ignored")
             }
         }
         let printer = ReportPrinter(
-            format: ReportFormat(origin: replay.origin), json: json, runsPrograms: false, log: log)
+            format: ReportFormat(origin: replay.origin), json: json, runsPrograms: false, log: log,
+            showsIgnored: !quietIgnored)
         let wallStart = MonotonicClock.now()
         while let next = replay.nextTime {
             if realtime {
@@ -65,11 +101,14 @@ struct Replay: ParsableCommand {
         printer.output.flush()
     }
 
-    /// The recording at `path` (- for standard input); a bad one is reported and exits 2.
+    /// The recording at `path` (- for standard input), its warnings printed; a
+    /// bad one is reported and exits 2.
     static func loadOrExit(_ path: String) throws -> Recording {
         do {
             let bytes = try FileReading.bytes(atPath: path)
-            return try Recording.parse(utf8: bytes, file: path)
+            let recording = try Recording.parse(utf8: bytes, file: path)
+            recording.warnings.forEach { OutputStream.writeError($0.description) }
+            return recording
         } catch let error as SystemError {
             OutputStream.writeError("\(path):1: error: \(error.description.dropFirst(path.count + 2))")
             throw Slate.badInput

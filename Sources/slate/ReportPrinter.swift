@@ -14,10 +14,13 @@ struct ReportPrinter {
     /// Plays `sound` reports; nil where nothing is played (replay).
     var sounds: SoundPlayer?
     let log: Logger
+    /// Prints presses that did nothing (`ignored` lines); `--quiet-ignored` turns this off.
+    var showsIgnored = true
 
     func print(_ reports: [Report]) {
         let dispatched = timing ? MonotonicClock.now() : nil
         for report in reports {
+            if !showsIgnored, case .ignored = report { continue }
             output.writeLine(json ? format.json(report, dispatched: dispatched) : format.text(report))
             if case .sound(let sound) = report { sounds?.play(sound.sound) }
             guard runsPrograms, case .action(let action) = report, case .exec(let argv) = action.action else { continue }

@@ -1,11 +1,13 @@
 import ArgumentParser
 import Logging
+import SlateCore
 import SlateLinux
 
 @main
 struct Slate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Physical buttons to camera capture events, for Linux camera rigs.",
+        version: "slate \(SlateVersion.current)",
         subcommands: [
             Check.self, Replay.self, Monitor.self, Devices.self, RecordInput.self, Sound.self, Cameras.self,
             Run.self, Record.self, RecordPattern.self, Takes.self, Codes.self, ProbeEncoder.self,

@@ -2,6 +2,23 @@ import SlateCore
 import Testing
 
 @Suite struct EventCodesTests {
+    @Test func bindableNamesAreFoundInAnyCaseWithTheirAliases() throws {
+        let misc = try #require(EventCodes.names(startingWith: "btn_misc").first)
+        #expect(misc.code == EventCode(type: EventType.key, code: 0x100))
+        #expect(misc.aliasOf == "BTN_0")
+        #expect(EventCodes.names(startingWith: "BTN_0").first?.aliases == ["BTN_MISC"])
+        #expect(EventCodes.names(startingWith: "key_volume").map(\.name) == ["KEY_VOLUMEDOWN", "KEY_VOLUMEUP"])
+        #expect(EventCodes.names(startingWith: "KEY_LINK_PHONE").map(\.code.code) == [0x1bf])
+        #expect(EventCodes.names(startingWith: "REL_").count == 13)
+        #expect(EventCodes.names(startingWith: "KEY_").allSatisfy { !$0.name.hasSuffix("_MAX") })
+        #expect(EventCodes.names(startingWith: "SW_").isEmpty)
+        #expect(EventCodes.names(startingWith: "volume").isEmpty)
+        #expect(EventCodes.names(containing: "volume").map(\.name) == ["KEY_VOLUMEDOWN", "KEY_VOLUMEUP"])
+        for entry in EventCodes.bindableNames {
+            #expect(EventCodes.code(named: entry.name) == entry.code, "\(entry.name)")
+        }
+    }
+
     @Test func libevdevNames() {
         #expect(EventCodes.name(type: EventType.key, code: 114) == "KEY_VOLUMEDOWN")
         #expect(EventCodes.name(type: EventType.key, code: 164) == "KEY_PLAYPAUSE")

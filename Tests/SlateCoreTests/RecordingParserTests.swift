@@ -164,11 +164,16 @@ struct RecordingParserDetailTests {
         let text = "# EVEMU 1.3\r\nN: Pedal #2 \r\nI: 0003 3553 B001 0110\r\n\r\n"
             + "E: 1718000000.123456 0001 0030 0001\t# EV_KEY / KEY_B 1\r\n"
             + "E: 1718000000.123456 0000 0000 0000\r\n" + "E: 1718000000.133456 0001 0030 -001\r\n"
+            + "E: 1718000000.133456 0000 0000 0000\r\n"
         let device = try EvemuRecording.parse(text, file: "crlf.evemu").devices[0]
         #expect(device.identity.name == "Pedal #2")
         #expect(device.identity.product == 0xb001)
-        #expect(device.identity.codes.isEmpty)
-        #expect(device.events.map(\.time.microseconds) == [1_718_000_000_123_456, 1_718_000_000_123_456, 1_718_000_000_133_456])
+        #expect(device.identity.codes == [try code("KEY_B")])
+        #expect(device.described == [.name, .ids])
+        #expect(
+            device.events.map(\.time.microseconds) == [
+                1_718_000_000_123_456, 1_718_000_000_123_456, 1_718_000_000_133_456, 1_718_000_000_133_456,
+            ])
         #expect(device.events[2].value == -1)
     }
 
@@ -184,11 +189,12 @@ struct RecordingParserDetailTests {
             S: 00 0
             E: 0.000001 0003 0000 15000
             E: 0.000001 0003 0001 -12
+            E: 0.000001 0000 0000 0
 
             """
         let device = try EvemuRecording.parse(text, file: "tablet.evemu").devices[0]
         #expect(device.identity.codes == [EventCode(type: EventType.abs, code: 0), EventCode(type: EventType.abs, code: 1)])
-        #expect(device.events.map(\.value) == [15000, -12])
+        #expect(device.events.map(\.value) == [15000, -12, 0])
     }
 
     @Test func libinputSeveralDevicesAndEmptyEvents() throws {
@@ -270,17 +276,11 @@ private func evemu(_ body: String, _ expected: String) -> Malformed {
         text: "# EVEMU 1.3\n# nothing else\n",
         expected: "t.evemu:2: error: no device description: expected an 'N: <device name>' line"),
     Malformed(
-        text: "# EVEMU 1.3\nE: 0.000000 0001 0030 1\n",
-        expected: "t.evemu:2: error: event before the device description: expected 'N:' and 'I:' lines first"),
-    Malformed(
         text: "N: Pedal\n",
         expected: "t.evemu:1: error: 'N:' line without an 'I: <bus> <vendor> <product> <version>' line after it"),
     Malformed(
         text: "N: Pedal\n\n# comment\nB: 01 00 00 00 00 00 00 00 00\n",
         expected: "t.evemu:4: error: expected 'I: <bus> <vendor> <product> <version>' after the 'N:' line"),
-    Malformed(
-        text: "N: Pedal\nE: 0.000000 0001 0030 1\n",
-        expected: "t.evemu:2: error: event before the 'I:' line: expected 'I: <bus> <vendor> <product> <version>'"),
     Malformed(text: "N:   \n", expected: "t.evemu:1: error: 'N:' line without a device name"),
     Malformed(text: "I: 0003 0001 0002 0003\n", expected: "t.evemu:1: error: 'I:' line before the 'N:' line"),
     Malformed(
@@ -314,8 +314,12 @@ private func evemu(_ body: String, _ expected: String) -> Malformed {
     evemu(
         "E: 99999999999999999999.000000 0001 0030 1\n",
         "4: error: event timestamp '99999999999999999999.000000' is too large"),
-    evemu("E:\n", "4: error: event line without fields: expected 'E: <sec>.<usec> <type> <code> <value>'"),
-    evemu("E: 0.000000 0001 0030\n", "4: error: missing event value"),
+    evemu(
+        "E:\nE: 0.000000 0000 0000 0\n",
+        "4: error: event line without fields: expected 'E: <sec>.<usec> <type> <code> <value>'"),
+    evemu("E: 0.000000 0001 0030\nE: 0.000000 0000 0000 0\n", "4: error: missing event value"),
+    evemu("E: 0.000000 0001 0030 1\nN: Other\n", "5: error: device description line 'N:' after the events"),
+    evemu("E: 0.000000 0001 0030 1\nX: 1\n", "5: error: unknown line type 'X:'"),
     evemu("E: 0.000000 0001 0030 1 2\n", "4: error: unexpected '2' at the end of the event line ('E: <sec>.<usec> <type> <code> <value>')"),
     evemu("E: 0.000000 0001 0030 1x\n", "4: error: invalid event value '1x': expected a decimal number"),
     evemu("E: 0.000000 0001 0030 -\n", "4: error: invalid event value '-': expected a decimal number"),
@@ -392,7 +396,7 @@ private func libinput(_ line: Int, _ replacement: String, _ expected: String) ->
     Malformed(text: "version: 1\n", expected: "t.yml:1: error: missing 'devices' key: expected a list of recorded devices"),
     libinput(1, "version: 2", "1: error: unsupported libinput record version 2 (expected 1)"),
     libinput(1, "version: one", "1: error: version: expected a decimal number, found 'one'"),
-    libinput(2, "ndevices: 2", "2: error: ndevices is 2 but 'devices' lists 1"),
+    libinput(2, "ndevices: 0", "2: error: ndevices is 0 but 'devices' lists 1"),
     libinput(2, "ndevices: -1", "2: error: ndevices -1 is out of range (0...2147483647)"),
     Malformed(text: "version: 1\ndevices: 5\n", expected: "t.yml:2: error: devices: expected a list of recorded devices"),
     libinput(5, "  evdevs:", "4: error: devices[0]: missing 'evdev' key"),

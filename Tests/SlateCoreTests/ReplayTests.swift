@@ -63,6 +63,52 @@ import Testing
         #expect(timeline.start == Instant(microseconds: 500_000))
     }
 
+    @Test func ignoredPressesAreReportedWithTheirReason() throws {
+        let profile = try ProfileLoader.load(
+            """
+            inputs:
+              pedals:
+                match: {vendor: 0x3553}
+                bind: {KEY_B: primary, KEY_C: secondary}
+            capture:
+              primary: {click: take.toggle}
+            """, file: "pedals.yaml"
+        ).get()
+        let pedal = DeviceIdentity(name: "Pedal", vendor: 0x3553)
+        var items: [(time: Instant, item: Timeline.Item)] = []
+        func frame(_ micros: Int64, _ code: UInt16, _ value: Int32) {
+            let time = Instant(microseconds: micros)
+            items.append((time, .event(device: 0, InputEvent(time: time, type: EventType.key, code: code, value: value))))
+            items.append((time, .event(device: 0, InputEvent(time: time, type: EventType.syn, code: SynCode.report, value: 0))))
+        }
+        frame(0, 48, 1)  // KEY_B
+        frame(100_000, 46, 1)  // KEY_C while KEY_B is down
+        frame(150_000, 46, 0)
+        frame(200_000, 30, 1)  // KEY_A: not bound
+        frame(250_000, 30, 0)
+        frame(300_000, 48, 0)
+        items.append((Instant(microseconds: 400_000), .captureActive(false)))
+        frame(500_000, 48, 1)
+        frame(600_000, 48, 0)
+        let replay = try Replay(
+            profile: profile, timeline: Timeline(devices: [pedal], items: items), recorder: RecorderModel())
+        replay.run()
+        let format = ReportFormat(origin: replay.origin)
+        let ignored = replay.rig.reports.filter {
+            if case .ignored = $0 { return true }
+            return false
+        }
+        #expect(
+            ignored.map { format.json($0) } == [
+                #"{"t":0.100000,"type":"ignored","input":"pedals","code":"KEY_C","reason":"pedals KEY_B is in progress"}"#,
+                #"{"t":0.200000,"type":"ignored","input":"pedals","code":"KEY_A","reason":"not bound"}"#,
+                #"{"t":0.500000,"type":"ignored","input":"pedals","code":"KEY_B","reason":"capture inactive"}"#,
+            ])
+        #expect(
+            format.text(ignored[0])
+                == "    0.100  ignored  pedals       KEY_C            pedals KEY_B is in progress")
+    }
+
     @Test func unmatchedRecordingExplainsEveryInput() throws {
         let text = try String(contentsOf: Self.fixtures.appendingPathComponent("griffin-powermate.evemu"), encoding: .utf8)
         let parsed = try Recording.parse(text, file: "griffin-powermate.evemu")

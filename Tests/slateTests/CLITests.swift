@@ -115,10 +115,19 @@ struct CLI {
         #expect(text.first?.split(separator: " ", omittingEmptySubsequences: true) == ["0.000", "capture", "pedals", "KEY_B", "primary", "began"])
     }
 
-    @Test func inactiveReplayDoesNothing() throws {
-        let result = try CLI.run(Self.demo + ["--inactive"])
+    @Test func inactiveReplayOnlyReportsIgnoredPresses() throws {
+        let result = try CLI.run(Self.demo + ["--inactive", "--json"])
         #expect(result.status == 0)
-        #expect(result.stdout.isEmpty)
+        let objects = result.lines.map(CLI.json)
+        #expect(objects.count == 7)
+        #expect(objects.allSatisfy { $0["type"] as? String == "ignored" && $0["reason"] as? String == "capture inactive" })
+        #expect(objects.first?["input"] as? String == "pedals")
+        #expect(objects.first?["code"] as? String == "KEY_B")
+        let text = try CLI.run(Self.demo + ["--inactive"])
+        #expect(text.lines.first == "    0.000  ignored  pedals       KEY_B            capture inactive")
+        let quiet = try CLI.run(Self.demo + ["--inactive", "--quiet-ignored"])
+        #expect(quiet.status == 0)
+        #expect(quiet.stdout.isEmpty)
     }
 
     @Test func unmatchedRecordingSaysWhyForEachInput() throws {
@@ -158,6 +167,70 @@ struct CLI {
         #expect(result.lines.count == (try CLI.run(Self.demo).lines.count))
     }
 
+    static func fixture(_ name: String) -> String { "Tests/SlateCoreTests/Fixtures/recordings/" + name }
+
+    @Test func warningsGoToStandardErrorAndTheJSONStaysPure() throws {
+        let file = Self.fixture("pasted-terminal-echo.evemu")
+        let result = try CLI.run(["replay", "--json", "--profile", "profiles/pcsensor-footswitch.yaml", file])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.lines.count >= 3)
+        #expect(result.lines.allSatisfy { !CLI.json($0).isEmpty })
+        #expect(result.stderr.contains("\(file):49: warning: terminal echo '^[OP' before 'E:' skipped\n"))
+        #expect(result.stderr.contains("\(file):74: warning: terminal echo '^C' skipped\n"))
+        #expect(!result.stderr.contains("\u{1B}"))
+    }
+
+    @Test func aLineThatCannotBeReadSaysHowToFixIt() throws {
+        let pasted = try CLI.temporaryFile(
+            "prompt.evemu", "N: Pedal\nI: 0003 3553 b001 0110\npi@rig:~ $ E: 0.000000 0001 0030 1\n")
+        let result = try CLI.run(["replay", "--profile", "profiles/pcsensor-footswitch.yaml", pasted])
+        #expect(result.status == 2)
+        #expect(
+            result.stderr
+                == "\(pasted):3: error: unexpected line 'pi@rig:~ $ E: 0.000000 0001 0030 1': expected a line such as"
+                + " 'N:', 'I:', 'B:' or 'E:' (hint: delete the text before 'E:' on this line)\n")
+    }
+
+    @Test func aSnippetWithoutItsDeviceIsReplayedWithTheIdentityGiven() throws {
+        let snippet = Self.fixture("footswitch-snippet.evemu")
+        let refused = try CLI.run(["replay", "--profile", "profiles/pcsensor-footswitch.yaml", snippet])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("\(snippet):1: warning: no device description ('N:' and 'I:' lines)"))
+        #expect(refused.stderr.contains("hint: the recording does not describe its device: give it with --device-name NAME"))
+        let given = try CLI.run([
+            "replay", "--profile", "profiles/pcsensor-footswitch.yaml", "--device-name", "PCsensor FootSwitch",
+            "--device-id", "0003:3553:b001", snippet,
+        ])
+        #expect(given.status == 0, "\(given.stderr)")
+        #expect(given.stderr.contains("'PCsensor FootSwitch' is input 'pedals'"))
+        let full = try CLI.run(["replay", "--profile", "profiles/pcsensor-footswitch.yaml", Self.fixture("pcsensor-footswitch.evemu")])
+        #expect(given.lines == full.lines)
+        let bad = try CLI.run(["replay", "--profile", "profiles/pcsensor-footswitch.yaml", "--device-id", "3553:b001", snippet])
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("expected BUS:VENDOR:PRODUCT in hexadecimal, such as 0003:3553:b001"))
+    }
+
+    @Test func realtimeStartsAtTheFirstPressNotAtAnEmptyFrame() throws {
+        let recording = try CLI.temporaryFile(
+            "late.evemu",
+            """
+            N: PCsensor FootSwitch
+            I: 0003 3553 b001 0111
+            B: 01 00 00 00 00 00 00 01 00
+            E: 0.000000 0000 0000 0
+            E: 3.000000 0001 0030 1
+            E: 3.000000 0000 0000 0
+            E: 3.100000 0001 0030 0
+            E: 3.100000 0000 0000 0
+
+            """)
+        let start = Date()
+        let result = try CLI.run(["replay", "--realtime", "--json", "--profile", "profiles/pcsensor-footswitch.yaml", recording])
+        #expect(result.status == 0)
+        #expect(Date().timeIntervalSince(start) < 2.5)
+        #expect(result.lines.map { CLI.json($0)["t"] as? Double } == [0, 0.1, 0.1])
+    }
+
     @Test func realtimeFollowsTheRecordingsPace() throws {
         let recording = try CLI.temporaryFile(
             "short.evemu",
@@ -178,6 +251,69 @@ struct CLI {
         #expect(result.status == 0)
         #expect(Date().timeIntervalSince(start) >= 0.4)
         #expect(result.lines.count == 3)
+    }
+}
+
+@Suite struct CodesCommandTests {
+    @Test func namesAreFoundInAnyCaseWithAliasesAndHexValues() throws {
+        let lower = try CLI.run(["codes", "key_volume"])
+        #expect(lower.status == 0)
+        #expect(lower.lines == ["KEY_VOLUMEDOWN 114 0x72", "KEY_VOLUMEUP 115 0x73"])
+        let alias = try CLI.run(["codes", "BTN_MISC"])
+        #expect(alias.lines == ["BTN_MISC 256 0x100 (alias of BTN_0)"])
+        #expect(try CLI.run(["codes", "BTN_0"]).lines == ["BTN_0 256 0x100 (alias: BTN_MISC)"])
+    }
+
+    @Test func nothingMatchingIsSaidAndExitsOne() throws {
+        let result = try CLI.run(["codes", "volume"])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(
+            result.stderr
+                == "slate codes: no event code name starts with 'VOLUME'; names containing it: KEY_VOLUMEDOWN, KEY_VOLUMEUP\n")
+        let none = try CLI.run(["codes", "KEY_NOPE"])
+        #expect(none.status == 1)
+        #expect(none.stderr == "slate codes: no event code name starts with 'KEY_NOPE'\n")
+    }
+}
+
+@Suite struct VersionTests {
+    @Test func versionIsPrinted() throws {
+        let result = try CLI.run(["--version"])
+        #expect(result.status == 0)
+        #expect(result.stdout.wholeMatch(of: /slate \d+\.\d+\.\d+\n/) != nil, "\(result.stdout)")
+    }
+}
+
+@Suite struct MonitorCommandTests {
+    @Test func withoutDevicesItSaysWhatItWaitsFor() throws {
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["monitor", "--json", "--profile", "profiles/pcsensor-footswitch.yaml"]
+        process.currentDirectoryURL = CLI.root
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        var logged = Data()
+        while !String(decoding: logged, as: UTF8.self).contains("waiting for") {
+            let chunk = err.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            logged += chunk
+        }
+        process.interrupt()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        logged += err.fileHandleForReading.readDataToEndOfFile()
+        let stderr = String(decoding: logged, as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(stderr)")
+        #expect(stdout.isEmpty)
+        #expect(
+            stderr.contains(
+                "waiting for pedals (vendor 0x3553, product 0xb001; or vendor 0x1a86, product 0xe026;"
+                    + " or vendor 0x0c45, product 0x7403; or vendor 0x0c45, product 0x7404; or vendor 0x413d, product 0x2107)\n"),
+            "\(stderr)")
     }
 }
 

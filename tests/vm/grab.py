@@ -74,6 +74,8 @@ time.sleep(0.3)
 check(keys_seen(other) == [(CODES["KEY_VOLUMEDOWN"], 1), (CODES["KEY_VOLUMEDOWN"], 0)],
       "with --inactive nothing is grabbed")
 inactive.poll(0.2)
-check(not any(isinstance(line, dict) for line in inactive.lines), "inactive capture gives no events")
+reported = [line for line in inactive.lines if isinstance(line, dict)]
+check([(line["type"], line["code"], line["reason"]) for line in reported] == [("ignored", "KEY_VOLUMEDOWN", "capture inactive")],
+      "inactive capture gives no events, only the press reported as ignored")
 check(inactive.stop() == 0, "inactive monitor exits 0")
 keyboard.destroy()

@@ -1,5 +1,6 @@
 """A device created after `slate monitor` starts is bound; destroyed while a
-button is down, the event is cancelled; created again, it is bound again."""
+button is down, the event is cancelled; created again, it is bound again.
+While no device is bound, monitor says which inputs it waits for."""
 
 import os
 import sys
@@ -8,7 +9,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from rig import Slate, UInput, check, summary  # noqa: E402
 
 monitor = Slate("monitor", "--profile", "profiles/pcsensor-footswitch.yaml")
-monitor.poll(0.5)
+monitor.wait_for_log("waiting for pedals (vendor 0x3553, product 0xb001; or ")
 pedal = UInput("PCsensor FootSwitch", keys=["KEY_A", "KEY_B", "KEY_C"])
 monitor.wait_for_log("is input 'pedals'")
 pedal.click("KEY_B")
@@ -18,6 +19,7 @@ monitor.wait_for(lambda line: line.get("phase") == "began", count=2)
 pedal.destroy()
 monitor.wait_for(lambda line: line.get("phase") == "cancelled")
 check(b"went away" in monitor.stderr, "the removal is logged")
+monitor.wait_for_log("waiting for pedals (", count=2)
 
 again = UInput("PCsensor FootSwitch", keys=["KEY_A", "KEY_B", "KEY_C"])
 monitor.wait_for_log("is input 'pedals'", count=2)
