@@ -41,7 +41,7 @@ test: deps
 	@$(MAKE) --no-print-directory $(FAULTS)
 	@if scripts/install-deps ffmpeg; then \
 		echo "== the torture tests, short form (make torture runs the full form)"; \
-		python3 tests/faults/torture.py --short --known-failures tests/faults/known-failures; \
+		python3 tests/faults/torture.py --short; \
 	else \
 		echo "== skipping the torture tests: ffprobe is missing; install ffmpeg with 'scripts/install-deps ffmpeg' as root"; \
 	fi

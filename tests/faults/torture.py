@@ -454,11 +454,9 @@ def from_verdict(label, verdict, extra=()):
 
 
 class Report:
-    def __init__(self, known):
-        self.known = known
+    def __init__(self):
         self.passed = 0
         self.failed = []
-        self.ran = []
         self.points = 0
         self.runs = 0
         self.takes = 0
@@ -467,7 +465,6 @@ class Report:
 
     def check(self, name, outcomes, points=0):
         outcomes = list(outcomes)
-        self.ran.append(name)
         self.points += points
         self.runs += len(outcomes)
         self.takes += sum(outcome.takes for outcome in outcomes)
@@ -480,7 +477,7 @@ class Report:
             print("ok    %s (%s)" % (name, size), flush=True)
             return
         self.failed.append(name)
-        print("FAIL  %s (%s; %d failed)%s" % (name, size, len(bad), "  [known]" if name in self.known else ""))
+        print("FAIL  %s (%s; %d failed)" % (name, size, len(bad)))
         shown = set()
         for outcome in bad:
             for problem in outcome.problems:
@@ -580,7 +577,7 @@ class Torture:
     def __init__(self, options):
         self.options = options
         self.base = tempfile.mkdtemp(prefix="slate-torture-")
-        self.report = Report(options.known)
+        self.report = Report()
         self.repeat = options.repeat
         self.record_seconds = 1.5
         self.three = None
@@ -627,18 +624,10 @@ class Torture:
             report.points, counted(report.runs, "run"), report.unreached))
         print("takes lost: %d of %d (goal 0)" % (report.lost, report.takes))
         print("time: %.0f s" % (time.monotonic() - started))
-        unexpected = [name for name in report.failed if name not in report.known]
-        if report.failed and not unexpected:
-            print("every failure is listed in %s" % self.options.known_failures)
-        elif report.known and unexpected:
-            print("failures not listed in %s: %s" % (self.options.known_failures, "; ".join(unexpected)))
-        now_passing = [name for name in report.ran if name in report.known and name not in report.failed]
-        if self.options.known_failures and now_passing:
-            print("listed in %s but passing now: %s" % (self.options.known_failures, "; ".join(now_passing)))
         if self.options.keep:
             print("folders kept in %s" % self.base)
         print("%d passed, %d failed" % (report.passed, len(report.failed)))
-        return 1 if unexpected else 0
+        return 1 if report.failed else 0
 
     # SIGKILL at each step
 
@@ -1033,15 +1022,9 @@ def main():
     parser.add_argument("--repeat", type=int, help="runs per SIGKILL point (default: 10, or 1 with --short)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2, help="runs at once (default: the cores)")
     parser.add_argument("--only", action="append", metavar="TEXT", help="only the checks whose name contains TEXT")
-    parser.add_argument("--known-failures", metavar="FILE",
-                        help="checks expected to fail, one name a line: their failures do not fail the run")
     parser.add_argument("--keep", action="store_true", help="keep the trial folders")
     options = parser.parse_args()
     options.repeat = options.repeat or (10 if options.full else 1)
-    options.known = set()
-    if options.known_failures:
-        with open(options.known_failures) as file:
-            options.known = {line.strip() for line in file if line.strip() and not line.startswith("#")}
     for path, what in ((SLATE, "the slate binary (swift build)"), (SHIM, "the fault library (make %s)" % os.path.relpath(
             SHIM, ROOT))):
         if not os.path.exists(path):
