@@ -47,9 +47,6 @@ public struct TakeManifest: Hashable, Sendable {
     public static let fileName = "takes.json"
     public var takes: [Take]
 
-    /// Takes that are not being recorded.
-    public var finishedCount: Int { takes.count { !$0.recording } }
-
     /// An id no take of the folder has: one more than the largest numeric id,
     /// four digits at least (`0001`).
     public func nextID() -> String {

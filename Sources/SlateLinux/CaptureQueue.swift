@@ -5,7 +5,8 @@ import SlateCore
 /// Reads a frame source on a thread of its own, so the camera's buffers are
 /// always returned at once, and hands the captures to the recording thread
 /// through a `CaptureBacklog`: a recording thread that falls behind loses the
-/// oldest frames (counted as dropped), never the first frame of a take.
+/// oldest frames (a take counts them as the gaps they leave), never the first
+/// frame of a take.
 final class CaptureQueue: @unchecked Sendable {
     /// Frames held for the recording thread: at 1080p, 3 MB each.
     static let capacity = 4
@@ -17,7 +18,6 @@ final class CaptureQueue: @unchecked Sendable {
     private var backlog = CaptureBacklog<Capture>(capacity: CaptureQueue.capacity)
     private var ended = false
     private var failure: String?
-    private var sourceDropped = 0
     private var thread: pthread_t?
 
     init(source: FrameSource) throws(SystemError) {
@@ -39,9 +39,6 @@ final class CaptureQueue: @unchecked Sendable {
 
     /// A take starts at `time`: its first frame is not dropped.
     func protect(from time: Instant) { shared.locked { backlog.protect(from: time) } }
-
-    /// Frames lost: the camera's and the backlog's.
-    var droppedFrames: Int { shared.locked { sourceDropped + backlog.dropped } }
 
     /// Why the source failed (a camera unplugged), once it has.
     var failed: String? { shared.locked { failure } }
@@ -68,10 +65,8 @@ final class CaptureQueue: @unchecked Sendable {
         while true {
             do {
                 guard let capture = try source.nextCapture() else { break }
-                let dropped = source.droppedFrames
                 shared.locked {
                     backlog.push(capture, at: capture.time)
-                    sourceDropped = dropped
                     shared.broadcast()
                 }
             } catch {

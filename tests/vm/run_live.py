@@ -80,8 +80,8 @@ try:
               "the export decodes to the kept takes' %d frames (ffprobe: %s, reported %s)" % (
                   kept_frames, stream.get("nb_read_frames"), exported[0]["frames"]))
         check((stream.get("width"), stream.get("height")) == (640, 360), "the export is 640x360")
-    # takes.json stays, and the space Slate holds in reserve for it (.takes.reserve).
-    left = sorted(name for name in os.listdir(work) if name not in ("takes.json", ".takes.reserve"))
+    # takes.json stays, the space Slate holds in reserve for it (.takes.reserve) and the folder's lock.
+    left = sorted(name for name in os.listdir(work) if name not in ("takes.json", ".takes.reserve", ".slate.lock"))
     check(left == [], "the work folder holds no take files after the export (%s)" % left)
 finally:
     pedal.destroy()
