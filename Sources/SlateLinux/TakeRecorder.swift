@@ -67,7 +67,6 @@ public final class TakeRecorder: @unchecked Sendable {
     /// Opens the encoder (the first of `codecs` that opens) and starts recording
     /// frames into the ring; takes start with `start(at:)`. With `passThrough`, a
     /// source's compressed frames go into the takes as they come, without an encoder.
-    /// Takes a crash left marked as recording are measured and listed as finished.
     /// `tuning` zooms and mirrors raw frames; `exports` runs exports (none: an
     /// export is refused); `onEvent` is called on the recording thread whenever
     /// there are new events to take.
@@ -84,7 +83,6 @@ public final class TakeRecorder: @unchecked Sendable {
         self.onEvent = onEvent
         self.log = logger
         router = TakeRouter(preroll: preroll)
-        for note in ledger.folder.recover(ledger) { logger.warning("\(note)") }
         encoder = try CaptureEncoder(source: source, codecs: codecs, passThrough: passThrough)
         queue = try CaptureQueue(source: source)
         switch BackgroundThread.spawn({ [self] in record() }) {

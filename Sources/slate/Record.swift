@@ -59,9 +59,10 @@ struct Record: ParsableCommand {
         let lock: TakeFolderLock
         do {
             lock = try TakeFolderLock(folder, holder: TakeFolderLock.holder("record"))
+            let ledger = try TakeLedger(folder: folder)
+            for note in folder.recover(ledger) { log.warning("\(note)") }
             recorder = try TakeRecorder(
-                source: source, ledger: try TakeLedger(folder: folder), codecs: codecs, passThrough: passthrough,
-                logger: log)
+                source: source, ledger: ledger, codecs: codecs, passThrough: passthrough, logger: log)
         } catch {
             OutputStream.writeError("slate record: \(error)")
             throw ExitCode.failure
