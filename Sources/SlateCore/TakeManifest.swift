@@ -150,6 +150,16 @@ public struct TakeManifest: Hashable, Sendable {
         !name.isEmpty && name != "." && name != ".." && !name.contains("/") && !name.contains("\0")
     }
 
+    /// The thumbnail of a take file (a name or a path): the same name with
+    /// `.jpg` for its extension (`take-….mp4` → `take-….jpg`).
+    public static func thumbnailName(for file: String) -> String {
+        let name = file.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+        if let dot = name.lastIndex(of: "."), dot != name.startIndex {
+            return String(file.dropLast(name.distance(from: dot, to: name.endIndex))) + ".jpg"
+        }
+        return file + ".jpg"
+    }
+
     /// The file name for a take that started at `started` (µs since 1970, UTC):
     /// `take-20261121-094512-3f2a.mp4`.
     public static func takeFileName(started: Int64, id: String, extension: String = "mp4") -> String {

@@ -8,12 +8,15 @@ public enum JPEGThumbnail {
     /// Thumbnails are at most this wide; smaller frames keep their size.
     public static let maximumWidth = 320
 
+    /// Where a thumbnail is written before it is renamed into place at `path`.
+    public static func partialPath(for path: String) -> String { path + ".partial" }
+
     /// Writes `frame` as a JPEG at `path` (through a temporary file renamed into place).
     public static func write(_ frame: VideoFrame, to path: String) throws(MediaError) {
         _ = LibAV.setUp
         let (width, height) = size(width: frame.width, height: frame.height)
         let bytes = try jpeg(frame, width: width, height: height, path: path)
-        let temporary = path + ".partial"
+        let temporary = partialPath(for: path)
         let fd = retryingInterrupts { open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
         guard fd >= 0 else { throw MediaError("create the thumbnail", path: temporary, message: errnoText()) }
         var offset = 0

@@ -120,8 +120,8 @@ public struct TakeFolder: Sendable {
             }
             guard take.recording else { continue }
             let path = file(take.file)
-            let stem = String(take.file[..<(take.file.lastIndex(of: ".") ?? take.file.endIndex)])
-            unlink(file(stem + ".jpg.partial"))
+            let thumbnail = TakeManifest.thumbnailName(for: take.file)
+            unlink(JPEGThumbnail.partialPath(for: file(thumbnail)))
             let probed = Result { () throws(MediaError) in try MediaProbe.probe(path: path) }
             var status = stat()
             if case .failure(let error) = probed, stat(path, &status) == 0, status.st_size >= 4096 {
@@ -132,7 +132,7 @@ public struct TakeFolder: Sendable {
                 // Nothing was recorded: the entry goes, and the file and thumbnail begun for it.
                 measured.takes.remove(at: index)
                 unlink(path)
-                unlink(file(stem + ".jpg"))
+                unlink(file(thumbnail))
                 notes.append("\(path) was being recorded and holds no frame; it is removed")
                 continue
             }
@@ -140,8 +140,8 @@ public struct TakeFolder: Sendable {
             measured.takes[index].frames = info.frameCount
             measured.takes[index].duration = .microseconds(info.durationMicroseconds)
             // The thumbnail is listed when the take closes: one written before a crash is its own.
-            if take.thumbnail == nil, access(file(stem + ".jpg"), F_OK) == 0 {
-                measured.takes[index].thumbnail = stem + ".jpg"
+            if take.thumbnail == nil, access(file(thumbnail), F_OK) == 0 {
+                measured.takes[index].thumbnail = thumbnail
             }
             notes.append("recovered \(path): \(info.frameCount) frames, \(info.seconds) s")
         }

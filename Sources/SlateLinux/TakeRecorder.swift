@@ -302,7 +302,7 @@ public final class TakeRecorder: @unchecked Sendable {
         if take.thumbnail == nil, let capture = frame, packet.pts >= Int64(encoder.fps) / 20,
             let frame = encoder.picture(of: capture)
         {
-            let name = String(take.file.dropLast(4)) + ".jpg"
+            let name = TakeManifest.thumbnailName(for: take.file)
             do {
                 try JPEGThumbnail.write(frame, to: folder.file(name))
                 take.thumbnail = name

@@ -23,19 +23,10 @@ struct RecordPattern: ParsableCommand {
     @Argument(help: "The MP4 file to write.")
     var output: String
 
-    /// OUTPUT's thumbnail: the same name with `.jpg` for its extension.
-    static func thumbnailPath(for output: String) -> String {
-        let name = output.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
-        if let dot = name.lastIndex(of: "."), dot != name.startIndex {
-            return String(output.dropLast(name.distance(from: dot, to: name.endIndex))) + ".jpg"
-        }
-        return output + ".jpg"
-    }
-
     func run() throws {
         let (width, height) = video.dimensions
         let fps = video.fps, seconds = video.seconds
-        let thumbnail = RecordPattern.thumbnailPath(for: output)
+        let thumbnail = TakeManifest.thumbnailName(for: output)
         let output = OutputStream()
         func fail(_ error: Error) -> ExitCode {
             OutputStream.writeError("slate record-pattern: \(error)")

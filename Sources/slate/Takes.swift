@@ -78,7 +78,6 @@ struct Takes: ParsableCommand {
     }
 
     private static func recover(_ ledger: TakeLedger) {
-        guard ledger.manifest.takes.contains(where: { $0.recording || $0.exported != nil }) else { return }
         for note in ledger.folder.recover(ledger) { OutputStream.writeError("slate takes: \(note)") }
     }
 
