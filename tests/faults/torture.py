@@ -32,6 +32,9 @@ SLATE = os.path.join(ROOT, ".build", "debug", "slate")
 SHIM = os.path.join(ROOT, ".build", "faults", "libslate-faults.so")
 DEMO_SESSION = os.path.join(ROOT, "recordings", "demo-session.evemu")
 
+sys.path.insert(0, os.path.join(ROOT, "tests", "vm"))
+from rig import write_run_profile  # noqa: E402
+
 FPS = 30
 RECORD = ["--camera", "testpattern", "--size", "320x180", "--fps", str(FPS), "--codec", "h264"]
 TIMEOUT = 120
@@ -40,32 +43,6 @@ VIDEO = re.compile(r"^take-.*\.(mp4|mov)$")
 THUMBNAIL = re.compile(r"^take-.*\.jpg$")
 EXPORT = re.compile(r"^slate-.*\.mp4$")
 
-# A rig like profiles/demo.yaml, small, and exporting by stream copy so that
-# the export's packets can be matched with the takes'.
-RIG_PROFILE = """\
-description: The demo rig at 320x180, exporting without a filter.
-inputs:
-  pedals:
-    match:
-      - {vendor: 0x3553, product: 0xb001}
-    bind:
-      KEY_B: primary
-      KEY_A: secondary
-      KEY_C: take.delete-last
-    grab: always
-capture:
-  primary:
-    click: take.toggle
-    hold: take.start
-    release: take.stop
-  secondary:
-    click: takes.export
-camera:
-  back: [testpattern]
-  fps: 30
-  max-size: 320x180
-  codec: [h264]
-"""
 
 ERRORS = {
     "EIO": ("Input/output error",),
@@ -798,9 +775,9 @@ class Torture:
     def daemon_args(self, kind, trial, seconds):
         if kind == "record":
             return trial.record_args(seconds)
-        profile = os.path.join(trial.root, "rig.yaml")
-        with open(profile, "w") as file:
-            file.write(RIG_PROFILE)
+        # The rig VM's pedal rig, small, and exporting by stream copy so that the
+        # export's packets can be matched with the takes'.
+        profile = write_run_profile(trial.root, camera="testpattern", max_size="320x180")
         return ["run", "--profile", profile, "--replay", DEMO_SESSION, "--camera", "testpattern", "--work",
                 trial.work, "--output", trial.output, "--json"]
 

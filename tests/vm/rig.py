@@ -206,9 +206,10 @@ PEDAL_NAME = "PCsensor FootSwitch"
 PEDAL_KEYS = ["KEY_A", "KEY_B", "KEY_C"]
 
 
-def write_run_profile(folder, camera="/dev/video0", fps=30, max_size=None):
+def write_run_profile(folder, camera="/dev/video0", fps=30, max_size=None, right="take.delete-last"):
     """demo.yaml's pedals with `camera` at `fps` fps, h264 (at most `max_size`,
-    e.g. "320x180"); returns the profile's path."""
+    e.g. "320x180"), the right pedal (KEY_C) bound to `right`; returns the
+    profile's path."""
     path = os.path.join(folder, "rig.yaml")
     with open(path, "w") as handle:
         handle.write("""inputs:
@@ -218,7 +219,7 @@ def write_run_profile(folder, camera="/dev/video0", fps=30, max_size=None):
     bind:
       KEY_B: primary
       KEY_A: secondary
-      KEY_C: take.delete-last
+      KEY_C: %s
     grab: always
 capture:
   primary:
@@ -231,7 +232,7 @@ camera:
   back: [%s]
   fps: %d
   codec: [h264]
-""" % (camera, fps) + ("  max-size: %s\n" % max_size if max_size else ""))
+""" % (right, camera, fps) + ("  max-size: %s\n" % max_size if max_size else ""))
     return path
 
 

@@ -9,32 +9,12 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from rig import PEDAL_KEYS, PEDAL_NAME, Checks, Slate, UInput, is_take, last, probe, save_output  # noqa: E402
+from rig import PEDAL_KEYS, PEDAL_NAME, Checks, Slate, UInput, is_take, last, probe, save_output, write_run_profile  # noqa: E402,E501
 
-PROFILE = """inputs:
-  pedals:
-    match:
-      - {vendor: 0x3553, product: 0xb001}
-    bind:
-      KEY_B: primary
-      KEY_C: fps.toggle
-    grab: always
-capture:
-  primary:
-    click: take.toggle
-    hold: take.start
-    release: take.stop
-camera:
-  back: [/dev/video0]
-  fps: 30
-  codec: [h264]
-"""
 
 check = Checks()
 folder = tempfile.mkdtemp()
-profile = os.path.join(folder, "rig.yaml")
-with open(profile, "w") as handle:
-    handle.write(PROFILE)
+profile = write_run_profile(folder, right="fps.toggle")
 slate = Slate("run", "--profile", profile, "--work", os.path.join(folder, "takes"),
               "--output", os.path.join(folder, "exports"))
 try:
