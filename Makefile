@@ -62,7 +62,7 @@ torture: build $(FAULTS)
 	python3 tests/faults/torture.py
 
 # Scenarios against real kernel devices (uinput, vivid, snd-aloop) in a VM.
-test-vm: build vm-deps
+test-vm: build vm-deps $(FAULTS)
 	scripts/rig-vm -- tests/vm/run-all
 
 bench: deps

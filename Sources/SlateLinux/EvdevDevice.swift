@@ -113,12 +113,13 @@ public final class EvdevDevice {
             type: event.type, code: event.code, value: event.value)
     }
 
-    /// Whether any key of the device is down now, as the kernel knows it
-    /// (`EVIOCGKEY`), whatever events are still unread.
+    /// Whether any key of the device is down as of the last event read: libevdev's
+    /// state, kept from the events it delivered. Asking the kernel (`EVIOCGKEY`)
+    /// would flush the key events still queued for this descriptor, and lose them.
     public var hasKeyDown: Bool {
-        var bits = [UInt8](repeating: 0, count: Int(KEY_MAX) / 8 + 1)
-        let status = bits.withUnsafeMutableBytes { ioctl(fd, slate_eviocgkey($0.count), $0.baseAddress!) }
-        return status >= 0 && bits.contains { $0 != 0 }
+        identity.codes.contains { code in
+            code.type == EventType.key && libevdev_get_event_value(handle, UInt32(code.type), UInt32(code.code)) != 0
+        }
     }
 
     /// EVIOCGRAB: no other reader sees the device's events while grabbed.

@@ -4,14 +4,15 @@
 
    SLATE_FAULTS=OP:WHICH:ACTION[,OP:WHICH:ACTION...]
      OP      open openat read write pwrite fsync fdatasync rename renameat renameat2
-             link linkat unlink unlinkat truncate ftruncate fallocate posix_fallocate,
-             or * for any of them
+             link linkat unlink unlinkat truncate ftruncate fallocate posix_fallocate
+             ioctl, or * for any of them
      WHICH   N (the Nth matching call of OP, from 1), N+ (the Nth and every later
              one) or * (every one)
      ACTION  kill (SIGKILL before the call), EIO, ENOSPC (the call fails with it),
              EINTR (fails with EINTR; the same operation's next call on that thread,
              its retry, goes through), short (read, write and pwrite move half the
-             bytes asked for; other operations go through)
+             bytes asked for; other operations go through), slow (the call waits
+             100 ms, then goes through)
    SLATE_FAULTS_PATH=TEXT   only calls on paths containing TEXT count, or on file
                             descriptors whose /proc/self/fd link contains it
    SLATE_FAULTS_TRACE=FILE  appends a line per counted call: pid, OP, its number,
@@ -42,16 +43,16 @@
 enum op {
     OP_OPEN, OP_OPENAT, OP_READ, OP_WRITE, OP_PWRITE, OP_FSYNC, OP_FDATASYNC, OP_RENAME, OP_RENAMEAT,
     OP_RENAMEAT2, OP_LINK, OP_LINKAT, OP_UNLINK, OP_UNLINKAT, OP_TRUNCATE, OP_FTRUNCATE, OP_FALLOCATE,
-    OP_POSIX_FALLOCATE, OP_COUNT, OP_ANY = OP_COUNT
+    OP_POSIX_FALLOCATE, OP_IOCTL, OP_COUNT, OP_ANY = OP_COUNT
 };
 
 static const char *const op_names[OP_COUNT] = {
     "open", "openat", "read", "write", "pwrite", "fsync", "fdatasync", "rename", "renameat",
     "renameat2", "link", "linkat", "unlink", "unlinkat", "truncate", "ftruncate", "fallocate",
-    "posix_fallocate",
+    "posix_fallocate", "ioctl",
 };
 
-enum action { ACT_NONE, ACT_KILL, ACT_ERRNO, ACT_EINTR, ACT_SHORT };
+enum action { ACT_NONE, ACT_KILL, ACT_ERRNO, ACT_EINTR, ACT_SHORT, ACT_SLOW };
 
 struct rule {
     int op;
@@ -109,6 +110,7 @@ static int parse_rule(char *text, struct rule *rule) {
     if (strcmp(action, "kill") == 0) rule->action = ACT_KILL;
     else if (strcmp(action, "EINTR") == 0) rule->action = ACT_EINTR;
     else if (strcmp(action, "short") == 0) rule->action = ACT_SHORT;
+    else if (strcmp(action, "slow") == 0) rule->action = ACT_SLOW;
     else if (strcmp(action, "EIO") == 0) rule->action = ACT_ERRNO, rule->error = EIO;
     else if (strcmp(action, "ENOSPC") == 0) rule->action = ACT_ERRNO, rule->error = ENOSPC;
     else return -1;
@@ -198,11 +200,16 @@ static enum action decide(int op, const char *path, const char *path2, int *erro
             break;
         }
     }
-    static const char *const action_names[] = {"", "kill", "", "EINTR", "short"};
+    static const char *const action_names[] = {"", "kill", "", "EINTR", "short", "slow"};
     trace_line(op_names[op], number, path, chosen == ACT_ERRNO ? strerrorname_np(*error) : action_names[chosen]);
     if (chosen == ACT_KILL) {
         syscall(SYS_kill, syscall(SYS_getpid), SIGKILL);
         for (;;) pause();
+    }
+    if (chosen == ACT_SLOW) {
+        struct timespec pause_for = {0, 100 * 1000 * 1000};
+        nanosleep(&pause_for, NULL);
+        return ACT_NONE;
     }
     if (chosen == ACT_EINTR) {
         retry_pending |= 1u << op;
@@ -490,4 +497,17 @@ time_t time(time_t *result) {
     clock_gettime(CLOCK_REALTIME, &now);
     if (result) *result = now.tv_sec;
     return now.tv_sec;
+}
+
+/* Device requests (EVIOCGRAB, EVIOCGKEY, ...): the third argument is one pointer
+   or integer wide. */
+int ioctl(int fd, unsigned long request, ...) {
+    va_list arguments;
+    va_start(arguments, request);
+    void *argument = va_arg(arguments, void *);
+    va_end(arguments);
+    REAL(ioctl);
+    int error = 0;
+    if (decide_fd(OP_IOCTL, fd, &error) == ACT_ERRNO) FAIL_WITH(-1);
+    return real_ioctl(fd, request, argument);
 }

@@ -1,7 +1,8 @@
 """While capture is active a grabbed device's events reach nobody else, and its
 unbound keys arrive on Slate's uinput clone; inactive, or after Slate exits,
 other readers see the events again. A key held when the grab is due delays the
-grab until its release, so the desktop never keeps a key down."""
+grab until its release, so the desktop never keeps a key down; the presses of
+other keys meanwhile all reach Slate, even when every request to the device is slow."""
 
 import glob
 import os
@@ -57,13 +58,22 @@ check(nodes_named("Slate Test Keyboard") == [keyboard.node], "the clone is gone 
 keyboard.key("KEY_Q", 1)
 time.sleep(0.1)
 keys_seen(other)
-held = Slate("monitor", "--profile", "profiles/volume-keys.yaml")
+# Every request to the keyboard (EVIOCGRAB, EVIOCGKEY, ...) takes 100 ms: events
+# that arrive meanwhile must still be read.
+held = Slate("monitor", "--profile", "profiles/volume-keys.yaml",
+             faults={"SLATE_FAULTS": "ioctl:*:slow", "SLATE_FAULTS_PATH": keyboard.node})
 held.wait_for_log("%s (Slate Test Keyboard) has a key down: grabbing it once every key is released" % keyboard.node)
+for _ in range(50):
+    keyboard.click("KEY_VOLUMEDOWN", hold=0.01)
+    held.poll(0.01)
+ended = held.count_within(lambda line: line.get("phase") == "ended", 50, seconds=10)
+check(ended == 50, "while the grab waits, 50 quick clicks each arrive as a capture event: %d did" % ended)
+keys_seen(other)
 keyboard.key("KEY_Q", 0)
 time.sleep(0.3)
 check(keys_seen(other) == [(CODES["KEY_Q"], 0)], "a key held at the grab: its release reaches the other reader")
 keyboard.click("KEY_VOLUMEDOWN")
-held.wait_for(lambda line: line.get("action") == "take.toggle")
+held.wait_for(lambda line: line.get("action") == "take.toggle", count=51)
 check(keys_seen(other) == [], "once every key is up the keyboard is grabbed")
 check(held.stop() == 0, "that monitor exits 0")
 

@@ -15,6 +15,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SLATE = os.path.join(ROOT, ".build", "debug", "slate")
+FAULTS = os.path.join(ROOT, ".build", "faults", "libslate-faults.so")
 
 # linux/uinput.h and linux/input.h (x86_64).
 UI_DEV_CREATE = 0x5501
@@ -118,12 +119,14 @@ def read_keys(fd):
 class Slate:
     """`slate ARGS --json` in the background; its output lines parsed as they come."""
 
-    def __init__(self, *args, user=None, json_output=True):
+    def __init__(self, *args, user=None, json_output=True, faults=None):
+        """`faults`: tests/faults/slate-faults.c settings (SLATE_FAULTS...) Slate runs with."""
         command = [SLATE] + list(args) + (["--json"] if json_output else [])
         if user:
             entry = pwd.getpwnam(user)
             command = ["setpriv", "--reuid", str(entry.pw_uid), "--regid", str(entry.pw_gid), "--clear-groups"] + command
-        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+        env = dict(os.environ, LD_PRELOAD=FAULTS, **faults) if faults else None
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=env)
         self.lines = []
         self.stderr = b""
         self._buffer = b""
@@ -163,6 +166,15 @@ class Slate:
             if monotonic() > end:
                 raise AssertionError("timed out; output so far:\n%s\nstderr:\n%s" % (
                     "\n".join(map(str, self.lines)), self.stderr.decode()))
+            self.poll(0.05)
+
+    def count_within(self, predicate, count, seconds):
+        """Reads until `count` output lines satisfy `predicate` or `seconds` pass; how many did."""
+        end = monotonic() + seconds
+        while True:
+            seen = sum(1 for line in self.lines if isinstance(line, dict) and predicate(line))
+            if seen >= count or monotonic() > end:
+                return seen
             self.poll(0.05)
 
     def signal(self, number):
