@@ -21,7 +21,6 @@ try:
     slate.wait_for_log("recording /dev/video0", seconds=60)
     pedal = UInput(PEDAL_NAME, keys=PEDAL_KEYS)
     slate.wait_for_log("(%s) is input 'pedals'" % PEDAL_NAME, seconds=20)
-    time.sleep(0.5)
 
     pedal.click("KEY_B")
     slate.wait_for(is_take("started", 1), seconds=15)
