@@ -47,7 +47,7 @@ test: deps
 	fi
 	@if scripts/install-deps $(VM_DEPS); then \
 		echo "== the rig VM lane (make test-vm)"; \
-		scripts/rig-vm -- tests/vm/run-all; \
+		scripts/rig-vm --timeout 1200 -- tests/vm/run-all; \
 	else \
 		echo "== skipping the rig VM lane: its packages are missing; install them with 'make vm-deps' as root"; \
 	fi
@@ -63,7 +63,7 @@ torture: build $(FAULTS)
 
 # Scenarios against real kernel devices (uinput, vivid, snd-aloop) in a VM.
 test-vm: build vm-deps $(FAULTS)
-	scripts/rig-vm -- tests/vm/run-all
+	scripts/rig-vm --timeout 1200 -- tests/vm/run-all
 
 bench: deps
 	$(SWIFT) build -c release --product slate-bench

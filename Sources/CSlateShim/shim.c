@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/random.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "CSlateShim.h"
@@ -16,12 +17,12 @@ unsigned long slate_eviocgid(void) { return EVIOCGID; }
 
 int slate_gettid(void) { return (int)syscall(SYS_gettid); }
 
-int slate_rename_noreplace(const char *from, const char *to) {
-    if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0) return 0;
+int slate_renameat_noreplace(int from_folder, const char *from, int to_folder, const char *to) {
+    if (renameat2(from_folder, from, to_folder, to, RENAME_NOREPLACE) == 0) return 0;
     if (errno != EINVAL && errno != ENOSYS) return -1;
-    /* A file system without RENAME_NOREPLACE: link fails when `to` exists. */
-    if (link(from, to) != 0) return -1;
-    return unlink(from);
+    /* A file system without RENAME_NOREPLACE: linkat fails when `to` exists. */
+    if (linkat(from_folder, from, to_folder, to, 0) != 0) return -1;
+    return unlinkat(from_folder, from, 0);
 }
 
-int slate_mkostemp(char *template, int flags) { return mkostemp(template, flags); }
+long slate_getrandom(void *buffer, size_t length) { return (long)getrandom(buffer, length, 0); }

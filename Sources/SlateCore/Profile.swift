@@ -106,11 +106,21 @@ public struct CameraSpec: Sendable {
     public var preroll: Duration = .zero
     public var work: String?
     public var output: String?
+    /// Who may read the takes in the work folder.
+    public var takesAccess: TakeAccess = .private
     public var filter: ExportFilter = .none
     public var startOnInput = false
     public var waitForCamera = false
 
     public init() {}
+}
+
+/// Who may read a rig's raw takes (`camera.takes-access`): only the user
+/// (the default), the user's group too, or every user of the machine.
+public enum TakeAccess: String, CaseIterable, Sendable {
+    case `private`
+    case group
+    case everyone
 }
 
 /// One entry of the `controls` section.

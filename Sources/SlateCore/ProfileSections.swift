@@ -13,7 +13,7 @@ extension ProfileParser {
             pairs,
             allowed: [
                 "back", "front", "position", "fps", "max-size", "codec", "passthrough", "orientation", "mirror",
-                "preroll", "work", "output", "filter", "start", "wait-for-camera",
+                "preroll", "work", "output", "takes-access", "filter", "start", "wait-for-camera",
             ], in: "camera")
         for (key, _, value) in pairs {
             switch key {
@@ -36,6 +36,8 @@ extension ProfileParser {
             case "preroll": camera.preroll = reader.duration(value, key, allowZero: true) ?? .zero
             case "work": camera.work = reader.string(value, key)
             case "output": camera.output = reader.string(value, key)
+            case "takes-access":
+                camera.takesAccess = reader.choice(value, key, TakeAccess.allCases.map { ($0.rawValue, $0) }) ?? .private
             case "filter":
                 camera.filter = reader.choice(value, key, ExportFilter.allCases.map { ($0.rawValue, $0) }) ?? .none
             case "start":

@@ -7,6 +7,11 @@ public enum FileReading {
         let fd: Int32 = path == "-" ? STDIN_FILENO : retryingInterrupts { open(path, O_RDONLY | O_CLOEXEC) }
         guard fd >= 0 else { throw SystemError("open", path: path) }
         defer { if fd != STDIN_FILENO { close(fd) } }
+        return try bytes(of: fd, path: path)
+    }
+
+    /// The bytes of the open file `fd` (named `path` in errors), from where it stands.
+    public static func bytes(of fd: Int32, path: String) throws(SystemError) -> [UInt8] {
         var info = stat()
         if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
             throw SystemError("read", path: path, errno: EISDIR)

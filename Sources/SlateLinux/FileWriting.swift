@@ -1,68 +1,44 @@
-import CSlateShim
 import Glibc
 
-/// Writes that survive a crash or power loss: a temporary file, fsync, rename
-/// over the old file, and fsync of the folder.
+/// Writes that survive a crash or power loss: a file of its own with an
+/// unpredictable name, fsync, rename over the old file, and fsync of the folder.
 public enum FileWriting {
-    public static func atomicWrite(_ text: String, toPath path: String) throws(SystemError) {
-        let (temporary, fd) = try TemporaryFile.open(path + ".tmp-")
-        var bytes = Array(text.utf8)
+    /// Replaces `name` in `folder` with `text`; the file gets `mode`. Errors name `name`.
+    public static func atomicWrite(_ text: String, to name: String, in folder: Folder, mode: mode_t) throws(SystemError) {
+        do {
+            try replace(name, in: folder, with: Array(text.utf8), mode: mode)
+        } catch {
+            throw SystemError(error.operation, path: folder.file(name), errno: error.errno)
+        }
+    }
+
+    private static func replace(_ name: String, in folder: Folder, with bytes: [UInt8], mode: mode_t) throws(SystemError) {
+        let (temporary, fd) = try folder.createUnique(prefix: "." + name + ".tmp-", mode: mode)
+        let written = Result { () throws(SystemError) in
+            try writeAll(bytes, to: fd, path: folder.file(temporary))
+            guard retryingInterrupts({ fsync(fd) }) == 0 else { throw SystemError("write (fsync)", path: folder.file(temporary)) }
+        }
+        close(fd)
+        do {
+            try written.get()
+            try folder.rename(temporary, to: name)
+        } catch {
+            try? folder.remove(temporary)
+            throw error
+        }
+        try folder.sync()
+    }
+
+    /// Writes every byte of `bytes` to `fd` (named `path` in errors).
+    public static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) throws(SystemError) {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { raw in
+            let written = bytes.withUnsafeBytes { raw in
                 retryingInterrupts { write(fd, raw.baseAddress! + offset, raw.count - offset) }
             }
-            if written <= 0 {
-                let error = SystemError("write", path: temporary)
-                close(fd)
-                unlink(temporary)
-                throw error
-            }
+            guard written > 0 else { throw SystemError("write", path: path) }
             offset += written
         }
-        bytes.removeAll()
-        if retryingInterrupts({ fsync(fd) }) != 0 {
-            let error = SystemError("write (fsync)", path: temporary)
-            close(fd)
-            unlink(temporary)
-            throw error
-        }
-        close(fd)
-        guard rename(temporary, path) == 0 else {
-            let error = SystemError("replace", path: path)
-            unlink(temporary)
-            throw error
-        }
-        try FileSync.folder(of: path)
-    }
-
-    /// Creates `path` and its parents (mode 0755) if they do not exist.
-    public static func makeFolders(_ path: String) throws(SystemError) {
-        var current = path.hasPrefix("/") ? "" : "."
-        for component in path.split(separator: "/") {
-            current += "/" + component
-            if mkdir(current, 0o755) != 0 && errno != EEXIST { throw SystemError("create folder", path: current) }
-        }
-    }
-}
-
-/// Files created under a name no other file has (`mkostemp`): the prefix and
-/// six random characters, mode 0600.
-public enum TemporaryFile {
-    /// Creates the file and returns its path and an open descriptor (close-on-exec).
-    public static func open(_ prefix: String) throws(SystemError) -> (path: String, fd: Int32) {
-        var template = Array((prefix + "XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { slate_mkostemp($0.baseAddress!, O_CLOEXEC) }
-        let path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard fd >= 0 else { throw SystemError("create", path: path) }
-        return (path, fd)
-    }
-
-    /// Creates the file in `folder`, closed, and returns its path.
-    public static func create(in folder: String, prefix: String) throws(SystemError) -> String {
-        let (path, fd) = try open(folder + "/" + prefix)
-        close(fd)
-        return path
     }
 }
 

@@ -8,32 +8,35 @@ public enum JPEGThumbnail {
     /// Thumbnails are at most this wide; smaller frames keep their size.
     public static let maximumWidth = 320
 
-    /// Where a thumbnail is written before it is renamed into place at `path`.
-    public static func partialPath(for path: String) -> String { path + ".partial" }
+    /// The prefix of the temporary files a thumbnail `name` is written to before
+    /// it is renamed into place; recovery removes those a crash left.
+    public static func partialPrefix(for name: String) -> String { "." + name + ".partial-" }
 
-    /// Writes `frame` as a JPEG at `path` (through a temporary file renamed into place).
-    public static func write(_ frame: VideoFrame, to path: String) throws(MediaError) {
+    /// Writes `frame` as the JPEG `name` in `folder`, with `mode` (through a file
+    /// of its own renamed into place).
+    public static func write(_ frame: VideoFrame, named name: String, in folder: Folder, mode: mode_t) throws(MediaError) {
         _ = LibAV.setUp
         let (width, height) = size(width: frame.width, height: frame.height)
-        let bytes = try jpeg(frame, width: width, height: height, path: path)
-        let temporary = partialPath(for: path)
-        let fd = retryingInterrupts { open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
-        guard fd >= 0 else { throw MediaError("create the thumbnail", path: temporary, message: errnoText()) }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { raw in
-                retryingInterrupts { Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset) }
-            }
-            if written <= 0 {
-                let reason = errnoText()
-                Glibc.close(fd)
-                unlink(temporary)
-                throw MediaError("write the thumbnail", path: temporary, message: reason)
-            }
-            offset += written
+        let bytes = try jpeg(frame, width: width, height: height, path: folder.file(name))
+        do {
+            try place(bytes, named: name, in: folder, mode: mode)
+        } catch {
+            throw MediaError("write the thumbnail", path: error.path, message: String(cString: strerror(error.errno)))
         }
+    }
+
+    /// Writes `bytes` to a new file of `folder` and renames it to `name`.
+    private static func place(_ bytes: [UInt8], named name: String, in folder: Folder, mode: mode_t) throws(SystemError) {
+        let (temporary, fd) = try folder.createUnique(prefix: partialPrefix(for: name), mode: mode)
+        let written = Result { () throws(SystemError) in try FileWriting.writeAll(bytes, to: fd, path: folder.file(temporary)) }
         Glibc.close(fd)
-        guard rename(temporary, path) == 0 else { throw MediaError("rename the thumbnail into place", path: path, message: errnoText()) }
+        do {
+            try written.get()
+            try folder.rename(temporary, to: name)
+        } catch {
+            try? folder.remove(temporary)
+            throw error
+        }
     }
 
     /// The thumbnail's size for a frame: at most `maximumWidth` wide, same aspect, even sides.
@@ -94,6 +97,4 @@ public enum JPEGThumbnail {
         defer { av_packet_unref(packet) }
         return Array(UnsafeBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size)))
     }
-
-    private static func errnoText() -> String { String(cString: strerror(errno)) }
 }

@@ -8,11 +8,17 @@ public enum MediaProbe {
     /// Probes the first video stream of the file at `path`; with `decode`,
     /// also decodes every frame and counts the pictures.
     public static func probe(path: String, decode: Bool = false) throws(MediaError) -> MediaInfo {
-        _ = LibAV.setUp
-        var context: UnsafeMutablePointer<AVFormatContext>?
-        try check(retryingInterruptedOpen { avformat_open_input(&context, path, nil, nil) }, "open the file", path: path)
-        defer { avformat_close_input(&context) }
-        guard let context else { throw MediaError("open the file", path: path, code: slate_averror(ENOMEM)) }
+        try probe(MediaInput(path: path, operation: "open the file"), decode: decode)
+    }
+
+    /// Probes the file `name` of `folder`, never through a link.
+    public static func probe(_ name: String, in folder: Folder, decode: Bool = false) throws(MediaError) -> MediaInfo {
+        try probe(MediaInput(name, in: folder, operation: "open the file"), decode: decode)
+    }
+
+    private static func probe(_ input: MediaInput, decode: Bool) throws(MediaError) -> MediaInfo {
+        let context = input.context
+        let path = input.path
         try check(avformat_find_stream_info(context, nil), "read the stream info", path: path)
         let index = try check(
             av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0), "find a video stream", path: path)

@@ -8,27 +8,25 @@ public final class PacketReader {
     public let parameters: VideoStreamParameters
     /// Clockwise degrees to display the video, from its display matrix.
     public let rotation: Int
-    private var context: UnsafeMutablePointer<AVFormatContext>?
+    private let input: MediaInput
     private var packet: UnsafeMutablePointer<AVPacket>?
     private let index: Int32
     /// One frame at the stream's frame rate, in its time base.
     public let frameDuration: Int64
 
-    public init(path: String) throws(MediaError) {
-        _ = LibAV.setUp
+    /// Opens the take `name` of `folder`, never through a link.
+    public convenience init(_ name: String, in folder: Folder) throws(MediaError) {
+        try self.init(try MediaInput(name, in: folder, operation: "open the take"))
+    }
+
+    private init(_ input: MediaInput) throws(MediaError) {
+        self.input = input
+        let path = input.path
         self.path = path
-        var context: UnsafeMutablePointer<AVFormatContext>?
-        try check(retryingInterruptedOpen { avformat_open_input(&context, path, nil, nil) }, "open the take", path: path)
-        guard let opened = context else { throw MediaError("open the take", path: path, code: slate_averror(ENOMEM)) }
-        self.context = opened
-        do {
-            try check(avformat_find_stream_info(opened, nil), "read the stream info", path: path)
-            index = try check(
-                av_find_best_stream(opened, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0), "find a video stream", path: path)
-        } catch {
-            avformat_close_input(&self.context)
-            throw error
-        }
+        let opened = input.context
+        try check(avformat_find_stream_info(opened, nil), "read the stream info", path: path)
+        index = try check(
+            av_find_best_stream(opened, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0), "find a video stream", path: path)
         let stream = opened.pointee.streams[Int(index)]!
         let codecpar = stream.pointee.codecpar!.pointee
         let timeBase = stream.pointee.time_base
@@ -52,13 +50,13 @@ public final class PacketReader {
 
     deinit {
         av_packet_free(&packet)
-        avformat_close_input(&context)
     }
 
     /// The next video packet, or nil at the end of the file (or of its last
     /// complete fragment); a read error is thrown, never taken for the end.
     public func next() throws(MediaError) -> EncodedPacket? {
-        guard let context, let packet else { return nil }
+        let context = input.context
+        guard let packet else { return nil }
         while true {
             let status = av_read_frame(context, packet)
             if status == slate_averror_eof() { return nil }

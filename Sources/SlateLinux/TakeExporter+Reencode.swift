@@ -8,14 +8,14 @@ extension TakeExporter {
     /// take's timing, shifted to start where the previous take ended. A take
     /// stops at a read error, which its `Read` keeps.
     func reencode(
-        _ readers: [PacketReader], filter: ExportFilter, to output: String, total: Int, progress: (Double) -> Void
+        _ readers: [PacketReader], filter: ExportFilter, to partial: Partial, total: Int, progress: (Double) -> Void
     ) throws -> Joined {
         let first = readers[0]
         let (width, height, timeBase) = (first.parameters.width, first.parameters.height, first.parameters.timeBase)
         let codecs = [first.parameters.codec] + ["h264", "hevc"].filter { $0 != first.parameters.codec }
         let encoder = try VideoEncoder(codecs: codecs, width: width, height: height, fps: first.framesPerSecond)
         let writer = try TakeWriter(
-            path: output,
+            io: partial.io, named: partial.name, in: partial.folder,
             parameters: VideoStreamParameters(
                 codec: encoder.parameters.codec, width: width, height: height, timeBase: timeBase,
                 extradata: encoder.parameters.extradata),

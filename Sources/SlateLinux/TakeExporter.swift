@@ -1,4 +1,3 @@
-import CSlateShim
 import Glibc
 import SlateCore
 
@@ -73,6 +72,14 @@ public struct TakeExporter: Sendable {
         var encoder: String?
     }
 
+    /// The file an export is written to before it is verified and named: a new
+    /// file with an unpredictable name in the output folder.
+    struct Partial {
+        var folder: Folder
+        var name: String
+        var io: DescriptorIO
+    }
+
     /// Why an export did not happen; the takes are all still there.
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
@@ -99,7 +106,7 @@ public struct TakeExporter: Sendable {
         var readers: [PacketReader] = []
         for take in takes {
             do {
-                readers.append(try PacketReader(path: folder.file(take.file)))
+                readers.append(try PacketReader(take.file, in: folder.directory))
             } catch {
                 throw Failure(description: "cannot read take \(folder.file(take.file)): \(error.reason); the takes are kept")
             }
@@ -110,9 +117,13 @@ public struct TakeExporter: Sendable {
         }
 
         let name = ExportPlan.fileName(at: wallClock)
-        let partial: String
+        let output: Folder
+        let partial: Partial
         do {
-            partial = try TemporaryFile.create(in: outputFolder, prefix: "." + name + ".partial-")
+            output = try Folder(outputFolder, creating: 0o755)
+            let (partialName, fd) = try output.createUnique(prefix: "." + name + ".partial-", mode: 0o666)
+            let io = try DescriptorIO(fd: fd, writing: true, path: output.file(partialName))
+            partial = Partial(folder: output, name: partialName, io: io)
         } catch {
             throw Failure(description: "\(error); the takes are kept")
         }
@@ -139,8 +150,7 @@ public struct TakeExporter: Sendable {
             guard let measured = ExportPlan(takes: joined.reads.map(\.take), filter: .none), joined.frames > 0 else {
                 throw Failure(description: "no frame could be read from the takes in \(folder.path); the takes are kept")
             }
-            try FileSync.file(partial)
-            result = try MediaProbe.probe(path: partial)
+            result = try MediaProbe.probe(partial.name, in: output)
             guard result.frameCount == joined.frames, measured.verifies(duration: .microseconds(result.durationMicroseconds))
             else {
                 throw Failure(
@@ -149,17 +159,17 @@ public struct TakeExporter: Sendable {
                         + "\(Double(measured.total.microseconds) / 1e6) s); the takes are kept")
             }
         } catch {
-            unlink(partial)
+            try? output.remove(partial.name)
             if let failure = error as? Failure { throw failure }
             throw Failure(description: "\(error); the takes are kept")
         }
 
         let final: String
         do {
-            final = try Self.name(partial, as: name, in: outputFolder)
-            try FileSync.folder(of: final)
+            final = output.file(try Self.name(partial.name, as: name, in: output))
+            try output.sync()
         } catch {
-            unlink(partial)
+            try? output.remove(partial.name)
             throw Failure(description: "\(error); the takes are kept")
         }
         let outcome = Outcome(
@@ -196,26 +206,26 @@ public struct TakeExporter: Sendable {
     }
 
     /// Gives the verified `partial` its name, `name` or, when a file has it,
-    /// `slate-…-2.mp4`, `-3`, …: an export never replaces a file.
-    static func name(_ partial: String, as name: String, in folder: String) throws(SystemError) -> String {
+    /// `slate-…-2.mp4`, `-3`, …: an export never replaces a file. Returns the name given.
+    static func name(_ partial: String, as name: String, in folder: Folder) throws(SystemError) -> String {
         let stem = name.hasSuffix(".mp4") ? String(name.dropLast(4)) : name
         for attempt in 1...1000 {
-            let candidate = folder + "/" + (attempt == 1 ? name : "\(stem)-\(attempt).mp4")
-            if slate_rename_noreplace(partial, candidate) == 0 { return candidate }
-            guard errno == EEXIST else { throw SystemError("name the export", path: candidate) }
+            let candidate = attempt == 1 ? name : "\(stem)-\(attempt).mp4"
+            if try folder.renameIfFree(partial, to: candidate) { return candidate }
         }
-        throw SystemError("name the export", path: folder + "/" + name, errno: EEXIST)
+        throw SystemError("name the export", path: folder.file(name), errno: EEXIST)
     }
 
     /// Copies the takes' packets one after another, each take's timestamps
     /// shifted to start where the previous one ended. A take stops at a read
     /// error, which its `Read` keeps.
     private func copy(
-        _ readers: [PacketReader], to output: String, total: Int, progress: (Double) -> Void
+        _ readers: [PacketReader], to partial: Partial, total: Int, progress: (Double) -> Void
     ) throws -> Joined {
         let first = readers[0]
         let timeBase = first.parameters.timeBase
-        let writer = try TakeWriter(path: output, parameters: first.parameters, rotation: first.rotation)
+        let writer = try TakeWriter(
+            io: partial.io, named: partial.name, in: partial.folder, parameters: first.parameters, rotation: first.rotation)
         var offset: Int64 = 0
         var copied = 0
         var reads: [Read] = []

@@ -106,7 +106,6 @@ public final class TakeExports: Sendable {
     private static func run(_ ids: Set<String>, ledger: TakeLedger, options: TakeExporter.Options, to outputFolder: String) -> Event {
         defer { ledger.release(ids) }
         do {
-            try FileWriting.makeFolders(outputFolder)
             return .exported(
                 try TakeExporter(ledger: ledger, outputFolder: outputFolder).export(
                     ids: ids, at: WallClock.microseconds(), options: options))

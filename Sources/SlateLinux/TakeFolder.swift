@@ -1,7 +1,8 @@
 import Glibc
 import SlateCore
 
-/// A rig's work folder: the take files, their thumbnails and `takes.json`.
+/// A rig's work folder: the take files, their thumbnails and `takes.json`,
+/// opened once and checked (`Folder`), every file created relative to it.
 public struct TakeFolder: Sendable {
     /// Why the folder's manifest could not be read, or the folder not used.
     public enum Failure: Error, CustomStringConvertible {
@@ -10,6 +11,8 @@ public struct TakeFolder: Sendable {
         /// Another process holds the folder's lock; `holder` is what it wrote there.
         case busy(path: String, holder: String)
         case missing(path: String)
+        /// The folder is not one Slate may write into.
+        case folder(Folder.Failure)
 
         public var description: String {
             switch self {
@@ -17,29 +20,45 @@ public struct TakeFolder: Sendable {
             case .manifest(let diagnostics): diagnostics.map(\.description).joined(separator: "\n")
             case .busy(let path, let holder): "\(path) is in use by \(holder)"
             case .missing(let path): "\(path): the work folder does not exist"
+            case .folder(let failure): "\(failure)"
             }
         }
     }
 
-    public let path: String
+    public let directory: Folder
+    /// Who may read the takes: the modes of the folder and of the files created in it.
+    public let access: TakeAccess
 
-    public init(path: String) { self.path = path }
-
-    public var manifestPath: String { path + "/" + TakeManifest.fileName }
-
-    public func file(_ name: String) -> String { path + "/" + name }
-
-    /// Whether the folder exists.
-    public var exists: Bool {
-        var status = stat()
-        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+    /// Opens the work folder at `path`. With `create`, a missing folder is made,
+    /// and the folder's mode is set to what `access` says (0700 for private takes).
+    public init(path: String, create: Bool, access: TakeAccess = .private) throws(Failure) {
+        do {
+            directory = try Folder(path, creating: create ? access.folderMode : nil)
+        } catch {
+            if case .missing(let path) = error { throw .missing(path: path) }
+            throw .folder(error)
+        }
+        self.access = access
+        if create, directory.mode != access.folderMode {
+            do {
+                try directory.setMode(access.folderMode)
+            } catch {
+                throw .system(error)
+            }
+        }
     }
+
+    public var path: String { directory.path }
+
+    public var manifestPath: String { file(TakeManifest.fileName) }
+
+    public func file(_ name: String) -> String { directory.file(name) }
 
     /// The manifest; an empty one when the folder has none yet.
     public func load() throws(Failure) -> TakeManifest {
         let text: String
         do {
-            text = try FileReading.text(atPath: manifestPath)
+            text = String(decoding: try directory.read(TakeManifest.fileName), as: UTF8.self)
         } catch {
             if error.errno == ENOENT { return TakeManifest() }
             throw .system(error)
@@ -53,27 +72,38 @@ public struct TakeFolder: Sendable {
     /// Saves the manifest. When the disk is full, the space `reserveSpace()` set
     /// aside is given up for it.
     public func save(_ manifest: TakeManifest) throws(SystemError) {
+        let write = { () throws(SystemError) in
+            try FileWriting.atomicWrite(manifest.json, to: TakeManifest.fileName, in: directory, mode: access.fileMode)
+        }
         do {
-            try FileWriting.atomicWrite(manifest.json, toPath: manifestPath)
-        } catch where error.errno == ENOSPC && unlink(reservePath) == 0 {
-            try FileWriting.atomicWrite(manifest.json, toPath: manifestPath)
+            try write()
+        } catch where error.errno == ENOSPC && unlinkat(directory.fd, Self.reserveName, 0) == 0 {
+            try write()
         }
     }
 
-    /// A file holding space for the manifest, in case the takes fill the disk.
-    public var reservePath: String { path + "/.takes.reserve" }
+    /// The file holding space for the manifest, in case the takes fill the disk.
+    static let reserveName = ".takes.reserve"
 
     /// Sets `bytes` aside for the manifest (once; again after `save` used them).
     public func reserveSpace(bytes: Int = 128 * 1024) throws(SystemError) {
-        guard access(reservePath, F_OK) != 0 else { return }
-        let fd = retryingInterrupts { open(reservePath, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644) }
-        guard fd >= 0 else { throw SystemError("create", path: reservePath) }
+        let fd: Int32
+        do {
+            fd = try directory.create(Self.reserveName, mode: 0o600)
+        } catch where error.errno == EEXIST {
+            return
+        }
         defer { close(fd) }
         let status = posix_fallocate(fd, 0, off_t(bytes))
         if status != 0 {
-            unlink(reservePath)
-            throw SystemError("reserve space (fallocate)", path: reservePath, errno: status)
+            try? directory.remove(Self.reserveName)
+            throw SystemError("reserve space (fallocate)", path: file(Self.reserveName), errno: status)
         }
+    }
+
+    /// Creates the new file `name` for a take or its thumbnail, with the folder's file mode.
+    public func create(_ name: String) throws(SystemError) -> Int32 {
+        try directory.create(name, mode: access.fileMode)
     }
 
     /// Removes `take`'s file, its thumbnail and its manifest entry (the entry first,
@@ -92,10 +122,8 @@ public struct TakeFolder: Sendable {
 
     /// Unlinks a take's file and thumbnail (gone already is fine), then syncs the folder.
     func removeFiles(of take: TakeManifest.Take) throws(SystemError) {
-        for name in [take.file] + (take.thumbnail.map { [$0] } ?? []) where unlink(file(name)) != 0 && errno != ENOENT {
-            throw SystemError("delete", path: file(name))
-        }
-        try FileSync.folder(of: file(take.file))
+        for name in [take.file] + (take.thumbnail.map { [$0] } ?? []) { try directory.remove(name) }
+        try directory.sync()
     }
 
     /// Finishes what a crash interrupted. A take marked recording is measured
@@ -103,10 +131,12 @@ public struct TakeFolder: Sendable {
     /// written; one whose file holds no frame leaves the list, and the file and
     /// thumbnail begun for it are removed (nothing was recorded); one that cannot
     /// be read now stays as it is. A take marked as held by a verified export
-    /// has its files deleted and leaves the list. Returns what was done, for
+    /// has its files deleted and leaves the list. Temporary files a crash left
+    /// (the manifest's, a thumbnail's) are removed. Returns what was done, for
     /// the log. Callers hold the folder's lock.
     public func recover(_ ledger: TakeLedger) -> [String] {
         var notes: [String] = []
+        for name in directory.names(withPrefix: "." + TakeManifest.fileName + ".tmp-") { try? directory.remove(name) }
         let snapshot = ledger.manifest
         guard snapshot.takes.contains(where: { $0.recording || $0.exported != nil }) else { return notes }
         var exported: [TakeManifest.Take] = []
@@ -121,18 +151,17 @@ public struct TakeFolder: Sendable {
             guard take.recording else { continue }
             let path = file(take.file)
             let thumbnail = TakeManifest.thumbnailName(for: take.file)
-            unlink(JPEGThumbnail.partialPath(for: file(thumbnail)))
-            let probed = Result { () throws(MediaError) in try MediaProbe.probe(path: path) }
-            var status = stat()
-            if case .failure(let error) = probed, stat(path, &status) == 0, status.st_size >= 4096 {
+            for name in directory.names(withPrefix: JPEGThumbnail.partialPrefix(for: thumbnail)) { try? directory.remove(name) }
+            let probed = Result { () throws(MediaError) in try MediaProbe.probe(take.file, in: directory) }
+            if case .failure(let error) = probed, let status = directory.status(of: take.file), status.st_size >= 4096 {
                 notes.append("\(path) was being recorded and cannot be measured now (\(error)); it stays listed as recording")
                 continue
             }
             guard case .success(let info) = probed, info.frameCount > 0 else {
                 // Nothing was recorded: the entry goes, and the file and thumbnail begun for it.
                 measured.takes.remove(at: index)
-                unlink(path)
-                unlink(file(thumbnail))
+                try? directory.remove(take.file)
+                try? directory.remove(thumbnail)
                 notes.append("\(path) was being recorded and holds no frame; it is removed")
                 continue
             }
@@ -140,7 +169,7 @@ public struct TakeFolder: Sendable {
             measured.takes[index].frames = info.frameCount
             measured.takes[index].duration = .microseconds(info.durationMicroseconds)
             // The thumbnail is listed when the take closes: one written before a crash is its own.
-            if take.thumbnail == nil, access(file(thumbnail), F_OK) == 0 {
+            if take.thumbnail == nil, directory.contains(thumbnail) {
                 measured.takes[index].thumbnail = thumbnail
             }
             notes.append("recovered \(path): \(info.frameCount) frames, \(info.seconds) s")
@@ -158,6 +187,20 @@ public struct TakeFolder: Sendable {
     }
 }
 
+extension TakeAccess {
+    /// The work folder's mode: 0700, 0750 or 0755.
+    public var folderMode: mode_t {
+        switch self {
+        case .private: 0o700
+        case .group: 0o750
+        case .everyone: 0o755
+        }
+    }
+
+    /// The mode of takes, thumbnails and `takes.json`: 0600, 0640 or 0644.
+    public var fileMode: mode_t { folderMode & 0o666 }
+}
+
 /// The work folder's lock (`flock` on `.slate.lock`): one process at a time
 /// records into a folder or changes its takes. The file says who holds it.
 public final class TakeFolderLock {
@@ -166,14 +209,17 @@ public final class TakeFolderLock {
 
     /// Takes the lock for `holder` (e.g. `slate run (pid 4242)`), or says who has it.
     public init(_ folder: TakeFolder, holder: String) throws(TakeFolder.Failure) {
-        guard folder.exists else { throw .missing(path: folder.path) }
         let path = folder.file(".slate.lock")
         self.path = path
-        fd = retryingInterrupts { open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600) }
-        guard fd >= 0 else { throw .system(SystemError("open the lock", path: path)) }
+        do {
+            fd = try folder.directory.openForUpdate(".slate.lock", mode: 0o600)
+        } catch {
+            throw .system(error)
+        }
         guard retryingInterrupts({ flock(fd, LOCK_EX | LOCK_NB) }) == 0 else {
             let error = SystemError("lock", path: path)
-            let holder = (try? FileReading.text(atPath: path))?.split(separator: "\n").first.map(String.init)
+            let text = try? FileReading.bytes(of: fd, path: path)
+            let holder = text.flatMap { String(decoding: $0, as: UTF8.self).split(separator: "\n").first.map(String.init) }
             close(fd)
             guard error.errno == EWOULDBLOCK else { throw .system(error) }
             throw .busy(path: folder.path, holder: holder ?? "another process")

@@ -245,13 +245,16 @@ public final class TakeRecorder: @unchecked Sendable {
         // The take is listed before its file exists, so a crash at any point
         // leaves nothing unlisted: recovery measures the file, or drops the entry.
         let take = newTake(in: ledger.manifest, started: started)
+        var created = false
         do {
             try ledger.change(undoIfUnsaved: true) { $0.takes.append(take) }
-            try createFile(take.file)
-            writer = try TakeWriter(path: folder.file(take.file), parameters: encoder.parameters, rotation: rotation)
+            let fd = try folder.create(take.file)
+            created = true
+            writer = try TakeWriter(
+                fd: fd, named: take.file, in: folder.directory, parameters: encoder.parameters, rotation: rotation)
         } catch {
             router.abandon()
-            unlink(folder.file(take.file))
+            if created { try? folder.directory.remove(take.file) }
             try? ledger.change { manifest in manifest.takes.removeAll { $0.id == take.id && $0.recording } }
             report(.startFailed("a take could not start: \(error)"))
             return
@@ -268,19 +271,12 @@ public final class TakeRecorder: @unchecked Sendable {
         while true {
             let id = TakeManifest.id(number: number)
             let name = TakeManifest.takeFileName(started: started, id: id, extension: encoder.fileExtension)
-            if access(folder.file(name), F_OK) != 0 {
+            if !folder.directory.contains(name) {
                 return TakeManifest.Take(
                     id: id, file: name, thumbnail: nil, started: started, codec: encoder.parameters.codec, recording: true)
             }
             number += 1
         }
-    }
-
-    /// Creates the take's file; never one that exists.
-    private func createFile(_ name: String) throws(SystemError) {
-        let fd = retryingInterrupts { Glibc.open(folder.file(name), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
-        guard fd >= 0 else { throw SystemError("create", path: folder.file(name)) }
-        Glibc.close(fd)
     }
 
     private func write(_ timed: TakeRouter<EncodedPacket>.Timed, frame: Capture?) {
@@ -304,7 +300,7 @@ public final class TakeRecorder: @unchecked Sendable {
         {
             let name = TakeManifest.thumbnailName(for: take.file)
             do {
-                try JPEGThumbnail.write(frame, to: folder.file(name))
+                try JPEGThumbnail.write(frame, named: name, in: folder.directory, mode: folder.access.fileMode)
                 take.thumbnail = name
             } catch {
                 log.warning("thumbnail: \(error)")

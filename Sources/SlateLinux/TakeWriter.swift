@@ -6,8 +6,10 @@ import SlateCore
 /// or QuickTime when the path ends in `.mov` (for MJPEG): a new fragment starts at
 /// every keyframe and is flushed to the file at once, so a crash or a kill leaves a
 /// playable file that ends at the last fragment, and a failed write (a full disk)
-/// can be cut back to it with `abandon()`.
+/// can be cut back to it with `abandon()`. libav writes through the descriptor
+/// of the file Slate created, never by path.
 public final class TakeWriter {
+    /// The file's path, for messages.
     public let path: String
     public let parameters: VideoStreamParameters
     /// Clockwise degrees a player turns the picture (0, 90, 180 or 270), stored as a display matrix.
@@ -25,16 +27,32 @@ public final class TakeWriter {
         public var end: Int64
     }
 
+    private let folder: Folder
+    private let io: DescriptorIO
     private var context: UnsafeMutablePointer<AVFormatContext>?
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var headerWritten = false
     private var finished = false
     private var written = Complete(bytes: 0, packets: 0, end: 0)
 
-    /// Creates (or replaces) the file at `path` and writes the MP4 (or MOV) header.
-    public init(path: String, parameters: VideoStreamParameters, rotation: Int = 0) throws(MediaError) {
+    /// Writes the MP4 (or MOV, for a `name` ending in `.mov`) header into `fd`, the
+    /// new file `name` of `folder`. The writer owns `fd` from here, failing or not.
+    public convenience init(
+        fd: Int32, named name: String, in folder: Folder, parameters: VideoStreamParameters, rotation: Int = 0
+    ) throws(MediaError) {
+        let io = try DescriptorIO(fd: fd, writing: true, path: folder.file(name))
+        try self.init(io: io, named: name, in: folder, parameters: parameters, rotation: rotation)
+    }
+
+    /// Writes the header through `io`, the new file `name` of `folder`.
+    init(
+        io: DescriptorIO, named name: String, in folder: Folder, parameters: VideoStreamParameters, rotation: Int = 0
+    ) throws(MediaError) {
         _ = LibAV.setUp
+        let path = folder.file(name)
         self.path = path
+        self.folder = folder
+        self.io = io
         self.parameters = parameters
         self.rotation = ((rotation % 360) + 360) % 360
         guard self.rotation % 90 == 0 else {
@@ -43,8 +61,8 @@ public final class TakeWriter {
         guard let descriptor = avcodec_descriptor_get_by_name(parameters.codec) else {
             throw MediaError("write the take", path: path, message: "unknown codec '\(parameters.codec)'")
         }
-        let container = path.hasSuffix(".mov") ? "mov" : "mp4"
-        try check(avformat_alloc_output_context2(&context, nil, container, path), "create an MP4 muxer", path: path)
+        let container = name.hasSuffix(".mov") ? "mov" : "mp4"
+        try check(avformat_alloc_output_context2(&context, nil, container, nil), "create an MP4 muxer", path: path)
         packet = av_packet_alloc()
         guard let context, packet != nil, let stream = avformat_new_stream(context, nil) else {
             throw MediaError("create an MP4 muxer", path: path, code: slate_averror(ENOMEM))
@@ -73,8 +91,8 @@ public final class TakeWriter {
             // players and ffprobe read it back as -90 (libav's angles are counterclockwise).
             matrix.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_set($0, Double(self.rotation)) }
         }
-        try check(
-            retryingInterruptedOpen { avio_open(&context.pointee.pb, path, AVIO_FLAG_WRITE) }, "open the take for writing", path: path)
+        context.pointee.pb = io.context
+        context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
         var options: OpaquePointer?
         defer { av_dict_free(&options) }
         av_dict_set(&options, "movflags", "frag_keyframe+empty_moov+default_base_moof", 0)
@@ -125,8 +143,9 @@ public final class TakeWriter {
     public func abandon() -> Complete {
         guard !finished else { return complete }
         finished = true
+        if let pb = context?.pointee.pb { avio_flush(pb) }
+        ftruncate(io.fd, __off_t(complete.bytes))
         close()
-        truncate(path, __off_t(complete.bytes))
         return complete
     }
 
@@ -142,23 +161,29 @@ public final class TakeWriter {
     public func finish() throws(MediaError) {
         guard let context, !finished else { return }
         finished = true
+        defer { close() }
         let status = av_write_trailer(context)
-        let closeStatus = avio_closep(&context.pointee.pb)
-        if status < 0 || closeStatus < 0 { truncate(path, __off_t(complete.bytes)) }
+        avio_flush(context.pointee.pb)
+        let writeStatus = context.pointee.pb.pointee.error
+        if status < 0 || writeStatus < 0 { ftruncate(io.fd, __off_t(complete.bytes)) }
         try check(status, "write the MP4 trailer", path: path)
-        try check(closeStatus, "close the take", path: path)
+        try check(writeStatus, "close the take", path: path)
+        guard retryingInterrupts({ fsync(io.fd) }) == 0 else {
+            throw MediaError("sync the take to disk", path: path, code: slate_averror(errno))
+        }
         do {
-            try FileSync.file(path)
-            try FileSync.folder(of: path)
+            try folder.sync()
         } catch {
-            throw MediaError("sync the take to disk", path: error.path, message: String(cString: strerror(error.errno)))
+            throw MediaError("sync the take to disk", path: error.path, code: slate_averror(error.errno))
         }
     }
 
+    /// Frees the muxer and closes the file.
     private func close() {
         guard let context else { return }
-        if context.pointee.pb != nil { avio_closep(&context.pointee.pb) }
+        context.pointee.pb = nil
         avformat_free_context(context)
         self.context = nil
+        io.close()
     }
 }

@@ -10,17 +10,17 @@ func runExportBench(_ arguments: [String]) {
     let (width, height, fps, framesPerTake) = (1280, 720, 30, 90)
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("slate-export-bench-\(getpid())").path
     defer { try? FileManager.default.removeItem(atPath: root) }
-    let folder = TakeFolder(path: root + "/takes")
+    let folder: TakeFolder
     do {
-        try FileWriting.makeFolders(folder.path)
-        try FileWriting.makeFolders(root + "/out")
+        folder = try TakeFolder(path: root + "/takes", create: true)
         let pattern = TestPattern(width: width, height: height)
         var manifest = TakeManifest()
         var list = ""
         for take in 0..<count {
             let name = "take-\(take).mp4"
             let encoder = try VideoEncoder(codecs: ["h264"], width: width, height: height, fps: fps)
-            let writer = try TakeWriter(path: folder.file(name), parameters: encoder.parameters)
+            let writer = try TakeWriter(
+                fd: try folder.create(name), named: name, in: folder.directory, parameters: encoder.parameters)
             for index in 0..<framesPerTake {
                 let frame = pattern.frame(index: take * framesPerTake + index, time: Instant(microseconds: Int64(index) * 33_333))
                 for packet in try encoder.encode(frame, pts: Int64(index), keyframe: index == 0) { try writer.write(packet) }

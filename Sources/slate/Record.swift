@@ -23,7 +23,7 @@ struct Record: ParsableCommand {
     @Flag(help: "Store a camera's MJPEG or H.264 frames as they come, without encoding (as camera.passthrough).")
     var passthrough = false
 
-    @OptionGroup var folder: Takes.Folder
+    @OptionGroup var folder: Takes.FolderOptions
 
     @Flag(help: "Print the take as one JSON object.")
     var json = false
@@ -31,10 +31,9 @@ struct Record: ParsableCommand {
     func run() throws {
         Slate.bootstrapLogging()
         let log = Logger(label: "slate.record")
-        let folder = try self.folder.resolve()
+        let folder = try self.folder.resolve("record", create: true)
         let source: FrameSource
         do {
-            try FileWriting.makeFolders(folder.path)
             if camera == "testpattern" {
                 source = TestPatternSource(width: video.dimensions.width, height: video.dimensions.height, fps: video.fps)
             } else {

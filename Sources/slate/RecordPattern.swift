@@ -26,7 +26,8 @@ struct RecordPattern: ParsableCommand {
     func run() throws {
         let (width, height) = video.dimensions
         let fps = video.fps, seconds = video.seconds
-        let thumbnail = TakeManifest.thumbnailName(for: output)
+        let (folderPath, name) = Folder.split(output)
+        let thumbnail = TakeManifest.thumbnailName(for: name)
         let output = OutputStream()
         func fail(_ error: Error) -> ExitCode {
             OutputStream.writeError("slate record-pattern: \(error)")
@@ -34,6 +35,7 @@ struct RecordPattern: ParsableCommand {
         }
         let encoder: VideoEncoder
         let writer: TakeWriter
+        let folder: Folder
         let loop: EventLoop
         var stoppedBy: Int32?
         do {
@@ -46,7 +48,9 @@ struct RecordPattern: ParsableCommand {
             }
             encoder = try VideoEncoder(
                 codecs: video.codecs, width: width, height: height, fps: fps)
-            writer = try TakeWriter(path: self.output, parameters: encoder.parameters)
+            folder = try Folder(folderPath, creating: 0o755)
+            writer = try TakeWriter(
+                fd: try folder.create(name, mode: 0o666), named: name, in: folder, parameters: encoder.parameters)
         } catch {
             throw fail(error)
         }
@@ -74,7 +78,9 @@ struct RecordPattern: ParsableCommand {
                     let frame = pattern.frame(index: next, time: Instant(microseconds: offset.microseconds))
                     do {
                         for packet in try encoder.encode(frame, pts: Int64(next)) { try writer.write(packet) }
-                        if next == thumbnailIndex { try JPEGThumbnail.write(frame, to: thumbnail) }
+                        if next == thumbnailIndex {
+                            try JPEGThumbnail.write(frame, named: thumbnail, in: folder, mode: 0o666)
+                        }
                     } catch {
                         failure = error
                     }
@@ -89,13 +95,13 @@ struct RecordPattern: ParsableCommand {
             if let failure { throw failure }
             for packet in encoder.flush() { try writer.write(packet) }
             try writer.finish()
-            let info = try MediaProbe.probe(path: self.output)
+            let info = try MediaProbe.probe(name, in: folder)
             let duration = Instant(microseconds: info.durationMicroseconds).seconds(since: Instant(microseconds: 0), decimals: 3)
             if let stoppedBy { output.writeLine("stopped by \(stoppedBy == SIGINT ? "SIGINT" : "SIGTERM") after \(next) frames") }
             output.writeLine(
                 "wrote \(self.output): \(info.codec) \(info.width)x\(info.height), \(info.frameCount) frames, \(duration) s, \(info.keyframeCount) keyframes"
             )
-            if next > thumbnailIndex { output.writeLine("thumbnail \(thumbnail)") }
+            if next > thumbnailIndex { output.writeLine("thumbnail \(folder.file(thumbnail))") }
             // An encoder that keeps up may have a slow frame now and then, but catches up.
             let late = "\(lateFrames) of \(next) frames late, at most \(maximumLag / 1000) ms"
             output.writeLine(

@@ -38,17 +38,23 @@ struct Run: ParsableCommand {
         let log = Logger(label: "slate.run")
         let loaded = try ProfileSource.loadOrExit(profile)
         let recording = try replay.map { (path: $0, parsed: try Replay.loadOrExit($0)) }
-        let work = try Self.writableFolder(self.work ?? loaded.camera.work ?? UserPath.defaultWork)
-        let output = try Self.writableFolder(self.output ?? loaded.camera.output ?? UserPath.defaultOutput)
+        let work: TakeFolder
+        let output: String
         let lock: TakeFolderLock
         do {
-            lock = try TakeFolderLock(TakeFolder(path: work), holder: TakeFolderLock.holder("run"))
+            work = try TakeFolder(
+                path: Self.absolute(self.work ?? loaded.camera.work ?? UserPath.defaultWork), create: true,
+                access: loaded.camera.takesAccess)
+            output = Self.absolute(self.output ?? loaded.camera.output ?? UserPath.defaultOutput)
+            try Self.checkWritable(try Folder(output, creating: 0o755))
+            try Self.checkWritable(work.directory)
+            lock = try TakeFolderLock(work, holder: TakeFolderLock.holder("run"))
         } catch {
             OutputStream.writeError("slate run: \(error)")
             throw ExitCode.failure
         }
         let settings = LiveRecorder.Settings(
-            camera: loaded.camera, cameraOverride: camera, work: TakeFolder(path: work), output: output,
+            camera: loaded.camera, cameraOverride: camera, work: work, output: output,
             measureEncoder: ProbeEncoder.inChildProcess)
         let daemon: RunDaemon
         do {
@@ -63,18 +69,16 @@ struct Run: ParsableCommand {
         guard succeeded else { throw ExitCode.failure }
     }
 
-    /// The folder as an absolute path, made if missing; exits 1 naming it when it cannot be written.
-    static func writableFolder(_ path: String) throws -> String {
+    /// `path` with `~` expanded, made absolute against the working folder.
+    static func absolute(_ path: String) -> String {
         let expanded = UserPath.expand(path)
-        do {
-            try FileWriting.makeFolders(expanded)
-            guard access(expanded, W_OK) == 0 else { throw SystemError("write to the folder", path: expanded) }
-        } catch {
-            OutputStream.writeError("slate run: \(error)")
-            throw ExitCode.failure
-        }
-        guard let resolved = realpath(expanded, nil) else { return expanded }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        guard !expanded.hasPrefix("/"), let here = getcwd(nil, 0) else { return expanded }
+        defer { free(here) }
+        return String(cString: here) + "/" + expanded
+    }
+
+    /// Refuses a folder this user cannot write to (a read-only mount, a folder without write permission).
+    static func checkWritable(_ folder: Folder) throws(SystemError) {
+        guard faccessat(folder.fd, ".", W_OK, 0) == 0 else { throw SystemError("write to the folder", path: folder.path) }
     }
 }

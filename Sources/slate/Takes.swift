@@ -9,27 +9,35 @@ struct Takes: ParsableCommand {
         subcommands: [List.self, Delete.self, Export.self])
 
     /// Where the takes are: --work, else the profile's camera.work, else ~/Videos/Slate/takes.
-    struct Folder: ParsableArguments {
+    struct FolderOptions: ParsableArguments {
         @Option(help: "The work folder holding the takes.")
         var work: String?
 
         @Option(help: "A profile whose camera.work folder to use.")
         var profile: String?
 
-        func resolve() throws -> TakeFolder { try resolve(output: nil).work }
+        /// The work folder, opened for `command` (made when `create`); exits 1 saying why it cannot be used.
+        func resolve(_ command: String, create: Bool = false) throws -> TakeFolder {
+            try resolve(command, create: create, output: nil).work
+        }
 
         /// The work folder, where exports go (--output, else the profile's
         /// camera.output, else ~/Videos/Slate) and the export filter (--filter,
         /// else the profile's camera.filter, else none), reading the profile once.
-        func resolve(output option: String?, filter: ExportFilter? = nil) throws
+        func resolve(_ command: String, create: Bool = false, output option: String?, filter: ExportFilter? = nil) throws
             -> (work: TakeFolder, output: String, filter: ExportFilter)
         {
             let camera = try profile.map(ProfileSource.loadOrExit)?.camera
-            return (
-                TakeFolder(path: UserPath.expand(work ?? camera?.work ?? UserPath.defaultWork)),
-                UserPath.expand(option ?? camera?.output ?? UserPath.defaultOutput),
-                filter ?? camera?.filter ?? .none
-            )
+            let work: TakeFolder
+            do {
+                work = try TakeFolder(
+                    path: UserPath.expand(self.work ?? camera?.work ?? UserPath.defaultWork), create: create,
+                    access: camera?.takesAccess ?? .private)
+            } catch {
+                OutputStream.writeError("slate \(command): \(error)")
+                throw ExitCode.failure
+            }
+            return (work, UserPath.expand(option ?? camera?.output ?? UserPath.defaultOutput), filter ?? camera?.filter ?? .none)
         }
     }
 
@@ -56,10 +64,6 @@ struct Takes: ParsableCommand {
     /// The folder's manifest with what a crash left unfinished finished, when no
     /// other process holds the folder; else as it is.
     static func read(_ folder: TakeFolder) throws -> TakeManifest {
-        guard folder.exists else {
-            OutputStream.writeError("slate takes list: \(TakeFolder.Failure.missing(path: folder.path))")
-            throw ExitCode.failure
-        }
         let ledger = try ledger(folder)
         if let lock = try? TakeFolderLock(folder, holder: TakeFolderLock.holder("takes list")) {
             recover(ledger)
@@ -84,13 +88,13 @@ struct Takes: ParsableCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the takes, numbered from 1.")
 
-        @OptionGroup var folder: Folder
+        @OptionGroup var folder: FolderOptions
 
         @Flag(help: "One JSON object per line.")
         var json = false
 
         func run() throws {
-            let folder = try self.folder.resolve()
+            let folder = try self.folder.resolve("takes list")
             let manifest = try Takes.read(folder)
             let output = OutputStream()
             for (index, take) in manifest.takes.enumerated() {
@@ -127,10 +131,10 @@ struct Takes: ParsableCommand {
         @Argument(help: "The take's number, as `slate takes list` shows it.")
         var number: Int
 
-        @OptionGroup var folder: Folder
+        @OptionGroup var folder: FolderOptions
 
         func run() throws {
-            let folder = try self.folder.resolve()
+            let folder = try self.folder.resolve("takes delete")
             let (ledger, lock) = try Takes.open(folder, command: "delete")
             defer { withExtendedLifetime(lock) {} }
             let takes = ledger.manifest.takes
@@ -162,7 +166,7 @@ struct Takes: ParsableCommand {
                 take. An export never replaces a file: a name taken gets -2, -3, ...
                 """)
 
-        @OptionGroup var folder: Folder
+        @OptionGroup var folder: FolderOptions
 
         @Option(help: "The folder for the joined video.")
         var output: String?
@@ -180,13 +184,12 @@ struct Takes: ParsableCommand {
         var json = false
 
         func run() throws {
-            let (folder, outputFolder, filter) = try self.folder.resolve(output: output, filter: self.filter)
+            let (folder, outputFolder, filter) = try self.folder.resolve("takes export", output: output, filter: self.filter)
             let (ledger, lock) = try Takes.open(folder, command: "export")
             defer { withExtendedLifetime(lock) {} }
             var bar = ProgressBar("exporting")
             let outcome: TakeExporter.Outcome
             do {
-                try FileWriting.makeFolders(outputFolder)
                 outcome = try TakeExporter(ledger: ledger, outputFolder: outputFolder).export(
                     at: WallClock.microseconds(), options: .init(filter: filter, keep: keep, acceptShort: acceptShort)
                 ) { bar.update($0) }

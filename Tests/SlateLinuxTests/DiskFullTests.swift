@@ -14,7 +14,7 @@ import SlateCore
     func withSmallDisk(_ body: (String) throws -> Void) throws {
         let path = try MediaFiles.folder("disk-full-\(UUID().uuidString)")
         defer { MediaFiles.remove(path) }
-        try #require(mount("tmpfs", path, "tmpfs", 0, "size=3m") == 0, "mount: \(String(cString: strerror(errno)))")
+        try #require(mount("tmpfs", path, "tmpfs", 0, "size=3m,mode=0700") == 0, "mount: \(String(cString: strerror(errno)))")
         defer { umount2(path, Int32(MNT_DETACH)) }
         try body(path)
     }
@@ -40,7 +40,7 @@ import SlateCore
     @Test(.enabled(if: getuid() == 0, "mounting a small tmpfs needs root"), .timeLimit(.minutes(1)))
     func aTakeEndsPlayableWhenTheDiskIsFull() throws {
         try withSmallDisk { path in
-            let folder = TakeFolder(path: path)
+            let folder = try TakeFolder(path: path, create: true)
             let recorder = try TakeRecorder(
                 source: SyntheticMJPEGSource(width: 640, height: 360, fps: 30), folder: folder, codecs: ["h264"],
                 passThrough: true, logger: Logger(label: "test"))
@@ -59,7 +59,7 @@ import SlateCore
 
             // With the reserve used up too, saving the manifest fails: reported, and the take stays listed.
             recorder.stop(at: MonotonicClock.now())
-            unlink(folder.reservePath)
+            unlink(folder.file(TakeFolder.reserveName))
             fill(path)
             recorder.deleteLast()
             events = self.events(recorder) { !$0.isEmpty }
@@ -76,7 +76,7 @@ import SlateCore
     @Test(.enabled(if: getuid() == 0, "mounting a small tmpfs needs root"), .timeLimit(.minutes(1)))
     func aTakeThatCannotStartLeavesNothingBehind() throws {
         try withSmallDisk { path in
-            let folder = TakeFolder(path: path)
+            let folder = try TakeFolder(path: path, create: true)
             let recorder = try TakeRecorder(
                 source: SyntheticMJPEGSource(width: 320, height: 180, fps: 30), folder: folder, codecs: ["h264"],
                 passThrough: true, logger: Logger(label: "test"))

@@ -12,7 +12,7 @@ import SlateCore
         defer { MediaFiles.remove(folder) }
         let path = folder + "/frame.jpg"
         let frame = VideoFrame(width: width, height: height, luma: luma, cb: cb, cr: cr, time: Instant(microseconds: 0))
-        try JPEGThumbnail.write(frame, to: path)
+        try JPEGThumbnail.write(frame, toPath: path)
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         return EncodedPacket(data: bytes, pts: 3, dts: 3, duration: 1, isKeyframe: true)
     }

@@ -9,7 +9,7 @@ import SlateCore
 /// decoded and encoded without it.
 @Suite struct PassThroughTests {
     func record(_ source: FrameSource, passThrough: Bool) throws -> (TakeFolder, TakeManifest.Take, String) {
-        let folder = TakeFolder(path: try MediaFiles.folder("passthrough-\(passThrough)-\(UUID().uuidString)"))
+        let folder = try TakeFolder(path: try MediaFiles.folder("passthrough-\(passThrough)-\(UUID().uuidString)"), create: true)
         let recorder = try TakeRecorder(
             source: source, folder: folder, codecs: ["h264"], passThrough: passThrough, logger: Logger(label: "test"))
         recorder.start(at: MonotonicClock.now())

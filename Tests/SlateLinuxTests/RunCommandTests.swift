@@ -115,7 +115,7 @@ import SlateLinux
         let info = try MediaProbe.probe(path: path, decode: true)
         let kept = (stopped[0]["frames"] as? Int ?? 0) + (stopped[2]["frames"] as? Int ?? 0)
         #expect(info.frameCount == kept && info.decodedFrames == kept)
-        #expect(try TakeFolder(path: folder + "/takes").load().takes.isEmpty)
+        #expect(try TakeFolder(path: folder + "/takes", create: false).load().takes.isEmpty)
     }
 
     /// A rig whose left pedal (KEY_A) runs `macro`, the middle one toggles takes.
@@ -163,7 +163,7 @@ import SlateLinux
         #expect(Self.outcomes(result) == ["started take 1", "stopped take 1", "started take 2", "stopped take 2"])
         let started = result.takes("started"), stopped = result.takes("stopped")
         #expect(started.map { $0["take"] as? Int } == [1, 2] && stopped.map { $0["take"] as? Int } == [1, 2])
-        let takes = try TakeFolder(path: folder + "/takes").load().takes
+        let takes = try TakeFolder(path: folder + "/takes", create: false).load().takes
         #expect(takes.count == 2 && takes.allSatisfy { !$0.recording })
         #expect(Set(takes.map(\.id)).count == 2)
         for take in takes {
@@ -187,7 +187,7 @@ import SlateLinux
             first.waitUntilExit()
         }
         let deadline = MonotonicClock.now() + .seconds(10)
-        while (try? TakeFolder(path: folder + "/takes").load().takes.first?.recording) != true, MonotonicClock.now() < deadline {
+        while (try? TakeFolder(path: folder + "/takes", create: false).load().takes.first?.recording) != true, MonotonicClock.now() < deadline {
             MonotonicClock.sleep(until: MonotonicClock.now() + .milliseconds(20))
         }
         let second = try Self.run(arguments)
@@ -196,7 +196,7 @@ import SlateLinux
             second.stderr.contains("slate run: \(folder)/takes is in use by slate run (pid \(first.processIdentifier))"),
             "\(second.stderr)")
         #expect(first.isRunning)
-        let takes = try TakeFolder(path: folder + "/takes").load().takes
+        let takes = try TakeFolder(path: folder + "/takes", create: false).load().takes
         #expect(takes.count == 1 && takes[0].recording, "the first daemon's take is left as it is")
     }
 
@@ -242,7 +242,7 @@ import SlateLinux
         #expect(abs(Self.seconds(second["duration"]) - 3.0) <= 0.07, "\(second)")
         let slots = Int((Self.seconds(second["duration"]) * 30).rounded())
         #expect((second["frames"] as? Int ?? 0) + (second["dropped"] as? Int ?? 0) == slots, "\(second)")
-        let takes = try TakeFolder(path: folder + "/takes").load().takes
+        let takes = try TakeFolder(path: folder + "/takes", create: false).load().takes
         #expect(takes.count == 1 && takes[0].frames == second["frames"] as? Int)
         #expect(try MediaProbe.probe(path: folder + "/takes/" + takes[0].file).frameCount == takes[0].frames)
         let path = try #require(exported["path"] as? String)
@@ -263,7 +263,7 @@ import SlateLinux
         let path = try #require(stopped["path"] as? String)
         let info = try MediaProbe.probe(path: path, decode: true)
         #expect(info.durationMicroseconds >= 1_400_000 && info.decodedFrames == info.frameCount)
-        let manifest = try TakeFolder(path: folder + "/takes").load()
+        let manifest = try TakeFolder(path: folder + "/takes", create: false).load()
         #expect(manifest.takes.count == 1 && manifest.takes.first?.recording == false)
         #expect(manifest.takes.first?.frames == info.frameCount)
     }
@@ -277,7 +277,7 @@ import SlateLinux
             ["--profile", Self.demoProfile, "--replay", recording, "--work", folder + "/takes", "--output", folder],
             signal: SIGKILL, after: .milliseconds(2500))
         #expect(killed.status == -SIGKILL)
-        #expect(try TakeFolder(path: folder + "/takes").load().takes.first?.recording == true)
+        #expect(try TakeFolder(path: folder + "/takes", create: false).load().takes.first?.recording == true)
 
         // Started again (the pedal held again, then SIGTERM): the killed take is listed as finished.
         let again = try Self.run(
@@ -285,7 +285,7 @@ import SlateLinux
             signal: SIGTERM, after: .milliseconds(200))
         #expect(again.status == 0)
         #expect(again.stderr.contains("recovered "), "\(again.stderr)")
-        let takes = try TakeFolder(path: folder + "/takes").load().takes
+        let takes = try TakeFolder(path: folder + "/takes", create: false).load().takes
         #expect(takes.count == 2 && takes.allSatisfy { !$0.recording })
         // At most one fragment (a second) lost.
         #expect(takes[0].duration >= .milliseconds(1400), "\(takes[0])")

@@ -9,9 +9,9 @@ import SlateCore
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("slate-export-\(UUID().uuidString)").path
 
     func folders() throws -> (TakeFolder, String) {
-        try FileWriting.makeFolders(root + "/takes")
-        try FileWriting.makeFolders(root + "/out")
-        return (TakeFolder(path: root + "/takes"), root + "/out")
+        let folder = try TakeFolder(path: root + "/takes", create: true)
+        _ = try Folder(root + "/out", creating: 0o755)
+        return (folder, root + "/out")
     }
 
     /// A take of `frames` test-pattern frames at 30 fps, written as the recorder writes them.
@@ -20,7 +20,7 @@ import SlateCore
         keyframeEvery: Int = 0
     ) throws {
         let encoder = try VideoEncoder(codecs: [codec], width: width, height: height, fps: 30)
-        let writer = try TakeWriter(path: folder.file(name), parameters: encoder.parameters)
+        let writer = try TakeWriter(creating: folder.file(name), parameters: encoder.parameters)
         let pattern = TestPattern(width: width, height: height)
         for index in 0..<frames {
             let frame = pattern.frame(index: index, time: Instant(microseconds: Int64(index) * 33_333))
@@ -39,7 +39,8 @@ import SlateCore
 
     /// Every picture of a video file, decoded.
     func pictures(_ path: String) throws -> [VideoFrame] {
-        let reader = try PacketReader(path: path)
+        let (folder, name) = Folder.split(path)
+        let reader = try PacketReader(name, in: try Folder(folder))
         let decoder = try FrameDecoder(
             codec: reader.parameters.codec, extradata: reader.parameters.extradata, timeBase: reader.parameters.timeBase)
         var frames: [VideoFrame] = []
@@ -154,7 +155,7 @@ import SlateCore
         try addTake(folder, "take-a.mp4", frames: 10)
         // A take of H.264 slices whose bytes are noise: it opens, but does not decode.
         let encoder = try VideoEncoder(codecs: ["h264"], width: 320, height: 180, fps: 30)
-        let writer = try TakeWriter(path: folder.file("take-b.mp4"), parameters: encoder.parameters)
+        let writer = try TakeWriter(creating: folder.file("take-b.mp4"), parameters: encoder.parameters)
         for index in 0..<10 {
             let noise = [0, 0, 0, 1, 0x41] + (0..<400).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ index &* 11) }
             try writer.write(EncodedPacket(data: noise, pts: Int64(index), dts: Int64(index), duration: 1, isKeyframe: index == 0))
@@ -181,7 +182,8 @@ import SlateCore
         let (folder, _) = try folders()
         try addTake(folder, "take-a.mp4", frames: 10)
         let failure = #expect(throws: TakeExporter.Failure.self) {
-            try TakeExporter(ledger: try TakeLedger(folder: folder), outputFolder: root + "/missing").export(at: 0, options: .init(filter: filter))
+            try TakeExporter(ledger: try TakeLedger(folder: folder), outputFolder: "/proc/slate-exports").export(
+                at: 0, options: .init(filter: filter))
         }
         #expect(failure?.description.hasSuffix("the takes are kept") == true)
         #expect(try folder.load().takes.count == 1)
@@ -235,8 +237,7 @@ import SlateCore
 
     @Test func exportsAtTheSameMomentFromTwoFoldersUseTheirOwnPartialFiles() throws {
         let (folder, output) = try folders()
-        try FileWriting.makeFolders(root + "/other")
-        let other = TakeFolder(path: root + "/other")
+        let other = try TakeFolder(path: root + "/other", create: true)
         try addTake(folder, "take-a.mp4", frames: 60)
         try addTake(other, "take-b.mp4", frames: 45)
         let exporters = [

@@ -7,8 +7,7 @@ import SlateCore
 @Suite struct TakeFolderTests {
     func makeFolder() throws -> TakeFolder {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("slate-takes-\(UUID().uuidString)").path
-        try FileWriting.makeFolders(path + "/nested")
-        return TakeFolder(path: path + "/nested")
+        return try TakeFolder(path: path + "/nested", create: true)
     }
 
     @Test func savesAtomicallyAndLoadsBack() throws {
@@ -99,6 +98,21 @@ import SlateCore
         #expect(!FileManager.default.fileExists(atPath: folder.file(exported.thumbnail!)))
     }
 
+    @Test func recoveryRemovesTheTemporaryFilesACrashLeft() throws {
+        let folder = try makeFolder()
+        var recording = TakeManifestTests.take
+        recording.recording = true
+        recording.thumbnail = nil
+        try folder.save(TakeManifest(takes: [recording]))
+        let thumbnail = TakeManifest.thumbnailName(for: recording.file)
+        let leftovers = [".takes.json.tmp-Ab12Cd34Ef56Gh78", JPEGThumbnail.partialPrefix(for: thumbnail) + "Zz98Yy76Xx54Ww32"]
+        for name in leftovers + ["notes.txt"] { try Data("x".utf8).write(to: URL(fileURLWithPath: folder.file(name))) }
+        _ = folder.recover(try TakeLedger(folder: folder))
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(leftovers.allSatisfy { !names.contains($0) }, "\(names)")
+        #expect(names.contains("notes.txt"), "a file that is not Slate's stays")
+    }
+
     @Test func theLockIsHeldByOneProcessAtATimeAndSaysByWhom() throws {
         let folder = try makeFolder()
         let path = folder.path
@@ -128,7 +142,7 @@ import SlateCore
     }
 
     @Test func aMissingFolderCannotBeLocked() {
-        #expect(throws: TakeFolder.Failure.self) { try TakeFolderLock(TakeFolder(path: "/nonexistent/slate"), holder: "x") }
+        #expect(throws: TakeFolder.Failure.self) { try TakeFolderLock(TakeFolder(path: "/nonexistent/slate", create: false), holder: "x") }
     }
 }
 

@@ -18,8 +18,7 @@ extension TakeRecorder {
 @Suite struct TakeRecorderTests {
     func folder() throws -> TakeFolder {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("slate-recorder-\(UUID().uuidString)").path
-        try FileWriting.makeFolders(path)
-        return TakeFolder(path: path)
+        return try TakeFolder(path: path, create: true)
     }
 
     func waitFor(_ recorder: TakeRecorder, _ events: inout [TakeRecorder.Event], count: Int) {
@@ -97,7 +96,7 @@ extension TakeRecorder {
         let (process, out) = try MediaFiles.launchSlate(
             ["record", "--size", "320x180", "--codec", "h264", "--seconds", "30", "--work", work, "--json"])
         let deadline = MonotonicClock.now() + .seconds(20)
-        while (try? TakeFolder(path: work).load().takes.first?.recording) != true && MonotonicClock.now() < deadline {
+        while (try? TakeFolder(path: work, create: false).load().takes.first?.recording) != true && MonotonicClock.now() < deadline {
             MonotonicClock.sleep(until: MonotonicClock.now() + .milliseconds(50))
         }
         MonotonicClock.sleep(until: MonotonicClock.now() + .milliseconds(700))
@@ -105,9 +104,9 @@ extension TakeRecorder {
         let output = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         #expect(process.terminationReason == .exit && process.terminationStatus == 0)
-        let take = try #require(try TakeFolder(path: work).load().takes.first)
+        let take = try #require(try TakeFolder(path: work, create: false).load().takes.first)
         #expect(!take.recording && take.frames >= 15)
         #expect(String(decoding: output, as: UTF8.self).contains("\"frames\":\(take.frames)"))
-        #expect(try MediaProbe.probe(path: TakeFolder(path: work).file(take.file)).frameCount == take.frames)
+        #expect(try MediaProbe.probe(path: try TakeFolder(path: work, create: false).file(take.file)).frameCount == take.frames)
     }
 }

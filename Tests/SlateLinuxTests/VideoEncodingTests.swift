@@ -14,7 +14,7 @@ import SlateLinux
         rotation: Int = 0, finish: Bool = true
     ) throws -> (VideoEncoder, [EncodedPacket]) {
         let encoder = try VideoEncoder(codecs: codecs, width: width, height: height, fps: fps)
-        let writer = try TakeWriter(path: path, parameters: encoder.parameters, rotation: rotation)
+        let writer = try TakeWriter(creating: path, parameters: encoder.parameters, rotation: rotation)
         let pattern = TestPattern(width: width, height: height)
         var packets: [EncodedPacket] = []
         for index in 0..<count {
@@ -82,7 +82,7 @@ import SlateLinux
             #expect(try MediaProbe.probe(path: path).rotation == (rotation + 360) % 360)
         }
         #expect(throws: MediaError.self) {
-            try TakeWriter(path: folder + "/bad.mp4", parameters: VideoEncoder(codecs: ["h264"], width: 64, height: 64, fps: 30).parameters, rotation: 45)
+            try TakeWriter(creating: folder + "/bad.mp4", parameters: VideoEncoder(codecs: ["h264"], width: 64, height: 64, fps: 30).parameters, rotation: 45)
         }
     }
 
@@ -114,11 +114,14 @@ import SlateLinux
     @Test func errorsNameTheOperationTheFileAndLibavsReason() throws {
         let missing = "/nonexistent/folder/take.mp4"
         let parameters = try VideoEncoder(codecs: ["h264"], width: 64, height: 64, fps: 30).parameters
+        let folder = try Folder(try MediaFiles.folder("errors"))
+        defer { MediaFiles.remove(folder.path) }
+        close(try folder.create("take.mp4", mode: 0o600))
         do {
-            _ = try TakeWriter(path: missing, parameters: parameters)
-            Issue.record("writing into a missing folder succeeded")
-        } catch {
-            #expect(error.description == "\(missing): cannot open the take for writing: No such file or directory")
+            _ = try TakeWriter(fd: try folder.openForReading("take.mp4"), named: "take.mp4", in: folder, parameters: parameters)
+            Issue.record("writing through a read-only descriptor succeeded")
+        } catch let error as MediaError {
+            #expect(error.description == "\(folder.path)/take.mp4: cannot write the MP4 header: Bad file descriptor")
         }
         do {
             _ = try MediaProbe.probe(path: missing)
@@ -146,7 +149,7 @@ import SlateLinux
         defer { MediaFiles.remove(folder) }
         for (width, height, expected) in [(640, 360, (320, 180)), (1920, 1080, (320, 180)), (160, 90, (160, 90))] {
             let path = folder + "/\(width).jpg"
-            try JPEGThumbnail.write(TestPattern(width: width, height: height).frame(index: 1, time: Instant(microseconds: 33_333)), to: path)
+            try JPEGThumbnail.write(TestPattern(width: width, height: height).frame(index: 1, time: Instant(microseconds: 33_333)), toPath: path)
             let bytes = try FileReading.bytes(atPath: path)
             #expect(Array(bytes.prefix(2)) == [0xFF, 0xD8])
             #expect(Array(bytes.suffix(2)) == [0xFF, 0xD9])
@@ -155,6 +158,6 @@ import SlateLinux
             #expect(info.width == expected.0 && info.height == expected.1)
             #expect(info.decodedFrames == 1)
         }
-        #expect(!FileManager.default.fileExists(atPath: folder + "/640.jpg.partial"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains(".partial") }.isEmpty)
     }
 }

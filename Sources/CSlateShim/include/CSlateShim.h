@@ -16,11 +16,10 @@ unsigned long slate_eviocgid(void);
 /* The calling thread's id (gettid), for per-thread priorities. */
 int slate_gettid(void);
 
-/* rename(2) that fails with EEXIST instead of replacing `to` (renameat2 with
-   RENAME_NOREPLACE, else link and unlink). */
-int slate_rename_noreplace(const char *from, const char *to);
-
-/* mkostemp(3): creates a file from a template ending in XXXXXX, mode 0600. */
-int slate_mkostemp(char *template_path, int flags);
+/* renameat(2) that fails with EEXIST instead of replacing `to` (renameat2 with
+   RENAME_NOREPLACE, else linkat and unlinkat). */
+int slate_renameat_noreplace(int from_folder, const char *from, int to_folder, const char *to);
+/* getrandom(2) with no flags: bytes from the kernel's random pool. */
+long slate_getrandom(void *buffer, size_t length);
 
 #endif

@@ -1,0 +1,237 @@
+import CSlateShim
+import Glibc
+
+/// A folder Slate writes into, opened once (`O_DIRECTORY|O_NOFOLLOW`) and checked
+/// as OpenSSH checks a user's files: it belongs to this user and no other user can
+/// write to it. Every file is then created relative to the descriptor, never
+/// through a link, under a name that is new (`O_EXCL`) or unpredictable, so no
+/// one can plant a name for Slate to write through.
+public final class Folder: Sendable {
+    /// The folder as named, for messages.
+    public let path: String
+    public let fd: Int32
+
+    /// Why a folder cannot be used.
+    public enum Failure: Error, CustomStringConvertible {
+        case system(SystemError)
+        case missing(path: String)
+        /// A symbolic link where the folder should be.
+        case link(path: String)
+        case notOwned(path: String, owner: String)
+        case writableByOthers(path: String, mode: mode_t)
+
+        public var description: String {
+            switch self {
+            case .system(let error): "\(error)"
+            case .missing(let path): "\(path): the folder does not exist"
+            case .link(let path):
+                "\(path): is a symbolic link; Slate writes only into a real folder: name the folder it points to"
+            case .notOwned(let path, let owner):
+                "\(path): belongs to \(owner), not to you; another user could replace what Slate writes there: "
+                    + "choose a folder of your own (the default is in ~/Videos/Slate)"
+            case .writableByOthers(let path, let mode):
+                "\(path): other users can write to it (mode \(Folder.octal(mode & 0o7777))); they could plant files "
+                    + "for Slate to write through: run 'chmod go-w \(path)' or choose a folder of your own"
+            }
+        }
+    }
+
+    /// Opens the folder at `path`, checked. With `creating`, a missing folder is
+    /// made with that mode (and missing parents with 0755; the umask applies).
+    public init(_ path: String, creating mode: mode_t? = nil) throws(Failure) {
+        self.path = path
+        if let mode { try Self.makeFolders(path, mode: mode) }
+        let fd = retryingInterrupts { open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+        guard fd >= 0 else {
+            let error = SystemError("open the folder", path: path)
+            switch error.errno {
+            case ENOENT: throw .missing(path: path)
+            case ELOOP: throw .link(path: path)
+            case ENOTDIR where Self.isLink(path): throw .link(path: path)
+            default: throw .system(error)
+            }
+        }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else {
+            let error = SystemError("examine the folder", path: path)
+            close(fd)
+            throw .system(error)
+        }
+        guard status.st_uid == geteuid() else {
+            close(fd)
+            throw .notOwned(path: path, owner: Self.userName(status.st_uid))
+        }
+        guard status.st_mode & 0o002 == 0, status.st_mode & 0o020 == 0 || Self.isPrivateGroup(status.st_gid) else {
+            close(fd)
+            throw .writableByOthers(path: path, mode: status.st_mode)
+        }
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
+
+    /// The path of the file `name` in the folder, for messages and for reading.
+    public func file(_ name: String) -> String { path + "/" + name }
+
+    /// The folder's permission bits.
+    public var mode: mode_t {
+        var status = stat()
+        return fstat(fd, &status) == 0 ? status.st_mode & 0o7777 : 0
+    }
+
+    /// Sets the folder's permission bits.
+    public func setMode(_ mode: mode_t) throws(SystemError) {
+        guard fchmod(fd, mode) == 0 else { throw SystemError("change the mode of the folder", path: path) }
+    }
+
+    /// Creates `name`, which must not exist (a link under that name is not followed), for writing.
+    public func create(_ name: String, mode: mode_t) throws(SystemError) -> Int32 {
+        let fd = retryingInterrupts { openat(self.fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode) }
+        guard fd >= 0 else { throw SystemError("create", path: file(name)) }
+        return fd
+    }
+
+    /// Creates a file named `prefix` and 16 random letters and digits, for writing.
+    public func createUnique(prefix: String, mode: mode_t) throws(SystemError) -> (name: String, fd: Int32) {
+        while true {
+            let name = prefix + Self.randomName()
+            do {
+                return (name, try create(name, mode: mode))
+            } catch where error.errno == EEXIST {
+                continue
+            }
+        }
+    }
+
+    /// Opens `name` for reading; a link is not followed.
+    public func openForReading(_ name: String) throws(SystemError) -> Int32 {
+        let fd = retryingInterrupts { openat(self.fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
+        guard fd >= 0 else { throw SystemError("open", path: file(name)) }
+        return fd
+    }
+
+    /// Opens `name` for reading and writing, creating it when missing; a link is not followed.
+    public func openForUpdate(_ name: String, mode: mode_t) throws(SystemError) -> Int32 {
+        let fd = retryingInterrupts { openat(self.fd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode) }
+        guard fd >= 0 else { throw SystemError("open", path: file(name)) }
+        return fd
+    }
+
+    /// The bytes of the file `name`.
+    public func read(_ name: String) throws(SystemError) -> [UInt8] {
+        let fd = try openForReading(name)
+        defer { close(fd) }
+        return try FileReading.bytes(of: fd, path: file(name))
+    }
+
+    /// What `name` is, without following a link; nil when there is no such entry.
+    public func status(of name: String) -> stat? {
+        var status = stat()
+        return fstatat(fd, name, &status, AT_SYMLINK_NOFOLLOW) == 0 ? status : nil
+    }
+
+    /// Whether the folder has an entry `name` (a link counts, followed or not).
+    public func contains(_ name: String) -> Bool { status(of: name) != nil }
+
+    /// The names in the folder that start with `prefix`.
+    public func names(withPrefix prefix: String) -> [String] {
+        let copy = dup(fd)
+        guard copy >= 0 else { return [] }
+        guard let listing = fdopendir(copy) else {
+            close(copy)
+            return []
+        }
+        defer { closedir(listing) }
+        rewinddir(listing)
+        var names: [String] = []
+        while let entry = readdir(listing) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasPrefix(prefix) { names.append(name) }
+        }
+        return names
+    }
+
+    /// Removes `name`; one that is gone already is fine.
+    public func remove(_ name: String) throws(SystemError) {
+        guard unlinkat(fd, name, 0) == 0 || errno == ENOENT else { throw SystemError("delete", path: file(name)) }
+    }
+
+    /// Renames `name` to `newName`, replacing a file that has it.
+    public func rename(_ name: String, to newName: String) throws(SystemError) {
+        guard renameat(fd, name, fd, newName) == 0 else { throw SystemError("replace", path: file(newName)) }
+    }
+
+    /// Renames `name` to `newName` unless an entry has that name (then false).
+    public func renameIfFree(_ name: String, to newName: String) throws(SystemError) -> Bool {
+        if slate_renameat_noreplace(fd, name, fd, newName) == 0 { return true }
+        guard errno == EEXIST else { throw SystemError("rename \(name) to", path: file(newName)) }
+        return false
+    }
+
+    /// Flushes the folder's entries to disk, so new and renamed names survive a power loss.
+    public func sync() throws(SystemError) {
+        guard retryingInterrupts({ fsync(fd) }) == 0 else { throw SystemError("fsync the folder", path: path) }
+    }
+
+    /// A file's path as its folder and its name: `.` for a bare name.
+    public static func split(_ path: String) -> (folder: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let folder = String(path[..<slash])
+        return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
+    }
+
+    /// Creates `path` and its parents if they do not exist: the last one with
+    /// `mode`, the parents with 0755.
+    static func makeFolders(_ path: String, mode: mode_t) throws(Failure) {
+        let components = path.split(separator: "/")
+        var current = path.hasPrefix("/") ? "" : "."
+        for (index, component) in components.enumerated() {
+            current += "/" + component
+            let last = index == components.count - 1
+            if mkdir(current, last ? mode : 0o755) != 0 && errno != EEXIST {
+                throw .system(SystemError("create the folder", path: current))
+            }
+        }
+    }
+
+    private static func isLink(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK
+    }
+
+    /// A user private group, as Debian's OpenSSH allows group write for: the
+    /// user's own primary group, with no other member.
+    private static func isPrivateGroup(_ gid: gid_t) -> Bool {
+        guard gid == getegid(), let group = getgrgid(gid), let user = getpwuid(geteuid()) else { return false }
+        let name = String(cString: user.pointee.pw_name)
+        guard String(cString: group.pointee.gr_name) == name else { return false }
+        var member = group.pointee.gr_mem
+        while let pointer = member?.pointee {
+            if String(cString: pointer) != name { return false }
+            member = member?.successor()
+        }
+        return true
+    }
+
+    private static func userName(_ uid: uid_t) -> String {
+        guard let entry = getpwuid(uid) else { return "user \(uid)" }
+        return "user \(uid) (\(String(cString: entry.pointee.pw_name)))"
+    }
+
+    /// 16 letters and digits from getrandom(2): about 95 bits no one can guess.
+    private static func randomName() -> String {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
+        var bytes = [UInt8](repeating: 0, count: 16)
+        var filled = 0
+        while filled < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { slate_getrandom($0.baseAddress! + filled, $0.count - filled) }
+            if count > 0 { filled += count }
+        }
+        return String(decoding: bytes.map { alphabet[Int($0) % alphabet.count] }, as: UTF8.self)
+    }
+
+    static func octal(_ mode: mode_t) -> String {
+        let digits = String(mode, radix: 8)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+}
