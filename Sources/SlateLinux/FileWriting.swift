@@ -6,14 +6,18 @@ public enum FileWriting {
     /// Replaces `name` in `folder` with `text`; the file gets `mode`. Errors name `name`.
     public static func atomicWrite(_ text: String, to name: String, in folder: Folder, mode: mode_t) throws(SystemError) {
         do {
-            try replace(name, in: folder, with: Array(text.utf8), mode: mode)
+            try replace(name, in: folder, with: Array(text.utf8), mode: mode, temporaryPrefix: "." + name + ".tmp-")
         } catch {
             throw SystemError(error.operation, path: folder.file(name), errno: error.errno)
         }
     }
 
-    private static func replace(_ name: String, in folder: Folder, with bytes: [UInt8], mode: mode_t) throws(SystemError) {
-        let (temporary, fd) = try folder.createUnique(prefix: "." + name + ".tmp-", mode: mode)
+    /// Replaces `name` in `folder` with `bytes` through a temporary file named
+    /// `temporaryPrefix` and random letters; the file gets `mode`.
+    public static func replace(
+        _ name: String, in folder: Folder, with bytes: [UInt8], mode: mode_t, temporaryPrefix: String
+    ) throws(SystemError) {
+        let (temporary, fd) = try folder.createUnique(prefix: temporaryPrefix, mode: mode)
         let written = Result { () throws(SystemError) in
             try writeAll(bytes, to: fd, path: folder.file(temporary))
             guard retryingInterrupts({ fsync(fd) }) == 0 else { throw SystemError("write (fsync)", path: folder.file(temporary)) }

@@ -19,23 +19,9 @@ public enum JPEGThumbnail {
         let (width, height) = size(width: frame.width, height: frame.height)
         let bytes = try jpeg(frame, width: width, height: height, path: folder.file(name))
         do {
-            try place(bytes, named: name, in: folder, mode: mode)
+            try FileWriting.replace(name, in: folder, with: bytes, mode: mode, temporaryPrefix: partialPrefix(for: name))
         } catch {
             throw MediaError("write the thumbnail", path: error.path, message: String(cString: strerror(error.errno)))
-        }
-    }
-
-    /// Writes `bytes` to a new file of `folder` and renames it to `name`.
-    private static func place(_ bytes: [UInt8], named name: String, in folder: Folder, mode: mode_t) throws(SystemError) {
-        let (temporary, fd) = try folder.createUnique(prefix: partialPrefix(for: name), mode: mode)
-        let written = Result { () throws(SystemError) in try FileWriting.writeAll(bytes, to: fd, path: folder.file(temporary)) }
-        Glibc.close(fd)
-        do {
-            try written.get()
-            try folder.rename(temporary, to: name)
-        } catch {
-            try? folder.remove(temporary)
-            throw error
         }
     }
 

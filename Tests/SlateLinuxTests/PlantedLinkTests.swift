@@ -34,6 +34,17 @@ import SlateCore
         return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
     }
 
+    /// Writes `frames` test-pattern frames through `writer` and finishes the file.
+    func record(_ frames: Int, with encoder: VideoEncoder, into writer: TakeWriter) throws {
+        let pattern = TestPattern(width: 320, height: 180)
+        for index in 0..<frames {
+            let frame = pattern.frame(index: index, time: Instant(microseconds: Int64(index) * 33_333))
+            for packet in try encoder.encode(frame, pts: Int64(index), keyframe: index == 0) { try writer.write(packet) }
+        }
+        for packet in encoder.flush() { try writer.write(packet) }
+        try writer.finish()
+    }
+
     @Test func theReserveFileIsNeverCreatedThroughALink() throws {
         let folder = try work()
         plant(".takes.reserve", in: folder.path, to: missing)
@@ -80,13 +91,7 @@ import SlateCore
             fd: try folder.create("take.mp4"), named: "take.mp4", in: folder.directory, parameters: encoder.parameters)
         #expect(rename(folder.file("take.mp4"), folder.file("moved.mp4")) == 0)
         plant("take.mp4", in: folder.path, to: victim)
-        let pattern = TestPattern(width: 320, height: 180)
-        for index in 0..<30 {
-            let frame = pattern.frame(index: index, time: Instant(microseconds: Int64(index) * 33_333))
-            for packet in try encoder.encode(frame, pts: Int64(index), keyframe: index == 0) { try writer.write(packet) }
-        }
-        for packet in encoder.flush() { try writer.write(packet) }
-        try writer.finish()
+        try record(30, with: encoder, into: writer)
         try victimIsUntouched()
         #expect(try MediaProbe.probe("moved.mp4", in: folder.directory).frameCount == 30)
     }
@@ -106,13 +111,7 @@ import SlateCore
         let encoder = try VideoEncoder(codecs: ["h264"], width: 320, height: 180, fps: 30)
         let writer = try TakeWriter(
             fd: try folder.create("take.mp4"), named: "take.mp4", in: folder.directory, parameters: encoder.parameters)
-        let pattern = TestPattern(width: 320, height: 180)
-        for index in 0..<10 {
-            let frame = pattern.frame(index: index, time: Instant(microseconds: Int64(index) * 33_333))
-            for packet in try encoder.encode(frame, pts: Int64(index), keyframe: index == 0) { try writer.write(packet) }
-        }
-        for packet in encoder.flush() { try writer.write(packet) }
-        try writer.finish()
+        try record(10, with: encoder, into: writer)
         try folder.save(
             TakeManifest(takes: [
                 TakeManifest.Take(
