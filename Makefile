@@ -38,6 +38,7 @@ demo: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	@$(MAKE) --no-print-directory fuzz-short
 	@$(MAKE) --no-print-directory $(FAULTS)
 	@if scripts/install-deps ffmpeg; then \
 		echo "== the torture tests, short form (make torture runs the full form)"; \
@@ -88,6 +89,12 @@ bench: deps
 	else \
 		echo "== skipping the latency benchmarks: the rig VM's packages are missing ('make vm-deps' as root)"; \
 	fi
+
+# Every fuzz target for 20 s from its seeds, failing on a crash: make test runs it.
+.PHONY: fuzz-short
+fuzz-short: deps
+	@echo "== the fuzz targets, 20 s each (make fuzz runs each for a minute)"
+	scripts/fuzz --short 20
 
 fuzz: deps
 	scripts/fuzz fuzz-profile 60

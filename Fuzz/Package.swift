@@ -4,7 +4,8 @@ import PackageDescription
 // libFuzzer targets for SlateCore's parsers, one executable per parser.
 // Build and run them with `scripts/fuzz TARGET [SECONDS]` from the repository root.
 // To add a target: create Sources/fuzz-NAME/FuzzNAME.swift defining
-// `LLVMFuzzerTestOneInput`, list "fuzz-NAME" below and teach scripts/fuzz its seeds.
+// `LLVMFuzzerTestOneInput`, list "fuzz-NAME" below and in scripts/fuzz, and add
+// its seeds in Corpus/fuzz-NAME (README.md).
 let fuzzTargets = ["fuzz-evemu", "fuzz-libinput", "fuzz-profile", "fuzz-wave"]
 
 let package = Package(

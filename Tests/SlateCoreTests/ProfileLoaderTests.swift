@@ -304,13 +304,8 @@ import Testing
         #expect(Glob("**").matches(""))
     }
 
-    @Test func fuzzRegressionsAndHostileInputFailCleanly() throws {
-        let folder = try #require(Bundle.module.resourceURL)
-            .appendingPathComponent("Fixtures/fuzz-regressions/fuzz-profile")
-        var inputs = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
-            .filter { !$0.hasPrefix(".") }.sorted()
-            .map { String(decoding: (try? Data(contentsOf: folder.appendingPathComponent($0))) ?? Data(), as: UTF8.self) }
-        inputs += [
+    @Test func hostileInputFailsCleanly() {
+        let inputs = [
             String(repeating: "[", count: 3000) + String(repeating: "]", count: 3000),
             "inputs:\n  p:\n    match: {name: x}\n    bind: {KEY_B: primary}\n" + "capture:\n  primary:\n    click: &a [take.toggle, take.toggle]\n    hold: [*a, *a, *a]\n",
             "\u{0}\u{FFFD}inputs: {",

@@ -447,31 +447,6 @@ func libinputInvalidYAML() {
     }
 }
 
-// MARK: Fuzzing regressions
-
-@Test("RecordingParser fuzz regressions do not crash")
-func fuzzRegressions() throws {
-    let root = try #require(Bundle.module.resourceURL).appendingPathComponent("Fixtures/fuzz-regressions")
-    let parsers: [String: (String) throws -> Recording] = [
-        "fuzz-evemu": { try EvemuRecording.parse($0, file: "regression") },
-        "fuzz-libinput": { try LibinputRecording.parse($0, file: "regression") },
-    ]
-    for (target, parse) in parsers {
-        let folder = root.appendingPathComponent(target)
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        for name in files.sorted() where !name.hasPrefix(".") {
-            let data = try Data(contentsOf: folder.appendingPathComponent(name))
-            let text = String(decoding: data, as: UTF8.self)
-            do {
-                _ = try parse(text)
-            } catch let error as RecordingError {
-                #expect(error.line >= 1, "\(target)/\(name): \(error)")
-            }
-            _ = try? Recording.parse(text, file: name)
-        }
-    }
-}
-
 @Test("RecordingParser hostile YAML fails cleanly")
 func libinputHostileYAML() {
     let laughs = "version: 1\na: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"

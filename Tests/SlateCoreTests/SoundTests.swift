@@ -205,18 +205,6 @@ private func error(_ bytes: [UInt8]) -> String? {
     }
 }
 
-/// Inputs the fuzzer once found (`scripts/fuzz fuzz-wave`), kept in Fixtures/fuzz-regressions/fuzz-wave.
-@Test func waveFuzzRegressions() throws {
-    let folder = try #require(Bundle.module.resourceURL).appendingPathComponent("Fixtures/fuzz-regressions/fuzz-wave")
-    let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-    for name in files.sorted() where !name.hasPrefix(".") {
-        let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
-        if let sound = try? WaveFile.parse(bytes: bytes, file: name) {
-            #expect(sound.frameCount > 0, "\(name)")
-        }
-    }
-}
-
 @Suite struct SoundLibraryTests {
     func spec(_ files: [String: String], device: String = "default") -> SoundSpec {
         var spec = SoundSpec()

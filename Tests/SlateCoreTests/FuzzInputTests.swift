@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+import SlateCore
+
+/// The inputs each fuzz target starts from (its seeds in `Fuzz/Corpus/TARGET`) and
+/// the ones it once crashed on (`Fixtures/fuzz-regressions/TARGET`), run through
+/// the target's own checks: every one parses or fails with a clean error.
+@Suite struct FuzzInputTests {
+    /// A file a fuzz target runs on, named `FOLDER/FILE`.
+    struct Input {
+        var name: String
+        var bytes: [UInt8]
+        /// The bytes as the fuzz targets read them: invalid UTF-8 becomes U+FFFD.
+        var text: String { String(decoding: bytes, as: UTF8.self) }
+    }
+
+    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fuzz/Corpus")
+
+    /// The seeds and regressions of `target`; a missing folder is an error, not an empty list.
+    static func inputs(_ target: String) throws -> [Input] {
+        let regressions = try #require(Bundle.module.resourceURL)
+            .appendingPathComponent("Fixtures/fuzz-regressions/\(target)")
+        let seeds = try files(in: corpus.appendingPathComponent(target))
+        #expect(!seeds.isEmpty, "no seeds in Fuzz/Corpus/\(target)")
+        return seeds + (try files(in: regressions))
+    }
+
+    /// The files of `folder` but hidden ones (`.keep`); a missing folder throws.
+    static func files(in folder: URL) throws -> [Input] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }.sorted().map {
+            Input(
+                name: folder.lastPathComponent + "/" + $0,
+                bytes: [UInt8](try Data(contentsOf: folder.appendingPathComponent($0))))
+        }
+    }
+
+    /// Counts of inputs that parsed and that failed cleanly; a target's inputs must have both.
+    struct Outcomes {
+        var parsed = 0
+        var refused = 0
+    }
+
+    @Test func profileInputsLoadOrGiveDiagnostics() throws {
+        var outcomes = Outcomes()
+        for input in try Self.inputs("fuzz-profile") {
+            switch ProfileLoader.load(input.text, file: input.name) {
+            case .success(let profile):
+                _ = Rig(profile: profile, recorder: RecorderModel())
+                outcomes.parsed += 1
+            case .failure(let errors):
+                #expect(!errors.diagnostics.isEmpty, "\(input.name)")
+                #expect(errors.diagnostics.allSatisfy { $0.line >= 1 && $0.column >= 1 }, "\(input.name): \(errors)")
+                outcomes.refused += 1
+            }
+        }
+        #expect(outcomes.parsed > 0 && outcomes.refused > 0, "\(outcomes)")
+    }
+
+    @Test(arguments: ["fuzz-evemu", "fuzz-libinput"])
+    func recordingInputsParseOrFailOnALine(target: String) throws {
+        var outcomes = Outcomes()
+        for input in try Self.inputs(target) {
+            _ = RecordingFormat.detect(input.text)
+            do {
+                if target == "fuzz-evemu" {
+                    _ = try EvemuRecording.parse(input.text, file: input.name)
+                } else {
+                    _ = try LibinputRecording.parse(input.text, file: input.name)
+                }
+                outcomes.parsed += 1
+            } catch {
+                #expect(error.file == input.name && error.line >= 1, "\(error)")
+                outcomes.refused += 1
+            }
+        }
+        #expect(outcomes.parsed > 0 && outcomes.refused > 0, "\(outcomes)")
+    }
+
+    @Test func waveInputsParseOrFailCleanly() throws {
+        var outcomes = Outcomes()
+        for input in try Self.inputs("fuzz-wave") {
+            do {
+                let sound = try WaveFile.parse(bytes: input.bytes, file: input.name)
+                #expect(sound.channels == 1 || sound.channels == 2, "\(input.name)")
+                #expect(sound.frameCount > 0 && sound.samples.count % sound.channels == 0, "\(input.name)")
+                #expect(sound.sampleRate > 0, "\(input.name)")
+                outcomes.parsed += 1
+            } catch {
+                #expect(error.file == input.name && !error.message.isEmpty, "\(error)")
+                outcomes.refused += 1
+            }
+        }
+        #expect(outcomes.parsed > 0 && outcomes.refused > 0, "\(outcomes)")
+    }
+}
