@@ -1,5 +1,8 @@
 import Foundation
 import Glibc
+import Testing
+
+import SlateLinux
 
 /// A fresh folder for one test's media files.
 enum MediaFiles {
@@ -51,14 +54,31 @@ enum MediaFiles {
         return (process, out)
     }
 
-        /// ffprobe's path, when it is installed.
+    /// ffprobe's path, when it is installed.
     static let ffprobe: String? = ["/usr/bin/ffprobe", "/usr/local/bin/ffprobe"].first {
         FileManager.default.isExecutableFile(atPath: $0)
     }
 
-    /// Packets ffprobe counts in the first video stream and its duration in seconds.
-    static func ffprobeCount(_ path: String) throws -> (packets: Int, seconds: Double)? {
-        guard let ffprobe else { return nil }
+    /// ffprobe could not read a file: its exit status and standard error.
+    struct FFprobeFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Packets ffprobe counts in the first video stream and its duration in
+    /// seconds: an independent reading of the file. ffprobe failing on the file,
+    /// reporting an error in it or finding no video stream throws, with ffprobe's
+    /// standard error and the path; with `killed` (a file whose writing was
+    /// killed), a last fragment cut short ("partial file") is not an error.
+    /// Without ffprobe the result is nil and a warning says the file was not checked.
+    static func ffprobeCount(_ path: String, killed: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) throws -> (
+        packets: Int, seconds: Double
+    )? {
+        guard let ffprobe else {
+            Issue.record(
+                "ffprobe is not installed (Debian package ffmpeg): \(path) was not checked with it", severity: .warning,
+                sourceLocation: sourceLocation)
+            return nil
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ffprobe)
         process.arguments = [
@@ -66,25 +86,42 @@ enum MediaFiles {
             "stream=nb_read_packets:packet=pts_time,duration_time", "-of", "default=nw=1", path,
         ]
         let out = Pipe()
+        // Standard error goes to a file: a pipe left unread could fill up and block ffprobe.
+        var template = Array((FileManager.default.temporaryDirectory.path + "/slate-ffprobe-XXXXXX").utf8CString)
+        let errorsFD = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard errorsFD >= 0 else { throw SystemError("create a file for ffprobe's standard error", path: String(cString: template)) }
+        let errorsPath = String(cString: template)
+        defer { unlink(errorsPath) }
         process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
+        process.standardError = FileHandle(fileDescriptor: errorsFD, closeOnDealloc: true)
         try process.run()
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        var packets = 0, end = 0.0, start = Double.infinity
+        let errors = (try? String(contentsOfFile: errorsPath, encoding: .utf8)) ?? ""
+        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+            throw FFprobeFailure(
+                description: "ffprobe \(path) failed (status \(process.terminationStatus)): \(errors.isEmpty ? "no message" : errors)")
+        }
+        let complaints = errors.split(separator: "\n").filter { !(killed && $0.hasSuffix(": partial file")) }
+        guard complaints.isEmpty else {
+            throw FFprobeFailure(description: "ffprobe \(path) reports errors: \(complaints.joined(separator: "\n"))")
+        }
+        var packets: Int?, end = 0.0, start = Double.infinity
         var lastPTS = 0.0
         for line in text.split(separator: "\n") {
             let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2 else { continue }
             switch parts[0] {
-            case "nb_read_packets": packets = Int(parts[1]) ?? 0
+            case "nb_read_packets": packets = Int(parts[1])
             case "pts_time":
                 lastPTS = Double(parts[1]) ?? 0
                 start = min(start, lastPTS)
             case "duration_time": end = max(end, lastPTS + (Double(parts[1]) ?? 0))
             default: break
             }
+        }
+        guard let packets else {
+            throw FFprobeFailure(description: "ffprobe \(path) found no video stream: \(errors.isEmpty ? text : errors)")
         }
         return (packets, start.isFinite ? end - start : 0)
     }
