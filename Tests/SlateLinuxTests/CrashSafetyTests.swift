@@ -42,18 +42,30 @@ import SlateLinux
         // 640x360: big enough for the encoder to run threads, which must not take the signal.
         var (process, out, text) = try MediaFiles.startSlate(
             ["record-pattern", "--seconds", "5", "--size", "640x360", "--codec", "h264", path])
-        let started = MonotonicClock.now()
-        MonotonicClock.sleep(until: started + .milliseconds(1200))
+        // The signal comes once the first fragment (a keyframe interval) is in the file.
+        var written = 0
+        let deadline = MonotonicClock.now() + .seconds(20)
+        while written == 0 && MonotonicClock.now() < deadline {
+            written = (try? MediaProbe.probe(path: path).frameCount) ?? 0
+            if written == 0 { MonotonicClock.sleep(until: MonotonicClock.now() + .milliseconds(20)) }
+        }
         kill(process.processIdentifier, signal)
-        let elapsed = MonotonicClock.now() - started
         text += String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        try #require(written > 0, "no fragment was written before the signal: \(text)")
         #expect(process.terminationReason == .exit && process.terminationStatus == 0, "\(text)")
-        #expect(text.contains("stopped by \(signal == SIGINT ? "SIGINT" : "SIGTERM") after "), "\(text)")
+        let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
+        let made = try #require(
+            text.split(separator: "\n").lazy.compactMap { line -> Int? in
+                guard line.hasPrefix("stopped by \(name) after "), line.hasSuffix(" frames") else { return nil }
+                return Int(line.dropFirst("stopped by \(name) after ".count).dropLast(" frames".count))
+            }.first, "\(text)")
 
-        // Finished: every frame made before the signal is in the file.
+        // Finished: every frame made before the signal is in the file, the ones
+        // after its last complete fragment too, each lasting one frame interval.
         let info = try MediaProbe.probe(path: path, decode: true)
-        #expect(abs(info.durationMicroseconds - elapsed.microseconds) <= 300_000, "\(info.durationMicroseconds) µs of \(elapsed)")
-        #expect(info.decodedFrames == info.frameCount)
+        #expect(made > written, "the fragment of frames up to \(written) was written when frame \(written) was made")
+        #expect(info.frameCount == made && info.decodedFrames == made, "\(made) frames made: \(info)")
+        #expect(abs(info.durationMicroseconds - Int64(made) * 1_000_000 / 30) <= 33_334, "\(info.durationMicroseconds) µs for \(made) frames")
     }
 }
