@@ -139,24 +139,34 @@ private func temporaryFolder() throws -> String {
         #expect(log.messages(.error) == [])
     }
 
-    @Test func releasingThePlayerJoinsItsThread() {
-        var player: SoundPlayer? = SoundPlayer(library: library, device: "null", logger: LogRecord().logger)
+    /// The player's thread holds the player's state, and with it the logger:
+    /// the state is freed once the thread's loop has returned.
+    @Test func releasingThePlayerEndsItsThread() {
+        weak var record: LogRecord?
+        var player: SoundPlayer?
+        do {
+            let log = LogRecord()
+            record = log
+            player = SoundPlayer(library: library, device: "null", logger: log.logger)
+        }
         player?.play("shutter")
+        player?.play("end-video-recording")
+        #expect(record != nil)
         player = nil
-        #expect(player == nil)
+        #expect(record == nil, "the player's thread still runs after the player was released")
     }
 }
 
 @Suite struct PCMPlaybackTests {
     @Test func errorsNameTheOperationAndTheDevice() {
-        #expect(throws: ALSAError.self) { try PCMPlayback(device: "hw:99,0") }
-        do {
-            _ = try PCMPlayback(device: "nonsense")
-        } catch {
-            #expect(
-                error.description
-                    == "ALSA device 'nonsense': cannot open the device for playback: No such file or directory (alsa-lib: Unknown PCM nonsense)")
-        }
+        let missing = #expect(throws: ALSAError.self) { try PCMPlayback(device: "hw:99,0") }
+        #expect(
+            missing?.description
+                == "ALSA device 'hw:99,0': cannot open the device for playback: Invalid argument (alsa-lib: Cannot get card index for 99)")
+        let unknown = #expect(throws: ALSAError.self) { try PCMPlayback(device: "nonsense") }
+        #expect(
+            unknown?.description
+                == "ALSA device 'nonsense': cannot open the device for playback: No such file or directory (alsa-lib: Unknown PCM nonsense)")
     }
 
     @Test func playsEveryShippedSoundOnTheNullDevice() throws {
