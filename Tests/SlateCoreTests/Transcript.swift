@@ -119,7 +119,9 @@ struct Transcript {
         }
     }
 
-    /// Runs the transcript through the real loader, rig and runner; the output lines, folded.
+    /// Runs the transcript through the real loader, rig and runner, with the
+    /// recorder starting as the profile's camera section says (as `slate replay`
+    /// does); the output lines, folded.
     func run() throws -> [String] {
         let profile: Profile
         switch ProfileLoader.load(self.profile, file: "\(name)[profile]") {
@@ -128,7 +130,7 @@ struct Transcript {
         }
         let timeline = Timeline(
             devices: devices.map(\.identity), present: devices.map { !$0.late }, items: items)
-        let replay = try Replay(profile: profile, timeline: timeline, recorder: RecorderModel(), captureActive: !inactive)
+        let replay = try Replay(profile: profile, timeline: timeline, recorder: RecorderModel(camera: profile.camera), captureActive: !inactive)
         replay.run()
         let format = ReportFormat(origin: replay.origin)
         return replay.rig.reports.map { Self.fold(format.text($0)) }

@@ -12,7 +12,7 @@ import SlateLinux
         .deletingLastPathComponent().path
     static let demoProfile = root + "/profiles/demo.yaml"
 
-    /// The middle pedal's code (KEY_B) and the one that switches the frame rate in `rig` (KEY_C).
+    /// The middle pedal's code (KEY_B) and the right pedal's (KEY_C), which switches the frame rate in `rig`.
     static let middle = 0x30, right = 0x2e
 
     /// A PCsensor footswitch recording: each press is a code pressed at `down`
@@ -369,6 +369,45 @@ import SlateLinux
         #expect(log.contains("\(profile):"), "\(log)")
         #expect(log.contains("is not valid; keeping the profile loaded before"))
         #expect(log.contains("reloaded \(profile)"))
+    }
+
+    /// A footswitch rig: the middle pedal's click toggles takes, the left pedal
+    /// moves to the next export filter, the right one exports.
+    static let filterRig = """
+        inputs:
+          pedals:
+            match: [{vendor: 0x3553, product: 0xb001}]
+            bind: {KEY_B: primary, KEY_A: filter.next, KEY_C: takes.export}
+        capture:
+          primary: {click: take.toggle}
+        camera:
+          back: [testpattern]
+          fps: 30
+          max-size: 320x180
+          codec: [h264]
+
+        """
+
+    @Test(.timeLimit(.minutes(1))) func filterNextCyclesTheFilterOfTheNextExport() throws {
+        let folder = try MediaFiles.folder("run-filter-next")
+        defer { MediaFiles.remove(folder) }
+        // Three times: a take, the next filter, an export.
+        let presses = (0..<3).flatMap { round -> [(code: Int, down: Double, up: Double)] in
+            let at = 0.1 + Double(round) * 1.5
+            return [(Self.middle, at, at + 0.05), (Self.middle, at + 0.5, at + 0.55), (Self.left, at + 0.8, at + 0.85),
+                (Self.right, at + 1.1, at + 1.15)]
+        }
+        let result = try Self.runSession(Self.filterRig, presses, end: 4.8, in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        let round = { (filter: String) in ["started take 1", "stopped take 1", "filter \(filter)", "exported 1 take"] }
+        #expect(Self.outcomes(result) == round("mono") + round("sepia") + round("none"))
+        let methods = result.takes("exported").map { $0["message"] as? String ?? "" }
+        #expect(
+            methods == [
+                "re-encode (the mono filter is applied) with libx264", "re-encode (the sepia filter is applied) with libx264",
+                "stream copy",
+            ], "\(result.lines)")
+        #expect(result.takes("failed").isEmpty, "\(result.lines)")
     }
 
     @Test(.timeLimit(.minutes(1))) func switchingTheFrameRateWhileRecordingSplitsTheTake() throws {
