@@ -187,6 +187,12 @@ struct Takes: ParsableCommand {
             let (folder, outputFolder, filter) = try self.folder.resolve("takes export", output: output, filter: self.filter)
             let (ledger, lock) = try Takes.open(folder, command: "export")
             defer { withExtendedLifetime(lock) {} }
+            do {
+                try Run.checkWritable(try Folder(outputFolder, creating: 0o755))
+            } catch {
+                OutputStream.writeError("slate takes export: \(error); the takes are kept")
+                throw ExitCode.failure
+            }
             var bar = ProgressBar("exporting")
             let outcome: TakeExporter.Outcome
             do {

@@ -37,12 +37,31 @@ enum MediaFiles {
         return (process, out, text)
     }
 
+    /// The user whom file permissions bind, to run `slate` as: nobody (through
+    /// setpriv) when the tests run as root, whom permissions do not stop; else nil,
+    /// this process's own user.
+    static let unprivilegedUser: (uid: uid_t, gid: gid_t)? = getuid() == 0 ? (65534, 65534) : nil
+
+    /// Gives `path` to the unprivileged user, when that is not this process's user.
+    static func giveToUnprivilegedUser(_ path: String) throws {
+        guard let user = unprivilegedUser else { return }
+        guard chown(path, user.uid, user.gid) == 0 else { throw SystemError("chown", path: path) }
+    }
+
     /// Starts `slate` with `arguments` and its standard output on a pipe (its
-    /// standard error on `errors`, if given), with no signals blocked, as from a shell.
-    static func launchSlate(_ arguments: [String], errors: Pipe? = nil) throws -> (process: Process, output: Pipe) {
+    /// standard error on `errors`, if given), with no signals blocked, as from a
+    /// shell; with `unprivileged`, as `unprivilegedUser`.
+    static func launchSlate(_ arguments: [String], errors: Pipe? = nil, unprivileged: Bool = false) throws -> (
+        process: Process, output: Pipe
+    ) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: slate)
-        process.arguments = arguments
+        if unprivileged, let user = unprivilegedUser {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=\(user.uid)", "--regid=\(user.gid)", "--clear-groups", slate] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: slate)
+            process.arguments = arguments
+        }
         let out = Pipe()
         process.standardOutput = out
         process.standardError = errors ?? FileHandle.nullDevice

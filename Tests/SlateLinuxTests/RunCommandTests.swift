@@ -60,18 +60,28 @@ import SlateLinux
     }
 
     /// Runs `slate run --json` to its end, or until `signal` is sent `after` the first take started.
-    static func run(_ arguments: [String], signal: Int32? = nil, after: Duration = .zero) throws -> Run {
+    static func run(_ arguments: [String], signal: Int32, after: Duration) throws -> Run {
+        try run(arguments) { process in
+            MonotonicClock.sleep(until: MonotonicClock.now() + after)
+            kill(process.processIdentifier, signal)
+        }
+    }
+
+    /// Runs `slate run --json` to its end (as `MediaFiles.unprivilegedUser`, if
+    /// `unprivileged`), calling `whenStarted` once the first take started.
+    static func run(_ arguments: [String], unprivileged: Bool = false, whenStarted: ((Process) throws -> Void)? = nil) throws
+        -> Run
+    {
         let err = Pipe()
-        let (process, out) = try MediaFiles.launchSlate(["run", "--json"] + arguments, errors: err)
+        let (process, out) = try MediaFiles.launchSlate(["run", "--json"] + arguments, errors: err, unprivileged: unprivileged)
         var text = ""
-        if let signal {
+        if let whenStarted {
             while !text.contains("\"event\":\"started\"") {
                 let data = out.fileHandleForReading.availableData
                 if data.isEmpty { break }
                 text += String(decoding: data, as: UTF8.self)
             }
-            MonotonicClock.sleep(until: MonotonicClock.now() + after)
-            kill(process.processIdentifier, signal)
+            try whenStarted(process)
         }
         text += String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -408,6 +418,77 @@ import SlateLinux
                 "stream copy",
             ], "\(result.lines)")
         #expect(result.takes("failed").isEmpty, "\(result.lines)")
+    }
+
+    /// Runs `slate` with `arguments` to its end (as `MediaFiles.unprivilegedUser`,
+    /// if `unprivileged`): its exit status, standard output and standard error.
+    static func slate(_ arguments: [String], unprivileged: Bool = false) throws -> (status: Int32, stdout: String, stderr: String) {
+        let err = Pipe()
+        let (process, out) = try MediaFiles.launchSlate(arguments, errors: err, unprivileged: unprivileged)
+        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, stdout, stderr)
+    }
+
+    @Test(.timeLimit(.minutes(2))) func anUnwritableOutputFolderIsAnErrorNamingItAndNoTakeIsLost() throws {
+        let folder = try MediaFiles.folder("run-unwritable-output")
+        defer { MediaFiles.remove(folder) }
+        let work = folder + "/takes", output = folder + "/exports"
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: false)
+        for path in [folder, output] { try MediaFiles.giveToUnprivilegedUser(path) }
+        try Self.filterRig.write(toFile: folder + "/rig.yaml", atomically: true, encoding: .utf8)
+        try Self.footswitch(
+            [(Self.middle, 0.1, 0.15), (Self.middle, 0.6, 0.65), (Self.middle, 0.9, 0.95), (Self.middle, 1.4, 1.45),
+                (Self.right, 2.0, 2.05)], end: 2.5
+        ).write(toFile: folder + "/session.evemu", atomically: true, encoding: .utf8)
+        let arguments = [
+            "--profile", folder + "/rig.yaml", "--replay", folder + "/session.evemu", "--work", work, "--output", output,
+        ]
+
+        // The folder can no longer be written once the first take started: the
+        // export fails naming it, and every take stays in the work folder.
+        let result = try Self.run(arguments, unprivileged: true) { _ in
+            guard chmod(output, 0o555) == 0 else { throw SystemError("chmod", path: output) }
+        }
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(Self.outcomes(result) == ["started take 1", "stopped take 1", "started take 2", "stopped take 2", "exported 2 takes"])
+        let failures = result.takes("failed").map { $0["message"] as? String ?? "" }
+        #expect(
+            failures.count == 1 && failures.allSatisfy {
+                $0.hasPrefix("export: \(output)/") && $0.hasSuffix(": cannot create: Permission denied; the takes are kept")
+            }, "\(failures)")
+        // The takes as their user lists them (the work folder is that user's alone).
+        func listed() throws -> String {
+            let list = try Self.slate(["takes", "list", "--work", work, "--json"], unprivileged: true)
+            #expect(list.status == 0, "\(list.stderr)")
+            return list.stdout
+        }
+        let kept = try listed()
+        let takes = kept.split(separator: "\n").map { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] ?? [:] }
+        #expect(takes.map { $0["frames"] as? Int } == result.takes("stopped").map { $0["frames"] as? Int } && takes.count == 2, "\(kept)")
+        let files = takes.map { $0["path"] as? String ?? "" }
+        #expect(takes.allSatisfy { $0["recording"] as? Bool == false } && files.allSatisfy(FileManager.default.fileExists))
+
+        // Started with it unwritable: an error naming it, before anything is recorded.
+        let refused = try Self.run(arguments, unprivileged: true)
+        #expect(refused.status == 1 && refused.takes("started").isEmpty)
+        #expect(refused.stderr == "slate run: \(output): cannot write to the folder: Permission denied\n", "\(refused.stderr)")
+        #expect(try listed() == kept)
+
+        // slate takes export into it: an error naming it, the takes kept.
+        let export = try Self.slate(["takes", "export", "--work", work, "--output", output], unprivileged: true)
+        #expect(export.status == 1)
+        #expect(export.stderr == "slate takes export: \(output): cannot write to the folder: Permission denied; the takes are kept\n")
+        #expect(try listed() == kept && files.allSatisfy(FileManager.default.fileExists))
+
+        // Writable again: every take is exported, every frame of them.
+        #expect(chmod(output, 0o755) == 0)
+        let exported = try Self.slate(["takes", "export", "--work", work, "--output", output, "--json"], unprivileged: true)
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let outcome = (try? JSONSerialization.jsonObject(with: Data(exported.stdout.utf8))) as? [String: Any] ?? [:]
+        let frames = takes.reduce(0) { $0 + ($1["frames"] as? Int ?? 0) }
+        #expect(outcome["takes"] as? Int == 2 && outcome["frames"] as? Int == frames, "\(exported.stdout)")
     }
 
     @Test(.timeLimit(.minutes(1))) func switchingTheFrameRateWhileRecordingSplitsTheTake() throws {
