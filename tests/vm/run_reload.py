@@ -1,7 +1,9 @@
 """`slate run` on vivid: fps.toggle while recording closes the camera before
 opening it again at the other rate (the take is split, no failure), and SIGHUP
 while the pedal is held cancels the hold: its release handler stops the take
-it started, before the reloaded profile takes over."""
+it started, before the reloaded profile takes over. The reloaded profile binds
+the right pedal to take.delete-last instead of fps.toggle, and from then on it
+deletes takes; a profile made invalid and sent with SIGHUP leaves that in effect."""
 
 import os
 import sys
@@ -46,6 +48,7 @@ try:
     pedal.key("KEY_B", 1)
     slate.wait_for(is_take("started", 3), seconds=15)
     time.sleep(0.5)
+    write_run_profile(folder, right="take.delete-last")
     slate.signal(1)
     slate.wait_for(is_take("stopped", 3), seconds=30)
     check(last(slate.lines, lambda line: line.get("type") == "capture" and line.get("phase") == "cancelled")
@@ -53,10 +56,34 @@ try:
     check(last(slate.lines, lambda line: line.get("result") == "stopped take 3") is not None,
           "the hold's release handler stops the take it started")
     slate.wait_for_log("reloaded " + profile)
+    slate.wait_for_log("(%s) is input 'pedals'" % PEDAL_NAME, count=2)
     pedal.key("KEY_B", 0)
-    time.sleep(0.5)
-    slate.poll(0.2)
-    check(last(slate.lines, is_take("started", 4)) is None, "the release after the reload starts nothing")
+
+    def right_pedal(count):
+        """Clicks the right pedal; the action line of its `count`th click."""
+        pedal.click("KEY_C")
+        slate.wait_for(lambda line: line.get("type") == "action" and line.get("code") == "KEY_C", count=count)
+        return last(slate.lines, lambda line: line.get("type") == "action" and line.get("code") == "KEY_C")
+
+    # Slate reads in order: a take started by the release would be reported before the right pedal's action.
+    done = right_pedal(2)
+    check(last(slate.lines, lambda line: line.get("result") == "started take 4") is None,
+          "the release after the reload starts nothing")
+    check((done["action"], done["result"]) == ("take.delete-last", "deleted take 3"),
+          "after SIGHUP the reloaded profile is in effect: the right pedal deletes the last take (%s)" % done)
+    slate.wait_for(is_take("deleted", 3))
+
+    with open(write_run_profile(folder, right="fps.toggle")) as handle:
+        invalid = handle.read().replace("  fps: 30\n", "  fps: fast\n")
+    with open(profile, "w") as handle:
+        handle.write(invalid)
+    slate.signal(1)
+    slate.wait_for_log("is not valid; keeping the profile loaded before")
+    done = right_pedal(3)
+    check((done["action"], done["result"]) == ("take.delete-last", "deleted take 2"),
+          "after SIGHUP with an invalid profile, the one loaded before stays in effect (%s)" % done)
+    slate.wait_for(is_take("deleted", 2))
+    check(b"error: fps must be 30 or 60, not 'fast'" in slate.stderr, "the invalid profile's error is reported")
     check(slate.stop() == 0, "slate run exits 0")
     pedal.destroy()
 finally:
