@@ -219,7 +219,7 @@ public final class LiveInputs {
             }
             return
         }
-        waitingToGrab.remove(path)
+        let waited = waitingToGrab.remove(path) != nil
         if entry.needsClone {
             do {
                 try device.createClone()
@@ -233,6 +233,7 @@ public final class LiveInputs {
         }
         do {
             try device.grab()
+            if waited { log.info("\(path) (\(device.identity.name)) has every key released: grabbed it") }
         } catch {
             destroyClone(of: device)
             if error.errno == EBUSY {

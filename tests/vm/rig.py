@@ -101,6 +101,26 @@ class UInput:
             self.fd = None
 
 
+def wait_until(predicate, what, seconds=30):
+    """Polls `predicate` until it is true; fails naming `what` after `seconds`."""
+    end = monotonic() + seconds
+    while not predicate():
+        if monotonic() > end:
+            raise AssertionError("timed out waiting for %s" % what)
+        time.sleep(0.02)
+
+
+def keys_arriving(fd, count, seconds=30):
+    """Reads (code, value) key events from an evdev node opened non-blocking
+    until `count` have come or `seconds` pass; all of them."""
+    keys = []
+    end = monotonic() + seconds
+    while len(keys) < count and monotonic() < end:
+        select.select([fd], [], [], max(0, end - monotonic()))
+        keys += [(code, value) for _, code, value in read_keys(fd)]
+    return keys
+
+
 def read_keys(fd):
     """The EV_KEY events waiting on an evdev node opened non-blocking, as
     (timestamp in ns, code, value)."""
@@ -151,7 +171,7 @@ class Slate:
                     line, self._buffer = self._buffer.split(b"\n", 1)
                     self.lines.append(json.loads(line) if line.startswith(b"{") else line.decode())
 
-    def wait_for_log(self, text, seconds=10, count=1):
+    def wait_for_log(self, text, seconds=30, count=1):
         """Reads until standard error holds `text` `count` times."""
         end = monotonic() + seconds
         while self.stderr.count(text.encode()) < count:
@@ -159,7 +179,7 @@ class Slate:
                 raise AssertionError("slate never logged %r; stderr:\n%s" % (text, self.stderr.decode()))
             self.poll(0.05)
 
-    def wait_for(self, predicate, seconds=10, count=1):
+    def wait_for(self, predicate, seconds=30, count=1):
         """Reads until `count` output lines satisfy `predicate` (JSON lines only)."""
         end = monotonic() + seconds
         while sum(1 for line in self.lines if isinstance(line, dict) and predicate(line)) < count:
