@@ -3,6 +3,9 @@ unbound keys arrive on Slate's uinput clone; inactive, or after Slate exits,
 other readers see the events again. A key held when the grab is due delays the
 grab until its release, so the desktop never keeps a key down; the presses of
 other keys meanwhile all reach Slate, even when every request to the device is slow.
+A `grab: always` pedal (profiles/pcsensor-footswitch.yaml) types nothing while
+Slate runs, capture active or not: no other reader of it, or of its clone, sees
+its presses.
 
 A reader that sees nothing is read once Slate has reported the press or passed
 it on to the clone: the kernel gives an event to every reader of the device at
@@ -92,3 +95,35 @@ check([(line["type"], line["code"], line["reason"]) for line in reported] == [
       "inactive capture gives no events, only the presses reported as ignored")
 check(inactive.stop() == 0, "inactive monitor exits 0")
 keyboard.destroy()
+
+# grab: always. One pedal has only its three keys; the other reports a whole
+# keyboard's keys, as some units do, so Slate passes its other keys on through a clone.
+pedal = UInput("PCsensor FootSwitch", keys=["KEY_A", "KEY_B", "KEY_C"])
+keyboard_pedal = UInput("PCsensor FootSwitch", keys=["KEY_A", "KEY_B", "KEY_C", "KEY_Q", "KEY_X"], vendor=0x1a86,
+                        product=0xe026)
+readers = {"the pedal": reader(pedal.node), "the keyboard-like pedal": reader(keyboard_pedal.node)}
+for options in ((), ("--inactive",)):
+    always = Slate("monitor", "--profile", "profiles/pcsensor-footswitch.yaml", *options)
+    for node in (pedal.node, keyboard_pedal.node):
+        always.wait_for_log("%s (PCsensor FootSwitch) is input 'pedals'" % node)
+    wait_until(lambda: len(nodes_named("PCsensor FootSwitch")) == 3, "the keyboard-like pedal's clone")
+    pedal_clones = [node for node in nodes_named("PCsensor FootSwitch") if node not in (pedal.node, keyboard_pedal.node)]
+    readers["its clone"] = reader(pedal_clones[0])
+    for fd in readers.values():
+        keys_seen(fd)
+    for count, (device, key) in enumerate(((pedal, "KEY_B"), (keyboard_pedal, "KEY_C")), 1):
+        device.click(key)
+        # Each press is reported: an action while capture is active, else an ignored line.
+        always.wait_for(lambda line: line.get("type") in ("action", "ignored"), count=count)
+    for name, fd in readers.items():
+        check(keys_seen(fd) == [], "grab: always%s: a reader of %s sees none of its presses" % (
+            " with capture inactive" if options else "", name))
+    check(always.stop() == 0, "monitor exits 0")
+    os.close(readers.pop("its clone"))
+pedal.click("KEY_B")
+keyboard_pedal.click("KEY_C")
+check(keys_arriving(readers["the pedal"], 2) == [(CODES["KEY_B"], 1), (CODES["KEY_B"], 0)]
+      and keys_arriving(readers["the keyboard-like pedal"], 2) == [(CODES["KEY_C"], 1), (CODES["KEY_C"], 0)],
+      "after Slate exits, the pedals' readers see their presses again")
+pedal.destroy()
+keyboard_pedal.destroy()
