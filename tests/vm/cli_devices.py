@@ -12,7 +12,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from rig import ROOT, SLATE, Slate, UInput, check, summary  # noqa: E402
+from rig import CODES, ROOT, SLATE, Slate, UInput, check, keys_arriving, summary  # noqa: E402
 
 EVIOCGRAB = 0x40044590
 
@@ -62,10 +62,17 @@ holder = os.open(pedal.node, os.O_RDONLY | os.O_NONBLOCK)
 fcntl.ioctl(holder, EVIOCGRAB, 1)
 monitor = Slate("monitor", "--profile", "profiles/pcsensor-footswitch.yaml")
 monitor.wait_for_log("is grabbed by another program; listening without the grab")
+pedal.click("KEY_A")
+check(keys_arriving(holder, 2) == [(CODES["KEY_A"], 1), (CODES["KEY_A"], 0)],
+      "while the other program holds the grab, it gets the pedal's presses")
 fcntl.ioctl(holder, EVIOCGRAB, 0)
 pedal.click("KEY_B")
 monitor.wait_for(lambda line: line.get("action") == "take.toggle")
-check(True, "with the other grab released, Slate hears the pedal")
+# Slate reads in order: had the press during the other grab reached it, it would come first.
+check(summary(monitor.lines) == [
+    ("capture", "KEY_B", "primary", "began"), ("capture", "KEY_B", "primary", "ended"),
+    ("action", "take.toggle", "started take 1"),
+], "with the other grab released, Slate hears the pedal, and heard nothing while the other program held it")
 check(monitor.stop() == 0, "monitor exits 0")
 os.close(holder)
 pedal.destroy()
