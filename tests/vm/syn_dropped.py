@@ -32,8 +32,11 @@ pedal.destroy()
 check(monitor.stop() == 0, "monitor exits 0")
 got = summary(monitor.lines)
 print(got)
-check(got == [
+# Under load the hold may fire before Slate is stopped (take.start, then
+# take.stop when the event is cancelled): the capture events are the point.
+captures = [entry for entry in got if entry[0] == "capture"]
+check(captures == [
     ("capture", "KEY_B", "primary", "began"), ("capture", "KEY_B", "primary", "cancelled"),
     ("capture", "KEY_B", "primary", "began"), ("capture", "KEY_B", "primary", "ended"),
-    ("action", "take.toggle", "started take 1"),
-], "the lost release ends as cancelled, and the pedal works after")
+], "the lost release ends as cancelled")
+check(got[-1][:2] == ("action", "take.toggle"), "the pedal works after: its click toggles a take")
