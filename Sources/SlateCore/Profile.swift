@@ -59,6 +59,17 @@ public struct InputSpec: Sendable {
         let volume: Set<UInt16> = [113, 114, 115]  // KEY_MUTE, KEY_VOLUMEDOWN, KEY_VOLUMEUP
         return keys.contains { volume.contains($0.code) } ? .whenActive : .never
     }
+
+    /// Whether grabbing a device with `codes` takes a uinput clone: the input
+    /// grabs it and it has keys, axes or switches the input does not bind,
+    /// which the clone passes on to the desktop.
+    public func needsClone(for codes: Set<EventCode>) -> Bool {
+        guard effectiveGrab != .never else { return false }
+        let bound = Set(keys.map { EventCode(type: EventType.key, code: $0.code) })
+            .union(axes.map { EventCode(type: EventType.rel, code: $0.code) })
+        let passed: Set<UInt16> = [EventType.key, EventType.rel, EventType.abs, EventType.sw]
+        return codes.contains { passed.contains($0.type) && !bound.contains($0) }
+    }
 }
 
 /// Device rules of one `match` alternative, like a libinput quirks section.

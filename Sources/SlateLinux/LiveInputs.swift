@@ -15,7 +15,7 @@ public final class LiveInputs {
         var source: SourceID
         var node: UdevInputNode
         var input: InputSpec
-        /// The device has codes the input does not bind: grabbing it needs a uinput clone.
+        /// Grabbing the device takes a uinput clone (`InputSpec.needsClone`).
         var needsClone: Bool
     }
 
@@ -153,10 +153,7 @@ public final class LiveInputs {
             log.debug("\(node.devnode) (\(identity.name)) matches no input")
             return
         }
-        let bound = Set(input.keys.map { EventCode(type: EventType.key, code: $0.code) })
-            .union(input.axes.map { EventCode(type: EventType.rel, code: $0.code) })
-        let passable: Set<UInt16> = [EventType.key, EventType.rel, EventType.abs, EventType.sw]
-        let needsClone = device.identity.codes.contains { passable.contains($0.type) && !bound.contains($0) }
+        let needsClone = input.needsClone(for: device.identity.codes)
         open[node.devnode] = OpenNode(device: device, source: source, node: node, input: input, needsClone: needsClone)
         do {
             try loop.watch(device.fd) { [unowned self] in self.read(node.devnode) }
@@ -225,9 +222,10 @@ public final class LiveInputs {
                 try device.createClone()
                 if let path = device.clonePath { clones.insert(path) }
             } catch {
+                let advice = error.errno == EACCES || error.errno == EPERM ? "; " + Uinput.advice : ""
                 warnOnce(
                     "clone:" + path,
-                    "not grabbing \(path) (\(device.identity.name)): its other keys could not be passed on: \(error)")
+                    "not grabbing \(path) (\(device.identity.name)): its other keys could not be passed on: \(error)\(advice)")
                 return
             }
         }

@@ -19,6 +19,16 @@ struct Devices: ParsableCommand {
         var node: UdevInputNode
         var identity: DeviceIdentity
         var error: String?
+        /// The node's own codes (`identity` has its device's, all nodes together).
+        var codes: Set<EventCode> = []
+    }
+
+    /// What a profile does with a device: the input it is, whether grabbing it
+    /// takes a uinput clone, and why that cannot be made.
+    struct Binding {
+        var matches: [InputMatch]
+        var clone = false
+        var warning: String?
     }
 
     func run() throws {
@@ -37,11 +47,11 @@ struct Devices: ParsableCommand {
         for index in entries.indices { entries[index].identity.codes = groups[entries[index].node.group] ?? [] }
         let output = OutputStream()
         for entry in entries {
-            let matches = loaded?.explainMatch(entry.identity)
+            let binding = loaded.map { Self.binding(entry, $0, uinputWritable: Uinput.isWritable) }
             if json {
-                output.writeLine(Self.json(entry, matches))
+                output.writeLine(Self.json(entry, binding))
             } else {
-                Self.text(entry, matches, siblings: entries.filter { $0.node.group == entry.node.group }.count)
+                Self.text(entry, binding, siblings: entries.filter { $0.node.group == entry.node.group }.count)
                     .forEach(output.writeLine)
             }
         }
@@ -52,7 +62,7 @@ struct Devices: ParsableCommand {
         do {
             var identity = try EvdevDevice(path: node.devnode).identity
             identity.udev = node.properties
-            return Entry(node: node, identity: identity, error: nil)
+            return Entry(node: node, identity: identity, error: nil, codes: identity.codes)
         } catch {
             return Entry(node: node, identity: udevIdentity(node), error: "\(error)")
         }
@@ -67,7 +77,21 @@ struct Devices: ParsableCommand {
             phys: node.properties["PHYS"] ?? "", uniq: node.properties["UNIQ"] ?? "", udev: node.properties)
     }
 
-    static func text(_ entry: Entry, _ matches: [InputMatch]?, siblings: Int) -> [String] {
+    /// How `profile` binds the device: as Slate's live inputs do, the first
+    /// input that matches it is the one it is.
+    static func binding(_ entry: Entry, _ profile: Profile, uinputWritable: Bool) -> Binding {
+        var binding = Binding(matches: profile.explainMatch(entry.identity))
+        guard let index = profile.inputIndex(matching: entry.identity) else { return binding }
+        let input = profile.inputs[index]
+        binding.clone = input.needsClone(for: entry.codes)
+        if binding.clone && !uinputWritable {
+            binding.warning =
+                "grabbing it takes a uinput clone for the keys input '\(input.name)' does not bind, and this user cannot open \(Uinput.path): Slate will not grab it; \(Uinput.advice)"
+        }
+        return binding
+    }
+
+    static func text(_ entry: Entry, _ binding: Binding?, siblings: Int) -> [String] {
         let device = entry.identity
         var lines = ["\(entry.node.devnode)  \(device.name)"]
         var details = "    \(Bus.name(of: device.bus)) \(Hex.id(device.vendor)):\(Hex.id(device.product)) version \(Hex.id(device.version))"
@@ -77,16 +101,17 @@ struct Devices: ParsableCommand {
         lines.append(details)
         if let error = entry.error { lines.append("    not readable: \(error)") }
         if entry.node.properties["SLATE_DEVICE"] == "1" { lines.append("    tagged by Slate's udev rules") }
-        for match in matches ?? [] {
+        for match in binding?.matches ?? [] {
             lines.append(
                 match.matches
                     ? "    matches input '\(match.input)'"
                     : "    not input '\(match.input)': " + match.reasons.joined(separator: "; or "))
         }
+        if let warning = binding?.warning { lines.append("    " + warning) }
         return lines
     }
 
-    static func json(_ entry: Entry, _ matches: [InputMatch]?) -> String {
+    static func json(_ entry: Entry, _ binding: Binding?) -> String {
         let device = entry.identity
         var object = JSONObject()
         object.string("path", entry.node.devnode)
@@ -104,11 +129,13 @@ struct Devices: ParsableCommand {
         var udev = JSONObject()
         for (key, value) in entry.node.properties.sorted(by: { $0.key < $1.key }) { udev.string(key, value) }
         object.object("udev", udev)
-        if let matches {
-            if let input = matches.first(where: \.matches) { object.string("input", input.input) } else { object.null("input") }
+        if let binding {
+            if let input = binding.matches.first(where: \.matches) { object.string("input", input.input) } else { object.null("input") }
             var reasons = JSONObject()
-            for match in matches where !match.matches { reasons.strings(match.input, match.reasons) }
+            for match in binding.matches where !match.matches { reasons.strings(match.input, match.reasons) }
             object.object("mismatches", reasons)
+            object.bool("clone", binding.clone)
+            if let warning = binding.warning { object.string("warning", warning) }
         }
         return object.closed
     }

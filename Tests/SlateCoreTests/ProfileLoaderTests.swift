@@ -60,6 +60,23 @@ import Testing
         #expect(profile.inputs[1].effectiveGrab == .never)
     }
 
+    @Test func aCloneIsNeededToGrabADeviceWithCodesTheInputLeavesAlone() throws {
+        let profile = try load(
+            """
+            inputs:
+              keys: {match: {name: x}, bind: {KEY_VOLUMEUP: primary, REL_DIAL: zoom.step}}
+              pedal: {match: {name: y}, bind: {KEY_B: primary}}
+            capture: {primary: {click: take.toggle}}
+            """)
+        let code = { (name: String) in EventCodes.code(named: name)! }
+        let keys = profile.inputs[0]
+        #expect(!keys.needsClone(for: [code("KEY_VOLUMEUP"), code("REL_DIAL"), code("MSC_SCAN"), code("LED_NUML")]))
+        #expect(keys.needsClone(for: [code("KEY_VOLUMEUP"), code("KEY_VOLUMEDOWN")]))
+        #expect(keys.needsClone(for: [code("KEY_VOLUMEUP"), code("REL_WHEEL")]))
+        #expect(keys.needsClone(for: [code("KEY_VOLUMEUP"), code("SW_LID")]))
+        #expect(!profile.inputs[1].needsClone(for: [code("KEY_A"), code("KEY_B")]), "an input that never grabs")
+    }
+
     @Test func reportsEveryErrorWithItsPosition() {
         let yaml = """
             inputs:
