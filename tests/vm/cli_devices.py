@@ -25,7 +25,7 @@ print(json.dumps(entry, indent=1)[:600])
 check(entry.get("name") == "PCsensor FootSwitch" and entry.get("vendor") == "0x3553"
       and entry.get("product") == "0xb001", "devices shows the pedal's identity")
 check(entry.get("input") == "pedals", "devices says which input it is")
-check(entry.get("udev", {}).get("SLATE_DEVICE") == "1", "devices shows the udev tag")
+check(entry.get("udev", {}).get("ID_INPUT_KEY") == "1", "devices shows the udev properties")
 others = [e for path, e in entries.items() if path != pedal.node]
 check(others and all(e["input"] is None for e in others), "the other devices are not inputs")
 reasons = others[0]["mismatches"]["pedals"]
