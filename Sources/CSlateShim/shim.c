@@ -26,3 +26,5 @@ int slate_renameat_noreplace(int from_folder, const char *from, int to_folder, c
 }
 
 long slate_getrandom(void *buffer, size_t length) { return (long)getrandom(buffer, length, 0); }
+
+int slate_pipe_cloexec(int ends[2]) { return pipe2(ends, O_CLOEXEC); }

@@ -24,27 +24,25 @@ public enum ProcessLauncher {
 
     /// Runs `argv` to its end and returns its exit status and standard output.
     public static func output(of argv: [String]) throws(SystemError) -> (status: Int32, output: String) {
-        var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { throw SystemError("make a pipe", path: argv.first ?? "exec") }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        let ends = try makePipe(for: argv.first ?? "exec")
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, ends.write, 1)
         let pid: pid_t
         do {
             pid = try spawn(argv, environment: currentEnvironment(), actions: &actions)
         } catch {
-            close(ends[0])
-            close(ends[1])
+            close(ends.read)
+            close(ends.write)
             throw error
         }
-        close(ends[1])
-        defer { close(ends[0]) }
+        close(ends.write)
+        defer { close(ends.read) }
         var output: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            let count = retryingInterrupts { read(ends[0], &buffer, buffer.count) }
+            let count = retryingInterrupts { read(ends.read, &buffer, buffer.count) }
             if count <= 0 { break }
             output += buffer[0..<count]
         }
@@ -52,6 +50,14 @@ public enum ProcessLauncher {
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let exit = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         return (exit, String(decoding: output, as: UTF8.self))
+    }
+
+    /// A pipe whose ends are closed on exec from the start (`pipe2` with
+    /// O_CLOEXEC): a program another thread starts meanwhile never holds them.
+    static func makePipe(for program: String) throws(SystemError) -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [0, 0]
+        guard slate_pipe_cloexec(&ends) == 0 else { throw SystemError("make a pipe (pipe2)", path: program) }
+        return (ends[0], ends[1])
     }
 
     /// Starts a program with no signal blocked and default signal handling,

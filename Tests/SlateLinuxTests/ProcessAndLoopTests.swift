@@ -23,6 +23,58 @@ import SlateCore
             try ProcessLauncher.launch(["/nonexistent/program"], environment: [])
         }
     }
+
+    /// Makes and closes pipes on a thread of its own, noting each one's inode.
+    final class PipeMaker: @unchecked Sendable {
+        private let lock = NSLock()
+        private var inodes: Set<UInt64> = []
+        private var running = true
+        private let done = DispatchSemaphore(value: 0)
+
+        func start() {
+            Thread {
+                while self.lock.withLock({ self.running }) {
+                    guard let ends = try? ProcessLauncher.makePipe(for: "test") else { continue }
+                    var info = stat()
+                    fstat(ends.read, &info)
+                    close(ends.read)
+                    close(ends.write)
+                    self.lock.withLock { _ = self.inodes.insert(UInt64(info.st_ino)) }
+                }
+                self.done.signal()
+            }.start()
+        }
+
+        /// Stops the thread; the inodes of every pipe it made.
+        func stop() -> Set<UInt64> {
+            lock.withLock { running = false }
+            done.wait()
+            return lock.withLock { inodes }
+        }
+    }
+
+    @Test func aProgramStartedWhileAnotherThreadMakesAPipeDoesNotGetIt() throws {
+        let maker = PipeMaker()
+        maker.start()
+        var held: [String] = []
+        for _ in 0..<200 {
+            let pid = try ProcessLauncher.launch(["sleep", "10"], environment: [])
+            // posix_spawnp returns once the program runs: its descriptors are those it keeps.
+            let fds = "/proc/\(pid)/fd"
+            held += ((try? FileManager.default.contentsOfDirectory(atPath: fds)) ?? []).compactMap {
+                try? FileManager.default.destinationOfSymbolicLink(atPath: fds + "/" + $0)
+            }
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+        let made = maker.stop()
+        let inherited = held.filter { target in
+            target.hasPrefix("pipe:[") && UInt64(target.dropFirst(6).dropLast()).map(made.contains) == true
+        }
+        #expect(made.count > 1000, "the thread made pipes all along")
+        #expect(inherited.isEmpty, "programs got \(inherited.count) of the pipes made meanwhile")
+    }
 }
 
 @Suite struct EventLoopTests {
