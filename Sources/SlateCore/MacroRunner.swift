@@ -68,7 +68,8 @@ struct MacroRunner {
                 out.append(.action(report))
                 out.append(.sound(SoundReport(time: time, sound: name, file: sounds.files[name], input: program.trigger?.input)))
             case .exec:
-                report.environment = environment(program, step: step, time: time)
+                report.environment = ExecEnvironment.event(
+                    trigger: program.trigger, value: program.value, macro: step.macro, recording: recorder.isRecording)
                 out.append(.action(report))
             case .takeToggle:
                 perform(recorder.isRecording ? .stop : .start, &report, &program, into: &out)
@@ -103,23 +104,6 @@ struct MacroRunner {
     private mutating func schedule(_ program: Program) {
         let index = waiting.firstIndex { ($0.resume, $0.order) > (program.resume, program.order) } ?? waiting.count
         waiting.insert(program, at: index)
-    }
-
-    /// What an `exec` program learns about the event that ran it.
-    private func environment(_ program: Program, step: Step, time: Instant) -> [(String, String)] {
-        var env: [(String, String)] = [
-            ("SLATE_TIME", time.seconds(since: Instant(microseconds: 0))),
-            ("SLATE_RECORDING", recorder.isRecording ? "1" : "0"),
-        ]
-        if let trigger = program.trigger {
-            env.append(("SLATE_INPUT", trigger.input))
-            env.append(("SLATE_CODE", trigger.code.name))
-            if let role = trigger.role { env.append(("SLATE_ROLE", role.rawValue)) }
-            if let gesture = trigger.gesture { env.append(("SLATE_GESTURE", gesture.rawValue)) }
-        }
-        if let value = program.value { env.append(("SLATE_VALUE", NumberText.format(value))) }
-        if let macro = step.macro { env.append(("SLATE_MACRO", macro)) }
-        return env
     }
 }
 

@@ -72,7 +72,8 @@ public struct ActionReport: Sendable {
     public var trigger: TriggerInfo?
     /// What the recorder did, e.g. `started take 1`.
     public var outcome: RecorderOutcome?
-    /// For `exec`: the environment describing the event, to run the program with.
+    /// For `exec`: the variables describing the event (`ExecEnvironment.event`);
+    /// the times are added when the program is started.
     public var environment: [(String, String)]
 }
 

@@ -16,6 +16,15 @@ public enum MonotonicClock {
         return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
     }
 
+    /// `instant` by the wall clock (CLOCK_REALTIME, since 1970-01-01 UTC): the
+    /// wall clock now, less how long ago `instant` was.
+    public static func wallClock(of instant: Instant) -> Instant {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        let ago = now().microseconds - instant.microseconds
+        return Instant(microseconds: Int64(spec.tv_sec) * 1_000_000 + Int64(spec.tv_nsec) / 1000 - ago)
+    }
+
     /// Sleeps until `instant` on the monotonic clock (returns at once if it has passed).
     public static func sleep(until instant: Instant) {
         var spec = timespec(

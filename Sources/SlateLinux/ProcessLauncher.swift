@@ -2,15 +2,18 @@ import CSlateShim
 import Glibc
 
 /// Starts `exec` actions: a program and its arguments (found on PATH, never
-/// through a shell), with the event's details added to the environment. A
+/// through a shell), with Slate's environment and the event's details. A
 /// program's standard output goes where its standard error goes, Slate's log,
 /// never into Slate's report stream. Children are reaped without blocking.
 public enum ProcessLauncher {
-    /// Starts `argv` and returns its pid (`posix_spawnp`).
+    /// Starts `argv` and returns its pid (`posix_spawnp`). Its environment is
+    /// Slate's, less the variables named in `replacing`, plus `extra`.
     @discardableResult
-    public static func launch(_ argv: [String], environment extra: [(String, String)]) throws(SystemError) -> pid_t {
+    public static func launch(
+        _ argv: [String], environment extra: [(String, String)], replacing: Set<String> = []
+    ) throws(SystemError) -> pid_t {
         guard let program = argv.first else { throw SystemError("run an empty command", path: "exec", errno: EINVAL) }
-        let names = Set(extra.map(\.0))
+        let names = replacing.union(extra.map(\.0))
         let environment = extra.map { "\($0.0)=\($0.1)" } + currentEnvironment().filter { line in
             guard let equals = line.firstIndex(of: "=") else { return false }
             return !names.contains(String(line[..<equals]))

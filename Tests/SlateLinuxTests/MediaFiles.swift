@@ -49,11 +49,13 @@ enum MediaFiles {
     }
 
     /// Starts `slate` with `arguments` and its standard output on a pipe (its
-    /// standard error on `errors`, if given), with no signals blocked, as from a
-    /// shell; with `unprivileged`, as `unprivilegedUser`.
-    static func launchSlate(_ arguments: [String], errors: Pipe? = nil, unprivileged: Bool = false) throws -> (
-        process: Process, output: Pipe
-    ) {
+    /// standard error on `errors`, if given; `environment` added to this
+    /// process's), with no signals blocked, as from a shell; with `unprivileged`,
+    /// as `unprivilegedUser`.
+    static func launchSlate(
+        _ arguments: [String], errors: Pipe? = nil, environment: [String: String] = [:],
+        unprivileged: Bool = false
+    ) throws -> (process: Process, output: Pipe) {
         let process = Process()
         if unprivileged, let user = unprivilegedUser {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
@@ -62,6 +64,7 @@ enum MediaFiles {
             process.executableURL = URL(fileURLWithPath: slate)
             process.arguments = arguments
         }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let out = Pipe()
         process.standardOutput = out
         process.standardError = errors ?? FileHandle.nullDevice
