@@ -12,7 +12,7 @@ public enum ProcessLauncher {
     public static func launch(
         _ argv: [String], environment extra: [(String, String)], replacing: Set<String> = []
     ) throws(SystemError) -> pid_t {
-        guard let program = argv.first else { throw SystemError("run an empty command", path: "exec", errno: EINVAL) }
+        guard !argv.isEmpty else { throw SystemError("run an empty command", path: "exec", errno: EINVAL) }
         let names = replacing.union(extra.map(\.0))
         let environment = extra.map { "\($0.0)=\($0.1)" } + currentEnvironment().filter { line in
             guard let equals = line.firstIndex(of: "=") else { return false }
