@@ -8,7 +8,7 @@ FAULTS := .build/faults/libslate-faults.so
 # The rig VM lane (scripts/rig-vm): qemu and the initramfs tools on the host,
 # and the tools the scenarios use inside the guest, which runs the host's root.
 VM_DEPS := qemu-system-x86 busybox-static kmod udev cpio xz-utils \
-	evemu-tools v4l-utils alsa-utils ffmpeg libinput-tools triggerhappy
+	evemu-tools v4l-utils alsa-utils ffmpeg libinput-tools triggerhappy systemd
 
 .PHONY: all deps vm-deps build demo test test-vm torture bench fuzz clean
 
