@@ -333,7 +333,7 @@ struct ProfileParser {
             return reader.number(argument, "zoom.step", in: -Self.zoomStepLimit...Self.zoomStepLimit).map { .action(.zoomStep($0)) }
         case "zoom.set":
             guard let factor = reader.number(argument, "zoom.set") else { return nil }
-            guard RecorderModel.zoomRange.contains(factor) else {
+            guard RigBook.zoomRange.contains(factor) else {
                 reader.error(argument, "zoom.set must be within 1 and 6, not \(factor)")
                 return nil
             }

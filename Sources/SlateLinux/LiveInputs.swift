@@ -33,7 +33,7 @@ public final class LiveInputs {
     /// After this long without access, a warning suggests the udev rules.
     static let accessWarning: Int64 = 5_000_000
 
-    private let rig: Rig
+    private let rig: RigDriver
     private let loop: EventLoop
     private let udev: Udev
     private var monitor: Udev.Monitor?
@@ -47,7 +47,7 @@ public final class LiveInputs {
     /// Event nodes of Slate's own uinput clones, which must never be bound.
     private var clones: Set<String> = []
 
-    public init(rig: Rig, loop: EventLoop, logger: Logger) throws(SystemError) {
+    public init(rig: RigDriver, loop: EventLoop, logger: Logger) throws(SystemError) {
         self.rig = rig
         self.loop = loop
         self.log = logger
@@ -76,7 +76,7 @@ public final class LiveInputs {
 
     /// Capture became active or inactive: tells the rig and grabs or releases devices.
     public func setCaptureActive(_ active: Bool, at time: Instant) {
-        rig.setCaptureActive(active, at: time)
+        rig.handle(.captureActive(active, at: time))
         for path in open.keys { applyGrab(path) }
     }
 
@@ -149,7 +149,7 @@ public final class LiveInputs {
         identity.udev = node.properties
         groupCodes[node.group, default: []].formUnion(identity.codes)
         identity.codes = groupCodes[node.group] ?? identity.codes
-        guard case .bound(let source, let inputName) = rig.attach(identity), let input = rig.input(of: source) else {
+        guard case .bound(let source, let inputName) = rig.attach(identity), let input = rig.machine.input(of: source) else {
             log.debug("\(node.devnode) (\(identity.name)) matches no input")
             return
         }
@@ -168,8 +168,8 @@ public final class LiveInputs {
         guard let entry = open[path] else { return }
         let rig = self.rig
         let result = entry.device.readAvailable { event, resync in
-            let used = rig.uses(event, from: entry.source)
-            if used || event.type == EventType.syn { rig.handle(event, from: entry.source, resync: resync) }
+            let used = rig.machine.uses(event, from: entry.source)
+            if used || event.type == EventType.syn { rig.handle(.event(event, from: entry.source, resync: resync)) }
             if !used, entry.device.hasClone { entry.device.passThrough(event) }
         }
         if case .failed(let error) = result {
@@ -185,7 +185,7 @@ public final class LiveInputs {
         waitingToGrab.remove(path)
         loop.unwatch(entry.device.fd)
         destroyClone(of: entry.device)
-        rig.detach(entry.source, at: time)
+        rig.handle(.detached(entry.source, at: time))
         if !open.values.contains(where: { $0.node.group == entry.node.group }) {
             groupCodes.removeValue(forKey: entry.node.group)
         }
@@ -199,7 +199,7 @@ public final class LiveInputs {
     private func applyGrab(_ path: String) {
         guard let entry = open[path] else { return }
         let mode = entry.input.effectiveGrab
-        let wanted = mode == .always || (mode == .whenActive && rig.isCaptureActive)
+        let wanted = mode == .always || (mode == .whenActive && rig.machine.isCaptureActive)
         let device = entry.device
         guard wanted != device.isGrabbed else { return }
         guard wanted else {

@@ -2,16 +2,14 @@ import Logging
 import SlateCore
 
 /// The recorder `slate run` drives: the profile's camera streaming into a
-/// `TakeRecorder`, with the macro runner's commands carried out for real.
+/// `TakeRecorder`, carrying out the rig machine's take and camera commands.
 ///
-/// Outcomes are answered at once, as `RecorderModel` answers them; what really
-/// happened to the takes comes afterwards from `collect()`, as `TakeReport`s,
-/// and the books are settled with it where they part (a take that could not
-/// start or ended early, a failed export, a lost camera). Exports run on a
-/// thread of their own. Switching the frame rate or the camera closes the
-/// camera and opens it again; while recording it splits the take (a take file
-/// holds one format).
-public final class LiveRecorder: Recorder {
+/// It keeps no books: what happened comes back from `collect()` as `RigFact`s
+/// for the machine (takes started, closed, deleted and exported, failures, the
+/// camera opened or lost). Exports run on a thread of their own. Switching the
+/// frame rate or the camera closes the camera and opens it again; while
+/// recording it splits the take (a take file holds one format).
+public final class LiveRecorder {
     /// Where takes go and which camera records them.
     public struct Settings {
         public var camera: CameraSpec
@@ -45,9 +43,8 @@ public final class LiveRecorder: Recorder {
         var recorder: TakeRecorder
         var tuning: FrameTuning
         var camera: V4L2Camera?
-        var name: String
-        /// Compressed frames are written as they come: no digital zoom or software mirroring.
-        var passesThrough: Bool
+        /// What the rig may ask of it; its name, position and rate.
+        var facts: CameraFacts
     }
 
     /// Test-pattern size when the profile sets no `max-size`.
@@ -57,15 +54,11 @@ public final class LiveRecorder: Recorder {
     private let log: Logger
     private let onEvent: @Sendable () -> Void
     private var session: Session?
-    private var pending: [TakeReport] = []
+    private var pending: [(fact: RigFact, time: Instant)] = []
     /// Encoders picked per size and rate, so a reopened camera is not probed again.
     private var encoders: [String: String] = [:]
     private let ledger: TakeLedger
     private let exports: TakeExports
-
-    /// The books as commands are answered, as `slate replay` keeps them;
-    /// settled with what the recording and export threads report when they part.
-    private let model: RecorderModel
 
     /// `onEvent` is called from the recording and export threads when `collect()`
     /// has something. Takes a crash left behind in the work folder are recovered.
@@ -76,16 +69,16 @@ public final class LiveRecorder: Recorder {
         ledger = try TakeLedger(folder: settings.work)
         for note in settings.work.recover(ledger) { logger.warning("\(note)") }
         exports = TakeExports(ledger: ledger, onEvent: onEvent)
-        model = RecorderModel(camera: settings.camera, takes: ledger.availableCount)
     }
 
-    public var isRecording: Bool { model.isRecording }
+    /// The finished takes in the work folder, available to delete or export.
+    public var availableTakes: Int { ledger.availableCount }
 
     /// Whether the camera streams.
     public var isStreaming: Bool { session != nil }
 
     /// The camera in use, e.g. `/dev/video0 (vivid)`.
-    public var cameraName: String? { session?.name }
+    public var cameraName: String? { session?.facts.name }
 
     /// The candidates tried for a position, in order.
     public func candidates(for position: CameraPosition) -> [String] {
@@ -94,11 +87,11 @@ public final class LiveRecorder: Recorder {
         return position == .back ? ["/dev/video*"] : []
     }
 
-    /// Opens the camera for the current position and frame rate, with the
-    /// current zoom and torch, and starts streaming.
-    public func open() throws(OpenFailure) {
+    /// Opens the camera at `position` and `fps` and starts streaming; the
+    /// rig learns of it from `collect()`.
+    public func open(position: CameraPosition, fps: Int) throws(OpenFailure) {
         guard session == nil else { return }
-        use(try makeSession(position: model.position, fps: model.fps))
+        use(try makeSession(position: position, fps: fps))
     }
 
     /// Stops streaming; a take in progress is closed.
@@ -107,137 +100,119 @@ public final class LiveRecorder: Recorder {
         current.recorder.shutdown()
         session = nil
         gather(current.recorder, now: MonotonicClock.now())
-        model.settle(takes: ledger.availableCount)
+        pending.append((.cameraClosed, MonotonicClock.now()))
     }
 
     /// Whether an export is queued or running.
     public var isExporting: Bool { exports.isExporting }
 
-    /// Waits for the exports under way to end (their reports come from `collect()`).
+    /// Waits for the exports under way to end (their facts come from `collect()`).
     public func finishExports() { exports.finish() }
 
-    /// What happened to takes since the last call. A lost camera (its recorder
-    /// stopped) closes the session and is returned as `lost`.
-    public func collect() -> (reports: [TakeReport], lost: String?) {
-        var lost: String?
+    /// What happened since the last call, each with when it was noted. A lost
+    /// camera (its recorder stopped) closes the session.
+    public func collect() -> [(fact: RigFact, time: Instant)] {
         let now = MonotonicClock.now()
-        if let current = session {
-            lost = gather(current.recorder, now: now)
-            if lost != nil {
-                current.recorder.shutdown()
-                session = nil
-                model.settle(takes: ledger.availableCount)
-            }
+        if let current = session, gather(current.recorder, now: now) {
+            current.recorder.shutdown()
+            session = nil
         }
         for event in exports.takeEvents() { note(event, at: now) }
         defer { pending.removeAll() }
-        return (pending, lost)
+        return pending
     }
 
-    public func perform(_ command: RecorderCommand, at time: Instant) -> RecorderOutcome {
+    /// Carries out a take command of the rig.
+    public func perform(_ command: TakeCommand, at time: Instant) {
         switch command {
         case .start:
-            guard let session else { return .ignored("no camera") }
-            let outcome = model.perform(command, at: time)
-            if case .started = outcome { session.recorder.start(at: time) }
-            return outcome
+            guard let session else {
+                pending.append((.takeStartFailed("no camera"), time))
+                return
+            }
+            session.recorder.start(at: time)
         case .stop:
-            let outcome = model.perform(command, at: time)
-            if case .stopped = outcome { session?.recorder.stop(at: time) }
-            return outcome
+            session?.recorder.stop(at: time)
         case .deleteLast:
-            let outcome = model.perform(command, at: time)
-            guard case .deleted = outcome else { return outcome }
             if let session {
                 session.recorder.deleteLast()
             } else if let event = TakeRecorder.deleteLast(in: ledger) {
                 note(event, at: time)
             }
-            return outcome
-        case .export:
-            if model.isRecording { session?.recorder.stop(at: time) }
-            let outcome = model.perform(command, at: time)
-            guard case .exported = outcome else { return outcome }
-            let options = TakeExporter.Options(filter: model.filter)
+        case .export(let filter):
+            let options = TakeExporter.Options(filter: filter)
             if let session {
                 session.recorder.export(options, to: settings.output)
             } else {
                 exports.export(ledger.reserveAvailable(), options: options, to: settings.output)
             }
-            return outcome
-        case .zoomStep, .zoomSet:
-            if let session, session.passesThrough, !session.tuning.zoomsInCamera {
-                return .ignored("\(session.name) is recorded as it comes (pass-through) and has no zoom control")
-            }
-            let outcome = model.perform(command, at: time)
-            _ = session?.tuning.aim(at: model.zoom)
-            return outcome
-        case .fpsToggle:
-            if let reason = reopen(position: model.position, fps: model.fps == 60 ? 30 : 60, at: time) {
-                return .ignored(reason)
-            }
-            return model.perform(command, at: time)
-        case .cameraToggle:
-            if let reason = reopen(position: model.position == .back ? .front : .back, fps: model.fps, at: time) {
-                return .ignored(reason)
-            }
-            return model.perform(command, at: time)
-        case .torchToggle:
-            guard let session, setTorch(!model.torch, on: session) else {
-                return .ignored("\(session?.name ?? "no camera") has no torch")
-            }
-            return model.perform(command, at: time)
-        case .filterNext:
-            return model.perform(command, at: time)
         }
     }
 
-    /// Sets the camera's flash LED to torch mode or off; false when it has none.
+    /// Carries out a camera command of the rig.
+    public func apply(_ command: CameraCommand, at time: Instant) {
+        guard let session else { return }
+        switch command {
+        case .zoom(let factor):
+            _ = session.tuning.aim(at: factor)
+        case .torch(let on):
+            if !setTorch(on, on: session) {
+                pending.append((.recorderFailed("\(session.facts.name): the torch could not be turned \(on ? "on" : "off")"), time))
+            }
+        case .switchTo(let position, let fps, let splitting):
+            reopen(position: position, fps: fps, splitting: splitting, at: time)
+        }
+    }
+
+    /// Whether the camera has a flash LED control.
+    private static func hasTorch(_ camera: V4L2Camera) -> Bool {
+        (try? camera.control(.flashLEDMode)) != nil
+    }
+
+    /// Sets the camera's flash LED to torch mode or off; false when it cannot.
     private func setTorch(_ on: Bool, on session: Session) -> Bool {
-        guard let camera = session.camera, (try? camera.control(.flashLEDMode)) != nil else { return false }
+        guard let camera = session.camera, Self.hasTorch(camera) else { return false }
         // V4L2_FLASH_LED_MODE_TORCH is 2, NONE 0.
         return (try? camera.set(.flashLEDMode, on ? 2 : 0)) != nil
     }
 
-    /// Streams from `opened` with the current zoom and torch.
+    /// Streams from `opened`; the rig sets its zoom and torch when it learns of it.
     private func use(_ opened: Session) {
         session = opened
-        model.zoomLimit = opened.tuning.maximumZoom
-        if model.zoom > model.zoomLimit { _ = model.perform(.zoomSet(model.zoomLimit), at: Instant(microseconds: 0)) }
-        _ = opened.tuning.aim(at: model.zoom)
-        if model.torch, !setTorch(true, on: opened) { _ = model.perform(.torchToggle, at: Instant(microseconds: 0)) }
+        pending.append((.cameraOpened(opened.facts), MonotonicClock.now()))
     }
 
     /// Reopens the camera with another position or rate, a take in progress
-    /// split at `time` (the model counts the split when it records the switch).
-    /// The camera is stopped and closed first. Returns why not, keeping the
-    /// current camera, when the new one cannot be opened.
-    private func reopen(position next: CameraPosition, fps rate: Int, at time: Instant) -> String? {
-        guard let current = session else { return nil }
+    /// split at `time` when `splitting`. The camera is stopped and closed
+    /// first. When the new one cannot be opened the old one streams on, and
+    /// the rig hears why; when neither can, the camera is lost.
+    private func reopen(position next: CameraPosition, fps rate: Int, splitting: Bool, at time: Instant) {
+        guard let current = session else { return }
         let present = CameraDirectory.present()
-        if next != model.position, CameraCandidates.pick(candidates(for: next), present: present) == nil {
-            return "no \(next.rawValue) camera is present"
+        let kept = current.facts
+        if next != kept.position, CameraCandidates.pick(candidates(for: next), present: present) == nil {
+            pending.append(
+                (.cameraSwitchFailed("no \(next.rawValue) camera is present", keeping: kept, unsplit: splitting), time))
+            return
         }
-        if model.isRecording { current.recorder.stop(at: time) }
+        if splitting { current.recorder.stop(at: time) }
         current.recorder.shutdown()
         session = nil
         gather(current.recorder, now: MonotonicClock.now())
-        let reason: String?
         do {
             use(try makeSession(position: next, fps: rate, present: present))
-            reason = nil
         } catch {
-            log.warning("\(error); keeping the \(model.position.rawValue) camera at \(model.fps) fps")
-            reason = "\(error)"
+            log.warning("\(error); keeping the \(kept.position.rawValue) camera at \(kept.fps) fps")
             do {
-                use(try makeSession(position: model.position, fps: model.fps, present: present))
+                let again = try makeSession(position: kept.position, fps: kept.fps, present: present)
+                session = again
+                pending.append((.cameraSwitchFailed("\(error)", keeping: again.facts, unsplit: false), time))
             } catch {
-                model.settle(takes: ledger.availableCount)
-                return reason
+                pending.append((.cameraLost("\(error)"), MonotonicClock.now()))
+                return
             }
         }
-        if model.isRecording { session?.recorder.start(at: time) }
-        return reason
+        if splitting { session?.recorder.start(at: time) }
     }
 
     /// Opens the first candidate for `position` among the cameras `present`.
@@ -285,7 +260,10 @@ public final class LiveRecorder: Recorder {
                 passThrough: passThrough, preroll: spec.preroll, rotation: spec.orientation, tuning: tuning, logger: log,
                 onEvent: onEvent)
             log.info("recording \(name) at \(source.width)x\(source.height) \(source.fps) fps with \(recorder.encoderName)")
-            return Session(recorder: recorder, tuning: tuning, camera: camera, name: name, passesThrough: passThrough)
+            let facts = CameraFacts(
+                name: name, position: position, fps: fps, zoomLimit: tuning.maximumZoom,
+                zooms: !passThrough || tuning.zoomsInCamera, hasTorch: camera.map(Self.hasTorch) ?? false)
+            return Session(recorder: recorder, tuning: tuning, camera: camera, facts: facts)
         } catch {
             source.stop()
             throw OpenFailure(description: "\(error)")
@@ -330,54 +308,47 @@ public final class LiveRecorder: Recorder {
         return codec
     }
 
-    /// Turns a recorder's events into reports; returns why its source was lost, if it was.
+    /// Turns a recorder's events into facts; returns whether its source was lost.
     @discardableResult
-    private func gather(_ recorder: TakeRecorder, now: Instant) -> String? {
-        var lost: String?
+    private func gather(_ recorder: TakeRecorder, now: Instant) -> Bool {
+        var lost = false
         for event in recorder.takeEvents() {
-            if case .sourceLost(let reason) = event { lost = reason }
+            if case .sourceLost = event { lost = true }
             note(event, at: now)
         }
         return lost
     }
 
-    /// Reports what happened to a take; settles the books where they part.
     private func note(_ event: TakeRecorder.Event, at now: Instant) {
         let folder = settings.work
         switch event {
         case .opened(let take, let number, let firstFrame):
-            pending.append(TakeReport(time: firstFrame, event: .started, take: number, path: folder.file(take.file)))
+            pending.append((.takeStarted(take: number, path: folder.file(take.file), firstFrame: firstFrame), now))
         case .closed(let take, let number, let early):
-            pending.append(
-                TakeReport(
-                    time: now, event: .stopped, take: number, path: folder.file(take.file), duration: take.duration,
-                    frames: take.frames, dropped: take.dropped))
-            if let early {
-                pending.append(TakeReport(time: now, event: .failed, message: early))
-                if model.isRecording { model.settle(takes: model.takes + 1, recording: false) }
-            }
+            let summary = TakeSummary(
+                take: number, path: folder.file(take.file), duration: take.duration, frames: take.frames,
+                dropped: take.dropped)
+            pending.append((.takeStopped(summary, early: early), now))
         case .startFailed(let reason):
-            pending.append(TakeReport(time: now, event: .failed, message: reason))
-            if model.isRecording { model.settle(takes: model.takes, recording: false) }
+            pending.append((.takeStartFailed(reason), now))
         case .deleted(let take, let number):
-            pending.append(TakeReport(time: now, event: .deleted, take: number, path: folder.file(take.file)))
+            pending.append((.takeDeleted(take: number, path: folder.file(take.file)), now))
         case .failed(let reason):
-            pending.append(TakeReport(time: now, event: .failed, message: reason))
+            pending.append((.recorderFailed(reason), now))
         case .sourceLost(let reason):
-            pending.append(TakeReport(time: now, event: .failed, message: "camera lost: \(reason)"))
+            pending.append((.cameraLost(reason), now))
         }
     }
 
     private func note(_ event: TakeExports.Event, at now: Instant) {
         switch event {
         case .exported(let outcome):
-            pending.append(
-                TakeReport(
-                    time: now, event: .exported, take: outcome.takes, path: outcome.path, duration: outcome.duration,
-                    frames: outcome.frames, message: Self.method(of: outcome)))
+            let export = ExportSummary(
+                takes: outcome.takes, path: outcome.path, duration: outcome.duration, frames: outcome.frames,
+                method: Self.method(of: outcome))
+            pending.append((.exported(export), now))
         case .failed(let reason, let returned):
-            model.settle(takes: model.takes + returned, recording: model.isRecording)
-            pending.append(TakeReport(time: now, event: .failed, message: "export: \(reason)"))
+            pending.append((.exportFailed(reason, returned: returned), now))
         }
     }
 

@@ -112,27 +112,29 @@ print("recording: \(events.count) events, \(text.utf8.count / 1_000_000) MB of e
 
 /// One pass of every event through a fresh rig; returns (wall ns, cpu s, reports).
 func run(timed: Bool, latencies: inout [UInt32]) -> (UInt64, Double, Int) {
-    let rig = Rig(profile: profile, recorder: RecorderModel())
+    var rig = RigMachine(profile: profile)
     guard case .bound(let source, _) = rig.attach(recording.devices[0].identity) else { fatalError("no match") }
+    var effects: [RigEffect] = []
+    effects.reserveCapacity(4096 + 64)
     var reports = 0
     let cpu = cpuSeconds()
     let begin = MonotonicClock.nanoseconds()
     for event in events {
         if timed {
             let t0 = MonotonicClock.nanoseconds()
-            rig.handle(event, from: source)
+            rig.handle(.event(event, from: source, resync: false), into: &effects)
             latencies.append(UInt32(clamping: MonotonicClock.nanoseconds() - t0))
         } else {
-            rig.handle(event, from: source)
+            rig.handle(.event(event, from: source, resync: false), into: &effects)
         }
-        if rig.reports.count > 4096 {
-            reports += rig.reports.count
-            rig.reports.removeAll(keepingCapacity: true)
+        if effects.count > 4096 {
+            reports += effects.count { if case .report = $0 { true } else { false } }
+            effects.removeAll(keepingCapacity: true)
         }
     }
-    rig.finish(at: events.last!.time)
+    rig.handle(.endOfStream(at: events.last!.time), into: &effects)
     let wall = MonotonicClock.nanoseconds() - begin
-    return (wall, cpuSeconds() - cpu, reports + rig.reports.count)
+    return (wall, cpuSeconds() - cpu, reports + effects.count { if case .report = $0 { true } else { false } })
 }
 
 var latencies: [UInt32] = []

@@ -38,7 +38,7 @@ struct Monitor: ParsableCommand {
         let start = MonotonicClock.now()
         let log = Logger(label: "slate.monitor")
         let loaded = try ProfileSource.loadOrExit(profile)
-        let rig = Rig(profile: loaded, recorder: RecorderModel(camera: loaded.camera), captureActive: !inactive)
+        let rig = RigDriver(RigMachine(profile: loaded, book: RigBook(camera: loaded.camera), captureActive: !inactive))
         let loop: EventLoop
         let inputs: LiveInputs
         do {
@@ -60,23 +60,22 @@ struct Monitor: ParsableCommand {
             spec: loaded.sounds, builtInFolder: InstalledSounds.folder(), profileFolder: SoundLibrary.folder(of: profile))
         let player = SoundPlayer(library: library, device: loaded.sounds.device, logger: log)
         defer { player.stop() }
-        var waiting = !rig.sources.contains { $0 != nil }
+        var waiting = !rig.machine.hasDevices
         if waiting { log.info("\(loaded.waitingMessage)") }
         let printer = ReportPrinter(
-            format: ReportFormat(origin: start), json: json, runsPrograms: true, timing: timing,
-            sounds: player, log: log, showsIgnored: !quietIgnored)
+            format: ReportFormat(origin: start), json: json, timing: timing, showsIgnored: !quietIgnored)
+        let effects = EffectCarrier(printer: printer, sounds: player, log: log)
         try loop.run(
             nextDeadline: {
-                [rig.nextTimer, inputs.nextDeadline].compactMap { $0 }.min()
+                [rig.machine.nextDeadline, inputs.nextDeadline].compactMap { $0 }.min()
             },
             afterWake: {
                 let now = MonotonicClock.now()
                 inputs.retryDue(now: now)
-                rig.advance(to: now)
-                printer.print(rig.reports)
-                rig.reports.removeAll(keepingCapacity: true)
+                rig.handle(.time(now))
+                effects.carryOut(rig.takeEffects())
                 printer.output.flush()
-                let unbound = !rig.sources.contains { $0 != nil }
+                let unbound = !rig.machine.hasDevices
                 if unbound && !waiting { log.info("\(loaded.waitingMessage)") }
                 waiting = unbound
             })

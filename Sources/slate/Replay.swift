@@ -65,7 +65,7 @@ struct Replay: ParsableCommand {
         let replay: SlateCore.Replay
         do {
             replay = try SlateCore.Replay(
-                profile: loaded, timeline: Timeline(recording: parsed), recorder: RecorderModel(camera: loaded.camera),
+                profile: loaded, timeline: Timeline(recording: parsed), book: RigBook(camera: loaded.camera),
                 captureActive: !inactive)
         } catch {
             var message = "\(recording): error: \(error)"
@@ -85,16 +85,15 @@ struct Replay: ParsableCommand {
             }
         }
         let printer = ReportPrinter(
-            format: ReportFormat(origin: replay.origin), json: json, runsPrograms: false, log: log,
-            showsIgnored: !quietIgnored)
+            format: ReportFormat(origin: replay.origin), json: json, showsIgnored: !quietIgnored)
         let wallStart = MonotonicClock.now()
         while let next = replay.nextTime {
             if realtime {
                 MonotonicClock.sleep(until: wallStart + (next - replay.origin))
             }
             replay.advance(to: next)
-            printer.print(replay.rig.reports)
-            replay.rig.reports.removeAll(keepingCapacity: true)
+            printer.print(replay.driver.reports)
+            replay.driver.effects.removeAll(keepingCapacity: true)
             if realtime { printer.output.flush() }
             if printer.output.closed { break }
         }

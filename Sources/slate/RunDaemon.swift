@@ -4,9 +4,10 @@ import SlateCore
 import SlateLinux
 
 /// `slate run`'s event loop: the rig's inputs (live devices, or a recording
-/// played in real time), the live recorder, sounds and the printed reports.
-/// Capture is active while the camera streams; a lost camera is waited for
-/// and recording resumes when it is back.
+/// played in real time) drive the rig machine; its effects are carried out
+/// (reports printed, sounds, programs, the live recorder's commands) and the
+/// recorder's facts go back to it. Capture is active while the camera
+/// streams; a lost camera is waited for and recording resumes when it is back.
 final class RunDaemon {
     /// How often a missing camera is looked for.
     static let cameraRetry = Duration.seconds(1)
@@ -18,11 +19,10 @@ final class RunDaemon {
     private let loop: EventLoop
     private let wake: Wakeup
     private let recorder: LiveRecorder
-    private var rig: Rig
+    private var rig: RigDriver
     private var inputs: LiveInputs?
     private var replay: SlateCore.Replay?
-    private var player: SoundPlayer
-    private var printer: ReportPrinter
+    private var effects: EffectCarrier
     private var cameraRetryAt: Instant?
     private var failed = false
     /// The recording to play, with its path.
@@ -40,15 +40,16 @@ final class RunDaemon {
         let wake = try Wakeup()
         self.wake = wake
         recorder = try LiveRecorder(settings: settings, logger: log) { wake.signal() }
-        player = Self.player(for: profile, path: profilePath, log: log)
         let start = MonotonicClock.now()
-        printer = ReportPrinter(
-            format: ReportFormat(origin: start), json: json, runsPrograms: true, sounds: player, log: log)
-        rig = Rig(profile: profile, recorder: recorder, captureActive: false)
+        effects = EffectCarrier(
+            printer: ReportPrinter(format: ReportFormat(origin: start), json: json),
+            sounds: Self.player(for: profile, path: profilePath, log: log), recorder: recorder, log: log)
+        let book = RigBook(camera: profile.camera, takes: recorder.availableTakes, camera: .absent)
+        rig = RigDriver(RigMachine(profile: profile, book: book, captureActive: false))
         if let recording {
             // Checked now, played from when the camera is ready.
             let timeline = Timeline(recording: recording.parsed)
-            _ = try SlateCore.Replay(profile: profile, timeline: timeline, recorder: RecorderModel())
+            _ = try SlateCore.Replay(profile: profile, timeline: timeline)
             self.recording = (recording.path, timeline)
         } else {
             inputs = try LiveInputs(rig: rig, loop: loop, logger: log)
@@ -84,7 +85,7 @@ final class RunDaemon {
         do {
             try loop.run(
                 nextDeadline: { [unowned self] in
-                    [rig.nextTimer, inputs?.nextDeadline, replay?.nextTime, cameraRetryAt].compactMap { $0 }.min()
+                    [rig.machine.nextDeadline, inputs?.nextDeadline, replay?.nextTime, cameraRetryAt].compactMap { $0 }.min()
                 },
                 afterWake: { [unowned self] in tick() })
         } catch {
@@ -92,16 +93,16 @@ final class RunDaemon {
             failed = true
         }
         recorder.close()
-        printTakes(recorder.collect().reports)
+        enterFacts()
         if recorder.isExporting {
             log.info("waiting for the export under way to finish")
-            printer.output.flush()
+            effects.printer.output.flush()
             recorder.finishExports()
-            printTakes(recorder.collect().reports)
+            enterFacts()
         }
         inputs?.stop()
-        player.stop()
-        printer.output.flush()
+        effects.sounds?.stop()
+        effects.printer.output.flush()
         return !failed
     }
 
@@ -112,10 +113,10 @@ final class RunDaemon {
             while let next = replay.nextTime, next <= now { replay.advance(to: next) }
             if replay.nextTime == nil { loop.stop() }
         } else {
-            rig.advance(to: now)
+            rig.handle(.time(now))
         }
-        let (takes, lost) = recorder.collect()
-        if let lost {
+        effects.carryOut(rig.takeEffects())
+        if let lost = enterFacts() {
             log.warning("the camera is gone (\(lost)); waiting for it")
             setCaptureActive(false, at: now)
             cameraRetryAt = now + Self.cameraRetry
@@ -123,22 +124,32 @@ final class RunDaemon {
         if let due = cameraRetryAt, due <= now {
             cameraRetryAt = nil
             _ = openCamera(atStart: false)
-        } else if cameraRetryAt == nil, !recorder.isStreaming, profile.camera.startOnInput,
-            rig.sources.contains(where: { $0 != nil })
-        {
+        } else if cameraRetryAt == nil, !recorder.isStreaming, profile.camera.startOnInput, rig.machine.hasDevices {
             _ = openCamera(atStart: false)
         }
-        printer.print(rig.reports)
-        rig.reports.removeAll(keepingCapacity: true)
-        printTakes(takes)
-        printer.output.flush()
+        effects.carryOut(rig.takeEffects())
+        effects.printer.output.flush()
+    }
+
+    /// Hands the recorder's facts to the rig and carries out what they call
+    /// for (reports, and the zoom and torch of a camera just opened). Returns
+    /// why the camera was lost, if it was.
+    @discardableResult
+    private func enterFacts() -> String? {
+        var lost: String?
+        for (fact, time) in recorder.collect() {
+            if case .cameraLost(let reason) = fact { lost = reason }
+            rig.handle(.fact(fact, at: time))
+        }
+        effects.carryOut(rig.takeEffects())
+        return lost
     }
 
     /// Opens the camera and makes capture active. At start a missing camera is
     /// an error unless the profile waits for it; later it is retried.
     private func openCamera(atStart: Bool) -> Bool {
         do {
-            try recorder.open()
+            try recorder.open(position: rig.machine.book.position, fps: rig.machine.book.fps)
         } catch {
             if atStart && (recording != nil || !profile.camera.waitForCamera) {
                 OutputStream.writeError("slate run: \(error)")
@@ -150,6 +161,7 @@ final class RunDaemon {
             return true
         }
         if !atStart { log.info("recording from \(recorder.cameraName ?? "the camera") again") }
+        enterFacts()
         setCaptureActive(true, at: MonotonicClock.now())
         return true
     }
@@ -158,7 +170,7 @@ final class RunDaemon {
         if let inputs {
             inputs.setCaptureActive(active, at: time)
         } else {
-            rig.setCaptureActive(active, at: time)
+            rig.handle(.captureActive(active, at: time))
         }
     }
 
@@ -167,16 +179,16 @@ final class RunDaemon {
         let now = MonotonicClock.now()
         let moved = timeline.moved(toStart: now)
         do {
-            let replay = try SlateCore.Replay(profile: profile, timeline: moved, recorder: recorder, captureActive: true)
+            let replay = try SlateCore.Replay(
+                profile: profile, timeline: moved, book: rig.machine.book, captureActive: true)
             self.replay = replay
-            rig = replay.rig
+            rig = replay.driver
         } catch {
             OutputStream.writeError("\(path): error: \(error)")
             failed = true
             loop.stop()
         }
-        printer = ReportPrinter(
-            format: ReportFormat(origin: moved.start ?? now), json: json, runsPrograms: true, sounds: player, log: log)
+        effects.printer = ReportPrinter(format: ReportFormat(origin: moved.start ?? now), json: json)
     }
 
     /// SIGHUP: the profile again. Every capture event in progress ends as
@@ -195,10 +207,9 @@ final class RunDaemon {
             }
             let now = MonotonicClock.now()
             old.stop()
-            self.rig.setCaptureActive(false, at: now)
-            printer.print(self.rig.reports)
-            self.rig.reports.removeAll()
-            let rig = Rig(profile: loaded, recorder: recorder, captureActive: recorder.isStreaming)
+            rig.handle(.captureActive(false, at: now))
+            effects.carryOut(rig.takeEffects())
+            rig.replace(with: RigMachine(profile: loaded, book: rig.machine.book, captureActive: recorder.isStreaming))
             do {
                 let inputs = try LiveInputs(rig: rig, loop: loop, logger: log)
                 try inputs.start()
@@ -209,19 +220,12 @@ final class RunDaemon {
                 loop.stop()
                 return
             }
-            self.rig = rig
             profile = loaded
             recorder.settings.camera = loaded.camera
-            player.stop()
-            player = Self.player(for: loaded, path: profilePath, log: log)
-            printer.sounds = player
+            effects.sounds?.stop()
+            effects.sounds = Self.player(for: loaded, path: profilePath, log: log)
             log.info("reloaded \(profilePath)")
         }
-    }
-
-    private func printTakes(_ reports: [TakeReport]) {
-        guard !reports.isEmpty else { return }
-        printer.print(reports.map(Report.take))
     }
 
     private static func player(for profile: Profile, path: String, log: Logger) -> SoundPlayer {

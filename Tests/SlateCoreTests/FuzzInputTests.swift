@@ -47,7 +47,7 @@ import SlateCore
         for input in try Self.inputs("fuzz-profile") {
             switch ProfileLoader.load(input.text, file: input.name) {
             case .success(let profile):
-                _ = Rig(profile: profile, recorder: RecorderModel())
+                _ = RigMachine(profile: profile)
                 outcomes.parsed += 1
             case .failure(let errors):
                 #expect(!errors.diagnostics.isEmpty, "\(input.name)")

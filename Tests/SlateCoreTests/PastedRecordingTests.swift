@@ -16,10 +16,10 @@ import Testing
     func profile(_ text: String) throws -> Profile { try ProfileLoader.load(text, file: "rig.yaml").get() }
 
     func replayLines(_ recording: Recording, _ profile: Profile) throws -> [String] {
-        let replay = try Replay(profile: profile, timeline: Timeline(recording: recording), recorder: RecorderModel())
+        let replay = try Replay(profile: profile, timeline: Timeline(recording: recording))
         replay.run()
         let format = ReportFormat(origin: replay.origin)
-        return replay.rig.reports.map { Transcript.fold(format.text($0)) }
+        return replay.driver.reports.map { Transcript.fold(format.text($0)) }
     }
 
     static let pedalProfile = """

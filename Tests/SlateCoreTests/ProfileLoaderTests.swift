@@ -138,19 +138,20 @@ import Testing
 
     @Test func theLargestZoomStepOnTheLargestWheelTurnDoesNotTrap() throws {
         let profile = try load("inputs:\n  knob: {match: {name: Knob}, bind: {REL_WHEEL: zoom.step 100}}")
-        let recorder = RecorderModel()
-        let rig = Rig(profile: profile, recorder: recorder)
+        var rig = RigMachine(profile: profile)
         guard case .bound(let source, _) = rig.attach(DeviceIdentity(name: "Knob")) else {
             Issue.record("the knob did not bind")
             return
         }
+        var effects: [RigEffect] = []
         for value in [Int32.max, Int32.min] {
             let time = Instant(microseconds: 1000)
-            rig.handle(InputEvent(time: time, type: EventType.rel, code: 8, value: value), from: source)
-            rig.handle(InputEvent(time: time, type: EventType.syn, code: SynCode.report, value: 0), from: source)
+            rig.handle(.event(InputEvent(time: time, type: EventType.rel, code: 8, value: value), from: source, resync: false), into: &effects)
+            rig.handle(.event(InputEvent(time: time, type: EventType.syn, code: SynCode.report, value: 0), from: source, resync: false), into: &effects)
         }
-        #expect(recorder.zoom == 1)
-        let text = rig.reports.map { ReportFormat(origin: Instant(microseconds: 0)).json($0) }.joined()
+        #expect(rig.book.zoom == 1)
+        let reports = effects.compactMap { if case .report(let report) = $0 { report } else { nil } }
+        let text = reports.map { ReportFormat(origin: Instant(microseconds: 0)).json($0) }.joined()
         #expect(text.contains("\"value\":214748364700") && text.contains("\"value\":-214748364800"), "\(text)")
     }
 

@@ -126,36 +126,3 @@ import Testing
         #expect(frame.y == original.y && frame.u == original.u && frame.v == original.v)
     }
 }
-
-@Suite struct RecorderModelTests {
-    @Test func switchingCameraOrRateWhileRecordingSplitsTheTake() {
-        let model = RecorderModel(fps: 60)
-        let now = Instant(microseconds: 0)
-        #expect(model.perform(.start, at: now) == .started(take: 1))
-        #expect(model.perform(.cameraToggle, at: now) == .camera(.front))
-        #expect(model.isRecording)
-        #expect(model.perform(.fpsToggle, at: now) == .fps(30))
-        #expect(model.perform(.stop, at: now) == .stopped(take: 3))
-        #expect(model.perform(.cameraToggle, at: now) == .camera(.back))
-        #expect(model.perform(.export, at: now) == .exported(takes: 3))
-    }
-
-    @Test func theProfilesCameraSectionIsTheStartingState() {
-        var camera = CameraSpec()
-        camera.fps = 30
-        camera.position = .front
-        camera.filter = .mono
-        let model = RecorderModel(camera: camera, takes: 2)
-        let now = Instant(microseconds: 0)
-        #expect(model.perform(.filterNext, at: now) == .filter("sepia"))
-        #expect(model.perform(.fpsToggle, at: now) == .fps(60))
-        #expect(model.perform(.cameraToggle, at: now) == .camera(.back))
-        #expect(model.perform(.start, at: now) == .started(take: 3))
-        // A live recorder settles the books with what really happened.
-        model.settle(takes: 1)
-        #expect(!model.isRecording)
-        #expect(model.perform(.deleteLast, at: now) == .deleted(take: 1))
-        model.zoomLimit = 4
-        #expect(model.perform(.zoomSet(5), at: now) == .zoom(4))
-    }
-}

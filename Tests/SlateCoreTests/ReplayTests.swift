@@ -16,10 +16,10 @@ import Testing
         let text = try String(contentsOf: Self.fixtures.appendingPathComponent(recording), encoding: .utf8)
         let parsed = try Recording.parse(text, file: recording)
         let replay = try Replay(
-            profile: profile(profileName), timeline: Timeline(recording: parsed), recorder: RecorderModel())
+            profile: profile(profileName), timeline: Timeline(recording: parsed))
         replay.run()
         let format = ReportFormat(origin: replay.origin)
-        return replay.rig.reports.map { format.json($0) }
+        return replay.driver.reports.map { format.json($0) }
     }
 
     @Test(arguments: [
@@ -91,10 +91,10 @@ import Testing
         frame(500_000, 48, 1)
         frame(600_000, 48, 0)
         let replay = try Replay(
-            profile: profile, timeline: Timeline(devices: [pedal], items: items), recorder: RecorderModel())
+            profile: profile, timeline: Timeline(devices: [pedal], items: items))
         replay.run()
         let format = ReportFormat(origin: replay.origin)
-        let ignored = replay.rig.reports.filter {
+        let ignored = replay.driver.reports.filter {
             if case .ignored = $0 { return true }
             return false
         }
@@ -114,8 +114,7 @@ import Testing
         let parsed = try Recording.parse(text, file: "griffin-powermate.evemu")
         let error = #expect(throws: ReplayError.self) {
             try Replay(
-                profile: profile("pcsensor-footswitch.yaml"), timeline: Timeline(recording: parsed),
-                recorder: RecorderModel())
+                profile: profile("pcsensor-footswitch.yaml"), timeline: Timeline(recording: parsed))
         }
         #expect(
             error?.description.hasSuffix(

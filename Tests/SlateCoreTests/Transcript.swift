@@ -130,9 +130,9 @@ struct Transcript {
         }
         let timeline = Timeline(
             devices: devices.map(\.identity), present: devices.map { !$0.late }, items: items)
-        let replay = try Replay(profile: profile, timeline: timeline, recorder: RecorderModel(camera: profile.camera), captureActive: !inactive)
+        let replay = try Replay(profile: profile, timeline: timeline, book: RigBook(camera: profile.camera), captureActive: !inactive)
         replay.run()
         let format = ReportFormat(origin: replay.origin)
-        return replay.rig.reports.map { Self.fold(format.text($0)) }
+        return replay.driver.reports.map { Self.fold(format.text($0)) }
     }
 }

@@ -7,7 +7,7 @@ import SlateCore
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     switch ProfileLoader.load(fuzzText(data, size), file: "fuzz") {
     case .success(let profile):
-        _ = Rig(profile: profile, recorder: RecorderModel())
+        _ = RigMachine(profile: profile)
     case .failure(let errors):
         precondition(!errors.diagnostics.isEmpty)
     }

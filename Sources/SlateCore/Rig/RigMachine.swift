@@ -1,50 +1,82 @@
-/// A running rig: the profile's inputs bound to devices, the capture engine,
-/// and the macro runner driving a recorder.
+/// A rig as a state machine: the profile's inputs bound to devices, the
+/// capture engine, the macro runner and the books on the recorder and camera.
 ///
-/// Callers attach devices, feed their events in time order and read `reports`.
-/// Timers (hold, double click, `wait`) fire as time passes: automatically
-/// before each event, or explicitly with `advance(to:)`.
-public final class Rig {
+/// Everything reaches it as a `RigInput` (events in time order, devices,
+/// time passing, facts from the recorder and camera) and everything it wants
+/// done comes back as `RigEffect`s; it does no I/O and reads no clock. Timers
+/// (hold, double click, `wait`) fire as time passes: before each event, or
+/// with `.time`.
+public struct RigMachine: Sendable {
     /// A device bound to one of the profile's inputs.
     public struct Source: Sendable {
         public var identity: DeviceIdentity
         public var input: Int
     }
 
-    /// The result of attaching a device.
-    public enum Attachment: Sendable {
-        case bound(SourceID, input: String)
-        /// No input matches; one entry per input says why.
-        case unmatched([InputMatch])
-    }
-
     public let profile: Profile
     private let bindings: Bindings
     private var engine: CaptureEngine
     private var runner: MacroRunner
+    /// The books on the recorder and the camera.
+    public private(set) var book: RigBook
     public private(set) var sources: [Source?] = []
     /// The input index of each source, -1 once detached (read on every event).
     private var sourceInputs: [Int] = []
     /// Each source's bound events since its last SYN_REPORT (the evdev frame),
     /// with their resync flag.
     private var frames: [[(event: InputEvent, resync: Bool)]] = []
-    /// Everything that happened so far, in time order; callers may empty it.
-    public var reports: [Report] = []
     private var engineOutput: [EngineOutput] = []
-    private var nextDeadline: Instant?
+    /// When the next timer is due, if any.
+    public private(set) var nextDeadline: Instant?
 
-    public init(profile: Profile, recorder: Recorder, captureActive: Bool = true) {
+    public init(profile: Profile, book: RigBook = RigBook(), captureActive: Bool = true) {
         self.profile = profile
         bindings = Bindings(profile: profile)
         engine = CaptureEngine(bindings: bindings, capture: profile.capture, active: captureActive)
-        runner = MacroRunner(recorder: recorder, sounds: profile.sounds)
+        runner = MacroRunner(sounds: profile.sounds)
+        self.book = book
         engineOutput.reserveCapacity(8)
+    }
+
+    /// Handles `input`, appending what is to be done to `effects`.
+    public mutating func handle(_ input: RigInput, into effects: inout [RigEffect]) {
+        switch input {
+        case .event(let event, let source, let resync):
+            if let deadline = nextDeadline, deadline <= event.time { advance(to: event.time, into: &effects) }
+            handle(event, from: source, resync: resync, into: &effects)
+        case .attached(let device):
+            effects.append(.attachment(attach(device)))
+        case .detached(let source, let time):
+            detach(source, at: time, into: &effects)
+        case .time(let time):
+            advance(to: time, into: &effects)
+        case .captureActive(let active, let time):
+            advance(to: time, into: &effects)
+            engine.setActive(active, time: time, into: &engineOutput)
+            dispatch(into: &effects)
+        case .endOfStream(let time):
+            advance(to: time, into: &effects)
+            engine.endOfStream(time: time, into: &engineOutput)
+            dispatch(into: &effects)
+        case .fact(let fact, let time):
+            book.enter(fact, at: time, into: &effects)
+        }
+    }
+
+    /// Handles `input` and returns what is to be done.
+    public mutating func handle(_ input: RigInput) -> [RigEffect] {
+        var effects: [RigEffect] = []
+        handle(input, into: &effects)
+        return effects
     }
 
     public var isCaptureActive: Bool { engine.isActive }
 
-    /// Binds `device` to the first input it matches.
-    public func attach(_ device: DeviceIdentity) -> Attachment {
+    /// Whether a device is bound.
+    public var hasDevices: Bool { sources.contains { $0 != nil } }
+
+    /// Binds `device` to the first input it matches (as `.attached` does).
+    public mutating func attach(_ device: DeviceIdentity) -> RigEffect.Attachment {
         guard let input = profile.inputIndex(matching: device) else {
             return .unmatched(profile.explainMatch(device))
         }
@@ -55,31 +87,30 @@ public final class Rig {
     }
 
     /// The device went away: its event in progress is cancelled.
-    public func detach(_ source: SourceID, at time: Instant) {
-        advance(to: time)
+    private mutating func detach(_ source: SourceID, at time: Instant, into effects: inout [RigEffect]) {
+        advance(to: time, into: &effects)
         guard sources.indices.contains(source), sources[source] != nil else { return }
         engine.sourceRemoved(source, time: time, into: &engineOutput)
         sources[source] = nil
         sourceInputs[source] = -1
         frames[source].removeAll()
-        dispatch()
+        dispatch(into: &effects)
     }
 
-    /// One event from a device. `resync` marks the state changes libevdev reports
-    /// after SYN_DROPPED. Presses of buttons the input does not bind are reported
-    /// as ignored. Bound events take effect at their frame's SYN_REPORT, as
-    /// the evdev protocol commits them; key releases in a frame closed by
-    /// `SYN_REPORT 1` are the kernel's own (a device unplugged, or reset on resume)
-    /// and cancel rather than end.
-    public func handle(_ event: InputEvent, from source: SourceID, resync: Bool = false) {
-        if let deadline = nextDeadline, deadline <= event.time { advance(to: event.time) }
+    /// Presses of buttons the input does not bind are reported as ignored. Bound
+    /// events take effect at their frame's SYN_REPORT, as the evdev protocol
+    /// commits them; key releases in a frame closed by `SYN_REPORT 1` are the
+    /// kernel's own (a device unplugged, or reset on resume) and cancel rather than end.
+    private mutating func handle(
+        _ event: InputEvent, from source: SourceID, resync: Bool, into effects: inout [RigEffect]
+    ) {
         guard sourceInputs.indices.contains(source) else { return }
         let input = sourceInputs[source]
         guard input >= 0 else { return }
         let code = Int(event.code)
         switch event.type {
         case EventType.syn where event.code == SynCode.report:
-            if !frames[source].isEmpty { commit(source, input: input, synthetic: event.value == 1) }
+            if !frames[source].isEmpty { commit(source, input: input, synthetic: event.value == 1, into: &effects) }
         case EventType.key where code < Bindings.keyCount && bindings.keyTables[input][code] != Bindings.unbound:
             frames[source].append((event, resync))
         case EventType.key where event.value == 1 && !resync:
@@ -91,17 +122,18 @@ public final class Rig {
         }
     }
 
-    private func commit(_ source: SourceID, input: Int, synthetic: Bool) {
+    private mutating func commit(_ source: SourceID, input: Int, synthetic: Bool, into effects: inout [RigEffect]) {
         for index in frames[source].indices {
             let (event, resync) = frames[source][index]
             let code = Int(event.code)
             if event.type == EventType.key {
                 if code >= Bindings.keyCount || bindings.keyTables[input][code] == Bindings.unbound {
-                    reports.append(
-                        .ignored(
-                            IgnoredReport(
-                                time: event.time, input: profile.inputs[input].name,
-                                code: EventCode(type: EventType.key, code: event.code), reason: .notBound)))
+                    effects.append(
+                        .report(
+                            .ignored(
+                                IgnoredReport(
+                                    time: event.time, input: profile.inputs[input].name,
+                                    code: EventCode(type: EventType.key, code: event.code), reason: .notBound))))
                 } else if resync || (synthetic && event.value == 0) {
                     engine.resync(source: source, code: event.code, down: event.value != 0, time: event.time, into: &engineOutput)
                 } else {
@@ -115,11 +147,11 @@ public final class Rig {
                     role: nil, gesture: nil)
                 runner.run(
                     bindings.axisActions[input][Int(bindings.axisTables[input][code]) - 1], trigger: trigger,
-                    value: Double(event.value), feedback: false, at: event.time, into: &reports)
+                    value: Double(event.value), feedback: false, at: event.time, book: &book, into: &effects)
             }
         }
         frames[source].removeAll(keepingCapacity: true)
-        dispatch()
+        dispatch(into: &effects)
     }
 
     /// Whether the rig uses `event`: a bound button or axis of the source's input.
@@ -140,46 +172,29 @@ public final class Rig {
         return profile.inputs[sourceInputs[source]]
     }
 
-    /// Capture became active or inactive (inactive cancels the event in progress).
-    public func setCaptureActive(_ active: Bool, at time: Instant) {
-        advance(to: time)
-        engine.setActive(active, time: time, into: &engineOutput)
-        dispatch()
-    }
-
     /// Fires every timer due at or before `time`, in time order.
-    public func advance(to time: Instant) {
+    private mutating func advance(to time: Instant, into effects: inout [RigEffect]) {
         while let deadline = nextDeadline, deadline <= time {
             if let engineDeadline = engine.nextDeadline, engineDeadline == deadline {
                 engine.fireTimers(upTo: deadline, into: &engineOutput)
-                dispatch()
+                dispatch(into: &effects)
             } else {
-                runner.fireTimers(upTo: deadline, into: &reports)
+                runner.fireTimers(upTo: deadline, book: &book, into: &effects)
                 updateDeadline()
             }
         }
     }
 
-    /// The input ended at `time`, its last event: buttons still down are cancelled,
-    /// and no timer past `time` fires.
-    public func finish(at time: Instant) {
-        advance(to: time)
-        engine.endOfStream(time: time, into: &engineOutput)
-        dispatch()
-    }
-
-    /// When the next timer is due, if any.
-    public var nextTimer: Instant? { nextDeadline }
-
-    private func dispatch() {
+    private mutating func dispatch(into effects: inout [RigEffect]) {
         for output in engineOutput {
             switch output {
             case let .capture(_, input, code, role, phase, time):
-                reports.append(
-                    .capture(
-                        CaptureReport(
-                            time: time, input: profile.inputs[input].name,
-                            code: EventCode(type: EventType.key, code: code), role: role, phase: phase)))
+                effects.append(
+                    .report(
+                        .capture(
+                            CaptureReport(
+                                time: time, input: profile.inputs[input].name,
+                                code: EventCode(type: EventType.key, code: code), role: role, phase: phase))))
             case let .gesture(_, input, code, target, gesture, time):
                 let steps: [Step]?
                 switch target {
@@ -190,7 +205,9 @@ public final class Rig {
                 let trigger = TriggerInfo(
                     input: profile.inputs[input].name, code: EventCode(type: EventType.key, code: code),
                     role: target.role, gesture: gesture)
-                runner.run(steps, trigger: trigger, value: nil, feedback: bindings.remote[input], at: time, into: &reports)
+                runner.run(
+                    steps, trigger: trigger, value: nil, feedback: bindings.remote[input], at: time, book: &book,
+                    into: &effects)
             case let .ignored(_, input, code, cause, time):
                 let reason: IgnoredReport.Reason
                 switch cause {
@@ -199,18 +216,19 @@ public final class Rig {
                     reason = .inProgress(
                         input: profile.inputs[other].name, code: EventCode(type: EventType.key, code: otherCode))
                 }
-                reports.append(
-                    .ignored(
-                        IgnoredReport(
-                            time: time, input: profile.inputs[input].name,
-                            code: EventCode(type: EventType.key, code: code), reason: reason)))
+                effects.append(
+                    .report(
+                        .ignored(
+                            IgnoredReport(
+                                time: time, input: profile.inputs[input].name,
+                                code: EventCode(type: EventType.key, code: code), reason: reason))))
             }
         }
         engineOutput.removeAll(keepingCapacity: true)
         updateDeadline()
     }
 
-    private func updateDeadline() {
+    private mutating func updateDeadline() {
         switch (engine.nextDeadline, runner.nextDeadline) {
         case let (e?, r?): nextDeadline = min(e, r)
         case let (e, r): nextDeadline = e ?? r

@@ -1,4 +1,4 @@
-/// What the macro runner asks of a recorder.
+/// What an action asks of the recorder and the camera (`RigBook` answers it).
 public enum RecorderCommand: Hashable, Sendable {
     case start
     case stop
@@ -12,7 +12,7 @@ public enum RecorderCommand: Hashable, Sendable {
     case filterNext
 }
 
-/// What a recorder did with a command.
+/// What a command did, as the action's report line says.
 public enum RecorderOutcome: Hashable, Sendable {
     case started(take: Int)
     case stopped(take: Int)
@@ -57,13 +57,6 @@ public enum ExportFilter: String, Hashable, Sendable, CaseIterable {
         let all = Self.allCases
         return all[(all.firstIndex(of: self)! + 1) % all.count]
     }
-}
-
-/// The recorder the macro runner drives. The replay uses `RecorderModel`;
-/// the live recorder implements the same protocol.
-public protocol Recorder: AnyObject {
-    var isRecording: Bool { get }
-    func perform(_ command: RecorderCommand, at time: Instant) -> RecorderOutcome
 }
 
 enum ZoomText {

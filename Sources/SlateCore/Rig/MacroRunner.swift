@@ -1,4 +1,5 @@
-/// Runs action lists (handlers and expanded macros) against a recorder.
+/// Runs action lists (handlers and expanded macros): recorder and camera
+/// commands are answered by the rig's books, sounds and programs become effects.
 ///
 /// A list runs until a `wait`, then resumes when the caller fires timers past
 /// it; several lists can be waiting at once. Actions started by a remote input's
@@ -17,13 +18,11 @@ struct MacroRunner {
         var lastSound: Instant?
     }
 
-    private let recorder: Recorder
     private let sounds: SoundSpec
     private var waiting: [Program] = []
     private var started = 0
 
-    init(recorder: Recorder, sounds: SoundSpec) {
-        self.recorder = recorder
+    init(sounds: SoundSpec) {
         self.sounds = sounds
     }
 
@@ -33,24 +32,24 @@ struct MacroRunner {
     /// `value` is an axis delta.
     mutating func run(
         _ steps: [Step], trigger: TriggerInfo?, value: Double?, feedback: Bool, at time: Instant,
-        into out: inout [Report]
+        book: inout RigBook, into out: inout [RigEffect]
     ) {
         started += 1
         var program = Program(
             steps: steps, next: 0, resume: time, order: started, trigger: trigger, value: value,
             feedback: feedback && sounds.feedback, lastSound: nil)
-        execute(&program, into: &out)
+        execute(&program, book: &book, into: &out)
     }
 
     /// Resumes every list whose wait ends at or before `time`, in time order.
-    mutating func fireTimers(upTo time: Instant, into out: inout [Report]) {
+    mutating func fireTimers(upTo time: Instant, book: inout RigBook, into out: inout [RigEffect]) {
         while let first = waiting.first, first.resume <= time {
             var program = waiting.removeFirst()
-            execute(&program, into: &out)
+            execute(&program, book: &book, into: &out)
         }
     }
 
-    private mutating func execute(_ program: inout Program, into out: inout [Report]) {
+    private mutating func execute(_ program: inout Program, book: inout RigBook, into out: inout [RigEffect]) {
         let time = program.resume
         while program.next < program.steps.count {
             let step = program.steps[program.next]
@@ -60,35 +59,37 @@ struct MacroRunner {
                 outcome: nil, environment: [])
             switch step.action {
             case .wait(let duration):
-                out.append(.action(report))
+                out.append(.report(.action(report)))
                 program.resume = time + duration
                 schedule(program)
                 return
             case .sound(let name):
-                out.append(.action(report))
-                out.append(.sound(SoundReport(time: time, sound: name, file: sounds.files[name], input: program.trigger?.input)))
-            case .exec:
+                out.append(.report(.action(report)))
+                play(SoundReport(time: time, sound: name, file: sounds.files[name], input: program.trigger?.input), into: &out)
+            case .exec(let argv):
                 report.environment = ExecEnvironment.event(
-                    trigger: program.trigger, value: program.value, macro: step.macro, recording: recorder.isRecording)
-                out.append(.action(report))
+                    trigger: program.trigger, value: program.value, macro: step.macro, recording: book.isRecording)
+                out.append(.report(.action(report)))
+                out.append(.exec(argv: argv, environment: report.environment, at: time))
             case .takeToggle:
-                perform(recorder.isRecording ? .stop : .start, &report, &program, into: &out)
+                perform(book.isRecording ? .stop : .start, &report, &program, book: &book, into: &out)
             case .zoomStep(let amount):
                 let steps = (amount ?? 1) * (program.value ?? 1)
                 report.value = steps
-                perform(.zoomStep(steps), &report, &program, into: &out)
+                perform(.zoomStep(steps), &report, &program, book: &book, into: &out)
             default:
-                if let command = step.action.recorderCommand { perform(command, &report, &program, into: &out) }
+                if let command = step.action.recorderCommand { perform(command, &report, &program, book: &book, into: &out) }
             }
         }
     }
 
     private mutating func perform(
-        _ command: RecorderCommand, _ report: inout ActionReport, _ program: inout Program, into out: inout [Report]
+        _ command: RecorderCommand, _ report: inout ActionReport, _ program: inout Program, book: inout RigBook,
+        into out: inout [RigEffect]
     ) {
-        let outcome = recorder.perform(command, at: report.time)
+        let outcome = book.answer(command, at: report.time, into: &out)
         report.outcome = outcome
-        out.append(.action(report))
+        out.append(.report(.action(report)))
         guard program.feedback, program.lastSound != report.time else { return }
         let sound: String
         switch outcome {
@@ -98,7 +99,13 @@ struct MacroRunner {
         default: sound = "shutter"
         }
         program.lastSound = report.time
-        out.append(.sound(SoundReport(time: report.time, sound: sound, file: sounds.files[sound], input: program.trigger?.input)))
+        play(SoundReport(time: report.time, sound: sound, file: sounds.files[sound], input: program.trigger?.input), into: &out)
+    }
+
+    /// A sound's report line, then the sound.
+    private func play(_ sound: SoundReport, into out: inout [RigEffect]) {
+        out.append(.report(.sound(sound)))
+        out.append(.play(sound))
     }
 
     private mutating func schedule(_ program: Program) {

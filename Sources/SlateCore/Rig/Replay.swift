@@ -1,7 +1,8 @@
-/// Runs a timeline through a rig in virtual time: the engine and the macro
-/// runner see the events' own timestamps, as fast as the caller steps.
+/// Runs a timeline through a rig machine in virtual time: the engine and the
+/// macro runner see the events' own timestamps, as fast as the caller steps.
+/// The effects collect in `driver`.
 public final class Replay {
-    public let rig: Rig
+    public let driver: RigDriver
     public let timeline: Timeline
     /// The source each device is bound to while present.
     private var sources: [SourceID?]
@@ -10,14 +11,14 @@ public final class Replay {
     private var finished = false
 
     /// Fails when no device of the timeline matches an input of the profile.
-    public init(profile: Profile, timeline: Timeline, recorder: Recorder, captureActive: Bool = true)
+    public init(profile: Profile, timeline: Timeline, book: RigBook = RigBook(), captureActive: Bool = true)
         throws(ReplayError)
     {
         let matches = timeline.devices.map { profile.explainMatch($0) }
         if !timeline.devices.isEmpty, !matches.contains(where: { $0.contains(where: \.matches) }) {
             throw ReplayError(devices: timeline.devices, matches: matches, profile: profile.file)
         }
-        rig = Rig(profile: profile, recorder: recorder, captureActive: captureActive)
+        driver = RigDriver(RigMachine(profile: profile, book: book, captureActive: captureActive))
         self.timeline = timeline
         origin = timeline.origin ?? Instant(microseconds: 0)
         sources = Array(repeating: nil, count: timeline.devices.count)
@@ -33,7 +34,7 @@ public final class Replay {
     public var nextTime: Instant? {
         guard !finished else { return nil }
         let item = index < timeline.items.count ? timeline.items[index].time : nil
-        switch (item, rig.nextTimer) {
+        switch (item, driver.machine.nextDeadline) {
         case let (i?, t?): return min(i, t)
         case let (i?, nil): return i
         default: return lastTime
@@ -51,10 +52,10 @@ public final class Replay {
         if index == timeline.items.count {
             if !finished {
                 finished = true
-                rig.finish(at: lastTime)
+                driver.handle(.endOfStream(at: lastTime))
             }
         } else {
-            rig.advance(to: time)
+            driver.handle(.time(time))
         }
     }
 
@@ -67,22 +68,22 @@ public final class Replay {
         switch entry.item {
         case .event(let device, let event):
             guard let source = sources[device] else { return }
-            let rig = self.rig
-            emulations[device].deliver(event) { rig.handle($0, from: source, resync: $1) }
+            let driver = self.driver
+            emulations[device].deliver(event) { driver.handle(.event($0, from: source, resync: $1)) }
         case .deviceAdded(let device):
-            rig.advance(to: entry.time)
+            driver.handle(.time(entry.time))
             if sources[device] == nil { attach(device) }
         case .deviceRemoved(let device):
-            if let source = sources[device] { rig.detach(source, at: entry.time) }
+            if let source = sources[device] { driver.handle(.detached(source, at: entry.time)) }
             sources[device] = nil
             emulations[device] = DropEmulation()
         case .captureActive(let active):
-            rig.setCaptureActive(active, at: entry.time)
+            driver.handle(.captureActive(active, at: entry.time))
         }
     }
 
     private func attach(_ device: Int) {
-        if case .bound(let source, _) = rig.attach(timeline.devices[device]) { sources[device] = source }
+        if case .bound(let source, _) = driver.attach(timeline.devices[device]) { sources[device] = source }
     }
 }
 

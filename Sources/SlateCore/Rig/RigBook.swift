@@ -1,0 +1,210 @@
+/// The rig's one set of books on its recorder and camera: recording or not,
+/// how many finished takes are available, zoom, frame rate, position, torch
+/// and export filter.
+///
+/// Commands are answered at once from the books, with the effects that carry
+/// them out; what the recorder and the camera then report (`RigFact`) is
+/// entered where it parts from the answer: a take that could not start or
+/// ended early, a failed export, a camera lost or a switch that failed.
+/// `slate replay` and `slate monitor` keep the same books with a modelled
+/// camera, which does whatever it is asked.
+///
+/// Switching the frame rate or the camera while recording splits the take: a
+/// take file holds one camera format, so the take so far is closed and the next
+/// one starts with the new camera.
+public struct RigBook: Sendable {
+    /// The camera as the books know it.
+    public enum Camera: Sendable, Equatable {
+        /// No real camera: every command succeeds (replay, monitor).
+        case modelled
+        /// Not streaming (not opened yet, lost, or closed).
+        case absent
+        case streaming(CameraFacts)
+    }
+
+    /// Zoom range, as in the seed's CaptureSessionController.
+    public static let zoomRange: ClosedRange<Double> = 1...ZoomRamp.limit
+    /// Zoom change for one step (one knob detent).
+    public static let zoomPerStep = 0.1
+
+    public private(set) var isRecording = false
+    public private(set) var takes = 0
+    public private(set) var zoom = 1.0
+    public private(set) var fps: Int
+    public private(set) var position: CameraPosition
+    public private(set) var torch = false
+    public private(set) var filter: ExportFilter
+    public private(set) var camera: Camera
+
+    public init(
+        fps: Int = 60, position: CameraPosition = .back, filter: ExportFilter = .none, takes: Int = 0,
+        camera: Camera = .modelled
+    ) {
+        self.fps = fps
+        self.position = position
+        self.filter = filter
+        self.takes = takes
+        self.camera = camera
+    }
+
+    /// The state a profile's camera section starts with.
+    public init(camera spec: CameraSpec, takes: Int = 0, camera: Camera = .modelled) {
+        self.init(fps: spec.fps, position: spec.position, filter: spec.filter, takes: takes, camera: camera)
+    }
+
+    /// Whether a camera streams (or is modelled).
+    public var hasCamera: Bool { camera != .absent }
+
+    /// The highest zoom the camera reaches.
+    public var zoomLimit: Double {
+        if case .streaming(let facts) = camera { return min(facts.zoomLimit, Self.zoomRange.upperBound) }
+        return Self.zoomRange.upperBound
+    }
+
+    /// Answers `command` at `time`, appending the effects that carry it out.
+    public mutating func answer(
+        _ command: RecorderCommand, at time: Instant, into effects: inout [RigEffect]
+    ) -> RecorderOutcome {
+        switch command {
+        case .start:
+            guard hasCamera else { return .ignored("no camera") }
+            guard !isRecording else { return .ignored("already recording") }
+            isRecording = true
+            effects.append(.take(.start, at: time))
+            return .started(take: takes + 1)
+        case .stop:
+            guard isRecording else { return .ignored("not recording") }
+            isRecording = false
+            takes += 1
+            effects.append(.take(.stop, at: time))
+            return .stopped(take: takes)
+        case .deleteLast:
+            guard takes > 0, !isRecording else { return .ignored(isRecording ? "recording" : "no takes") }
+            defer { takes -= 1 }
+            effects.append(.take(.deleteLast, at: time))
+            return .deleted(take: takes)
+        case .export:
+            if isRecording { _ = answer(.stop, at: time, into: &effects) }
+            guard takes > 0 else { return .ignored("no takes") }
+            defer { takes = 0 }
+            effects.append(.take(.export(filter), at: time))
+            return .exported(takes: takes)
+        case .zoomStep(let steps):
+            return setZoom(zoom + steps * Self.zoomPerStep, at: time, into: &effects)
+        case .zoomSet(let factor):
+            return setZoom(factor, at: time, into: &effects)
+        case .fpsToggle:
+            return switchCamera(position: position, fps: fps == 60 ? 30 : 60, at: time, into: &effects)
+        case .cameraToggle:
+            return switchCamera(position: position == .back ? .front : .back, fps: fps, at: time, into: &effects)
+        case .torchToggle:
+            switch camera {
+            case .absent: return .ignored("no camera has no torch")
+            case .streaming(let facts) where !facts.hasTorch: return .ignored("\(facts.name) has no torch")
+            default: break
+            }
+            torch.toggle()
+            effects.append(.camera(.torch(torch), at: time))
+            return .torch(torch)
+        case .filterNext:
+            filter = filter.next
+            return .filter(filter.rawValue)
+        }
+    }
+
+    private mutating func setZoom(_ factor: Double, at time: Instant, into effects: inout [RigEffect]) -> RecorderOutcome {
+        if case .streaming(let facts) = camera, !facts.zooms {
+            return .ignored("\(facts.name) is recorded as it comes (pass-through) and has no zoom control")
+        }
+        let clamped = min(max(factor, Self.zoomRange.lowerBound), zoomLimit)
+        zoom = (clamped * 100).rounded() / 100
+        effects.append(.camera(.zoom(zoom), at: time))
+        return .zoom(zoom)
+    }
+
+    /// A switch of position or rate; a take in progress is split (the take so
+    /// far counted now). Without a camera it applies when one is next opened.
+    private mutating func switchCamera(
+        position next: CameraPosition, fps rate: Int, at time: Instant, into effects: inout [RigEffect]
+    ) -> RecorderOutcome {
+        let splitting = isRecording
+        if splitting { takes += 1 }
+        let outcome: RecorderOutcome = next != position ? .camera(next) : .fps(rate)
+        position = next
+        fps = rate
+        if case .streaming = camera { effects.append(.camera(.switchTo(next, fps: rate, splitting: splitting), at: time)) }
+        return outcome
+    }
+
+    /// Enters what the recorder or the camera reported at `time`, appending the
+    /// report lines and the effects it calls for.
+    public mutating func enter(_ fact: RigFact, at time: Instant, into effects: inout [RigEffect]) {
+        switch fact {
+        case .takeStarted(let take, let path, let firstFrame):
+            effects.append(.report(.take(TakeReport(time: firstFrame, event: .started, take: take, path: path))))
+        case .takeStopped(let summary, let early):
+            effects.append(
+                .report(
+                    .take(
+                        TakeReport(
+                            time: time, event: .stopped, take: summary.take, path: summary.path,
+                            duration: summary.duration, frames: summary.frames, dropped: summary.dropped))))
+            if let early {
+                effects.append(.report(.take(TakeReport(time: time, event: .failed, message: early))))
+                if isRecording {
+                    isRecording = false
+                    takes += 1
+                }
+            }
+        case .takeStartFailed(let reason):
+            effects.append(.report(.take(TakeReport(time: time, event: .failed, message: reason))))
+            isRecording = false
+        case .takeDeleted(let take, let path):
+            effects.append(.report(.take(TakeReport(time: time, event: .deleted, take: take, path: path))))
+        case .recorderFailed(let reason):
+            effects.append(.report(.take(TakeReport(time: time, event: .failed, message: reason))))
+        case .exported(let export):
+            effects.append(
+                .report(
+                    .take(
+                        TakeReport(
+                            time: time, event: .exported, take: export.takes, path: export.path,
+                            duration: export.duration, frames: export.frames, message: export.method))))
+        case .exportFailed(let reason, let returned):
+            takes += returned
+            effects.append(.report(.take(TakeReport(time: time, event: .failed, message: "export: \(reason)"))))
+        case .cameraOpened(let facts):
+            opened(facts, at: time, into: &effects)
+        case .cameraSwitchFailed(let reason, let kept, let unsplit):
+            effects.append(.report(.take(TakeReport(time: time, event: .failed, message: reason))))
+            if unsplit { takes -= 1 }
+            opened(kept, at: time, into: &effects)
+        case .cameraLost(let reason):
+            effects.append(.report(.take(TakeReport(time: time, event: .failed, message: "camera lost: \(reason)"))))
+            camera = .absent
+            isRecording = false
+        case .cameraClosed:
+            camera = .absent
+            isRecording = false
+        }
+    }
+
+    /// A camera streams: the books take its position and rate, and its zoom
+    /// and torch are set from them where it can.
+    private mutating func opened(_ facts: CameraFacts, at time: Instant, into effects: inout [RigEffect]) {
+        camera = .streaming(facts)
+        position = facts.position
+        fps = facts.fps
+        if facts.zooms {
+            zoom = min(zoom, zoomLimit)
+            effects.append(.camera(.zoom(zoom), at: time))
+        }
+        if torch {
+            if facts.hasTorch {
+                effects.append(.camera(.torch(true), at: time))
+            } else {
+                torch = false
+            }
+        }
+    }
+}

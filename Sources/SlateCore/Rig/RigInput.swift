@@ -1,0 +1,108 @@
+/// What reaches a rig machine: its devices' events, devices coming and going,
+/// time passing, capture turning on or off, and facts from the recorder and
+/// the camera.
+public enum RigInput: Sendable {
+    /// A device appeared; the machine answers with an `attachment` effect.
+    case attached(DeviceIdentity)
+    /// A bound device went away at the instant given: its event in progress is cancelled.
+    case detached(SourceID, at: Instant)
+    /// One event from a bound device. `resync` marks the state changes libevdev
+    /// reports after SYN_DROPPED.
+    case event(InputEvent, from: SourceID, resync: Bool)
+    /// Time passed: timers due by then fire.
+    case time(Instant)
+    /// Capture became active or inactive (inactive cancels the event in progress).
+    case captureActive(Bool, at: Instant)
+    /// The input ended (a recording's last event): buttons still down are
+    /// cancelled, and no timer past it fires.
+    case endOfStream(at: Instant)
+    /// Something the recorder or the camera did, at the instant given.
+    case fact(RigFact, at: Instant)
+}
+
+/// What the recorder and the camera report back to the rig: takes started,
+/// closed, deleted and exported, failures, and the camera opened or lost.
+public enum RigFact: Sendable {
+    /// A take's first frame was captured at `firstFrame`.
+    case takeStarted(take: Int, path: String, firstFrame: Instant)
+    /// A take was closed; `early` says why when it ended before it was asked to
+    /// (disk full, camera lost).
+    case takeStopped(TakeSummary, early: String?)
+    /// A take that was asked for could not start.
+    case takeStartFailed(String)
+    case takeDeleted(take: Int, path: String)
+    /// Something failed that touched no take in progress.
+    case recorderFailed(String)
+    case exported(ExportSummary)
+    /// An export failed; its `returned` takes are kept and available again.
+    case exportFailed(String, returned: Int)
+    /// The camera streams, with what it can do.
+    case cameraOpened(CameraFacts)
+    /// Switching the camera or its rate failed: `reason`, and the camera that
+    /// streams on (when none does, the camera is lost instead). `unsplit`: the
+    /// take that was to be split goes on whole (the switch failed before the
+    /// camera was closed).
+    case cameraSwitchFailed(String, keeping: CameraFacts, unsplit: Bool)
+    /// The camera is gone (unplugged, or failed while streaming).
+    case cameraLost(String)
+    /// The camera was closed on purpose.
+    case cameraClosed
+}
+
+/// A closed take, as `type: take` lines report it.
+public struct TakeSummary: Sendable, Equatable {
+    public var take: Int
+    public var path: String
+    public var duration: Duration
+    public var frames: Int
+    public var dropped: Int
+
+    public init(take: Int, path: String, duration: Duration, frames: Int, dropped: Int) {
+        self.take = take
+        self.path = path
+        self.duration = duration
+        self.frames = frames
+        self.dropped = dropped
+    }
+}
+
+/// A finished export: how many takes went into which file, and how it was made.
+public struct ExportSummary: Sendable, Equatable {
+    public var takes: Int
+    public var path: String
+    public var duration: Duration
+    public var frames: Int
+    /// e.g. `stream copy`, or `re-encode (filter mono) with libx264`.
+    public var method: String
+
+    public init(takes: Int, path: String, duration: Duration, frames: Int, method: String) {
+        self.takes = takes
+        self.path = path
+        self.duration = duration
+        self.frames = frames
+        self.method = method
+    }
+}
+
+/// A camera that streams, and what the rig's commands can ask of it.
+public struct CameraFacts: Sendable, Equatable {
+    /// e.g. `/dev/video0 (vivid)`, or `testpattern`.
+    public var name: String
+    public var position: CameraPosition
+    public var fps: Int
+    /// The highest zoom it reaches, at most the seed's 6x.
+    public var zoomLimit: Double
+    /// False when its frames are recorded as they come (pass-through) and it
+    /// has no zoom control.
+    public var zooms: Bool
+    public var hasTorch: Bool
+
+    public init(name: String, position: CameraPosition, fps: Int, zoomLimit: Double, zooms: Bool, hasTorch: Bool) {
+        self.name = name
+        self.position = position
+        self.fps = fps
+        self.zoomLimit = zoomLimit
+        self.zooms = zooms
+        self.hasTorch = hasTorch
+    }
+}

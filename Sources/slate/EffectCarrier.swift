@@ -1,0 +1,40 @@
+import Logging
+import SlateCore
+import SlateLinux
+
+/// Carries out a rig machine's effects in order: report lines printed, sounds
+/// played, programs started (their times on CLOCK_MONOTONIC, as live events
+/// are), take and camera commands handed to the recorder.
+struct EffectCarrier {
+    var printer: ReportPrinter
+    /// Plays sounds; nil where nothing is played.
+    var sounds: SoundPlayer?
+    /// Records takes; nil where nothing is recorded (monitor).
+    var recorder: LiveRecorder?
+    let log: Logger
+
+    func carryOut(_ effects: [RigEffect]) {
+        guard !effects.isEmpty else { return }
+        let dispatched = printer.timing ? MonotonicClock.now() : nil
+        for effect in effects {
+            switch effect {
+            case .report(let report): printer.print(report, dispatched: dispatched)
+            case .play(let sound): sounds?.play(sound.sound)
+            case .exec(let argv, let environment, let time): launch(argv, environment, at: time)
+            case .take(let command, let time): recorder?.perform(command, at: time)
+            case .camera(let command, let time): recorder?.apply(command, at: time)
+            case .attachment: break
+            }
+        }
+    }
+
+    private func launch(_ argv: [String], _ environment: [(String, String)], at time: Instant) {
+        let times = ExecEnvironment.times(
+            of: time, since: printer.format.origin, wallClock: MonotonicClock.wallClock(of: time))
+        do {
+            try ProcessLauncher.launch(argv, environment: environment + times, replacing: ExecEnvironment.names)
+        } catch {
+            log.warning("exec: \(error)")
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import SlateCore
+import Testing
+
+@Suite struct RigBookTests {
+    let now = Instant(microseconds: 1_000_000)
+
+    func camera(
+        _ name: String = "/dev/video0 (vivid)", position: CameraPosition = .back, fps: Int = 30, zoomLimit: Double = 6,
+        zooms: Bool = true, torch: Bool = true
+    ) -> CameraFacts {
+        CameraFacts(name: name, position: position, fps: fps, zoomLimit: zoomLimit, zooms: zooms, hasTorch: torch)
+    }
+
+    /// Answers `command`, returning the outcome and the commands it hands on.
+    func answer(_ book: inout RigBook, _ command: RecorderCommand) -> (RecorderOutcome, [String]) {
+        var effects: [RigEffect] = []
+        let outcome = book.answer(command, at: now, into: &effects)
+        return (outcome, effects.map(describe))
+    }
+
+    /// Enters `fact`, returning the report lines and commands it calls for.
+    func enter(_ book: inout RigBook, _ fact: RigFact) -> [String] {
+        var effects: [RigEffect] = []
+        book.enter(fact, at: now, into: &effects)
+        return effects.map(describe)
+    }
+
+    func describe(_ effect: RigEffect) -> String {
+        switch effect {
+        case .take(let command, _): "take \(command)"
+        case .camera(let command, _): "camera \(command)"
+        case .report(.take(let report)): "\(report.event) \(report.take.map(String.init) ?? "-") \(report.message ?? "")"
+        default: "\(effect)"
+        }
+    }
+
+    @Test func switchingCameraOrRateWhileRecordingSplitsTheTake() {
+        var book = RigBook(fps: 60)
+        #expect(answer(&book, .start) == (.started(take: 1), ["take start"]))
+        #expect(answer(&book, .cameraToggle).0 == .camera(.front))
+        #expect(book.isRecording)
+        #expect(answer(&book, .fpsToggle).0 == .fps(30))
+        #expect(answer(&book, .stop) == (.stopped(take: 3), ["take stop"]))
+        #expect(answer(&book, .cameraToggle).0 == .camera(.back))
+        #expect(answer(&book, .export) == (.exported(takes: 3), ["take export(SlateCore.ExportFilter.none)"]))
+    }
+
+    @Test func theProfilesCameraSectionIsTheStartingState() {
+        var spec = CameraSpec()
+        spec.fps = 30
+        spec.position = .front
+        spec.filter = .mono
+        var book = RigBook(camera: spec, takes: 2)
+        #expect(answer(&book, .filterNext).0 == .filter("sepia"))
+        #expect(answer(&book, .fpsToggle).0 == .fps(60))
+        #expect(answer(&book, .cameraToggle).0 == .camera(.back))
+        #expect(answer(&book, .start).0 == .started(take: 3))
+        #expect(answer(&book, .export) == (.exported(takes: 3), ["take stop", "take export(SlateCore.ExportFilter.sepia)"]))
+    }
+
+    @Test func withoutACameraNothingStartsAndSwitchesWaitForTheNextOne() {
+        var book = RigBook(fps: 30, camera: .absent)
+        #expect(answer(&book, .start) == (.ignored("no camera"), []))
+        #expect(answer(&book, .torchToggle) == (.ignored("no camera has no torch"), []))
+        #expect(answer(&book, .fpsToggle) == (.fps(60), []))
+        #expect(enter(&book, .cameraOpened(camera(fps: 60))) == ["camera zoom(1.0)"])
+        #expect(answer(&book, .start) == (.started(take: 1), ["take start"]))
+        #expect(answer(&book, .fpsToggle) == (.fps(30), ["camera switchTo(SlateCore.CameraPosition.back, fps: 30, splitting: true)"]))
+    }
+
+    @Test func aTakeThatEndedEarlyOrNeverStartedIsEnteredOnce() {
+        var book = RigBook(camera: .streaming(camera()))
+        _ = answer(&book, .start)
+        #expect(enter(&book, .takeStartFailed("encoder refused")) == ["failed - encoder refused"])
+        #expect(!book.isRecording && book.takes == 0)
+        _ = answer(&book, .start)
+        let summary = TakeSummary(take: 1, path: "/w/take-1.mp4", duration: .seconds(2), frames: 60, dropped: 0)
+        #expect(enter(&book, .takeStopped(summary, early: "disk full")) == ["stopped 1 ", "failed - disk full"])
+        #expect(!book.isRecording && book.takes == 1)
+        #expect(answer(&book, .stop).0 == .ignored("not recording"))
+        // A take stopped on request is not counted again when its close is reported.
+        _ = answer(&book, .start)
+        _ = answer(&book, .stop)
+        var second = summary
+        second.take = 2
+        _ = enter(&book, .takeStopped(second, early: nil))
+        #expect(book.takes == 2)
+    }
+
+    @Test func aFailedExportGivesItsTakesBack() {
+        var book = RigBook(takes: 3, camera: .streaming(camera()))
+        #expect(answer(&book, .export).0 == .exported(takes: 3))
+        #expect(book.takes == 0)
+        #expect(enter(&book, .exportFailed("no space", returned: 3)) == ["failed - export: no space"])
+        #expect(answer(&book, .deleteLast) == (.deleted(take: 3), ["take deleteLast"]))
+    }
+
+    @Test func aSwitchThatFailsKeepsTheCameraThatStreamsAndTheTakeWhole() {
+        var book = RigBook(fps: 30, camera: .streaming(camera()))
+        _ = answer(&book, .start)
+        #expect(answer(&book, .cameraToggle).0 == .camera(.front))
+        #expect(book.position == .front && book.takes == 1)
+        let reported = enter(&book, .cameraSwitchFailed("no front camera is present", keeping: camera(), unsplit: true))
+        #expect(reported == ["failed - no front camera is present", "camera zoom(1.0)"])
+        #expect(book.position == .back && book.takes == 0 && book.isRecording)
+        #expect(answer(&book, .stop).0 == .stopped(take: 1))
+    }
+
+    @Test func whatACameraCannotDoIsRefusedAndItsLimitsHold() {
+        var book = RigBook(camera: .streaming(camera("/dev/video2 (USB)", zooms: false, torch: false)))
+        #expect(
+            answer(&book, .zoomSet(2))
+                == (.ignored("/dev/video2 (USB) is recorded as it comes (pass-through) and has no zoom control"), []))
+        #expect(answer(&book, .torchToggle) == (.ignored("/dev/video2 (USB) has no torch"), []))
+        _ = enter(&book, .cameraOpened(camera(zoomLimit: 4)))
+        #expect(answer(&book, .zoomSet(5)) == (.zoom(4), ["camera zoom(4.0)"]))
+        #expect(answer(&book, .torchToggle) == (.torch(true), ["camera torch(true)"]))
+        // A camera opened later gets the zoom and torch the books hold, within what it can do.
+        #expect(enter(&book, .cameraOpened(camera(zoomLimit: 2))) == ["camera zoom(2.0)", "camera torch(true)"])
+        #expect(enter(&book, .cameraOpened(camera(torch: false))) == ["camera zoom(2.0)"])
+        #expect(!book.torch)
+        #expect(enter(&book, .cameraLost("unplugged")) == ["failed - camera lost: unplugged"])
+        #expect(answer(&book, .start).0 == .ignored("no camera"))
+    }
+}
