@@ -21,7 +21,7 @@ public enum JPEGThumbnail {
         do {
             try FileWriting.replace(name, in: folder, with: bytes, mode: mode, temporaryPrefix: partialPrefix(for: name))
         } catch {
-            throw MediaError("write the thumbnail", path: error.path, message: String(cString: strerror(error.errno)))
+            throw MediaError("write the thumbnail", path: error.subject ?? folder.file(name), message: error.errno.description)
         }
     }
 

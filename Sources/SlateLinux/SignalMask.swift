@@ -5,9 +5,9 @@ import Glibc
 /// inherit the full mask, so a process-directed SIGINT or SIGTERM never lands
 /// on one of them: it goes to a thread that handles it, or reads it through a signalfd.
 func withSignalsBlocked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-    var all = sigset_t(), saved = sigset_t()
+    var all = sigset_t()
     sigfillset(&all)
-    pthread_sigmask(SIG_BLOCK, &all, &saved)
-    defer { pthread_sigmask(SIG_SETMASK, &saved, nil) }
+    let saved = try? Syscall.setSignalMask(SIG_BLOCK, all).get()
+    defer { if let saved { Syscall.setSignalMask(SIG_SETMASK, saved) } }
     return try body()
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SystemPackage
 import Testing
 
 import SlateCore
@@ -450,14 +451,16 @@ import SlateLinux
         // The folder can no longer be written once the first take started: the
         // export fails naming it, and every take stays in the work folder.
         let result = try Self.run(arguments, unprivileged: true) { _ in
-            guard chmod(output, 0o555) == 0 else { throw SystemError("chmod", path: output) }
+            guard chmod(output, 0o555) == 0 else {
+                throw SystemCallError("chmod", subject: output, errno: Errno(rawValue: errno))
+            }
         }
         #expect(result.status == 0, "\(result.stderr)")
         #expect(Self.outcomes(result) == ["started take 1", "stopped take 1", "started take 2", "stopped take 2", "exported 2 takes"])
         let failures = result.takes("failed").map { $0["message"] as? String ?? "" }
         #expect(
             failures.count == 1 && failures.allSatisfy {
-                $0.hasPrefix("export: \(output)/") && $0.hasSuffix(": cannot create: Permission denied; the takes are kept")
+                $0.hasPrefix("export: \(output)/") && $0.hasSuffix(": cannot create: openat: Permission denied (EACCES); the takes are kept")
             }, "\(failures)")
         // The takes as their user lists them (the work folder is that user's alone).
         func listed() throws -> String {
@@ -474,13 +477,18 @@ import SlateLinux
         // Started with it unwritable: an error naming it, before anything is recorded.
         let refused = try Self.run(arguments, unprivileged: true)
         #expect(refused.status == 1 && refused.takes("started").isEmpty)
-        #expect(refused.stderr == "slate run: \(output): cannot write to the folder: Permission denied\n", "\(refused.stderr)")
+        #expect(
+            refused.stderr == "slate run: \(output): cannot write to the folder: faccessat: Permission denied (EACCES)\n",
+            "\(refused.stderr)")
         #expect(try listed() == kept)
 
         // slate takes export into it: an error naming it, the takes kept.
         let export = try Self.slate(["takes", "export", "--work", work, "--output", output], unprivileged: true)
         #expect(export.status == 1)
-        #expect(export.stderr == "slate takes export: \(output): cannot write to the folder: Permission denied; the takes are kept\n")
+        #expect(
+            export.stderr
+                == "slate takes export: \(output): cannot write to the folder: faccessat: Permission denied (EACCES); the takes are kept\n"
+        )
         #expect(try listed() == kept && files.allSatisfy(FileManager.default.fileExists))
 
         // Writable again: every take is exported, every frame of them.
