@@ -69,12 +69,15 @@ import SlateLinux
     }
 
     /// Runs `slate run --json` to its end (as `MediaFiles.unprivilegedUser`, if
-    /// `unprivileged`), calling `whenStarted` once the first take started.
-    static func run(_ arguments: [String], unprivileged: Bool = false, whenStarted: ((Process) throws -> Void)? = nil) throws
-        -> Run
-    {
+    /// `unprivileged`; with `environment` added to this process's), calling
+    /// `whenStarted` once the first take started.
+    static func run(
+        _ arguments: [String], unprivileged: Bool = false, environment: [String: String] = [:],
+        whenStarted: ((Process) throws -> Void)? = nil
+    ) throws -> Run {
         let err = Pipe()
-        let (process, out) = try MediaFiles.launchSlate(["run", "--json"] + arguments, errors: err, unprivileged: unprivileged)
+        let (process, out) = try MediaFiles.launchSlate(
+            ["run", "--json"] + arguments, errors: err, environment: environment, unprivileged: unprivileged)
         var text = ""
         if let whenStarted {
             while !text.contains("\"event\":\"started\"") {
@@ -548,5 +551,44 @@ import SlateLinux
         #expect(abs(Self.seconds(stopped["duration"]) - (1.0 + lead)) < 0.07, "\(stopped)")
         let info = try MediaProbe.probe(path: try #require(stopped["path"] as? String), decode: true)
         #expect(info.frameCount == stopped["frames"] as? Int && info.decodedFrames == info.frameCount)
+    }
+
+    /// The fault library of the torture tests (tests/faults/slate-faults.c), built into `folder`.
+    static func faultLibrary(in folder: String) throws -> String {
+        let library = folder + "/libslate-faults.so"
+        let compiler = Process()
+        compiler.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        compiler.arguments = ["cc", "-shared", "-fPIC", "-O2", "-o", library, root + "/tests/faults/slate-faults.c", "-ldl"]
+        try compiler.run()
+        compiler.waitUntilExit()
+        try #require(compiler.terminationStatus == 0, "cc could not build the fault library")
+        return library
+    }
+
+    /// The event loop's wait (epoll_wait) failing, through the fault library,
+    /// ends slate run with status 1 and a message naming the call and its
+    /// errno; a wait that a signal interrupts (EINTR) is only waited again.
+    @Test(.timeLimit(.minutes(1))) func aFailingEventLoopEndsRunWithStatusOneNamingTheCall() throws {
+        let folder = try MediaFiles.folder("run-loop-fails")
+        defer { MediaFiles.remove(folder) }
+        let profile = folder + "/rig.yaml"
+        try Self.rig(camera: ["back: [testpattern]", "fps: 30", "max-size: 320x180", "codec: [h264]"])
+            .write(toFile: profile, atomically: true, encoding: .utf8)
+        let recording = folder + "/session.evemu"
+        try Self.footswitch([(Self.middle, 0.1, 0.2), (Self.middle, 0.6, 0.7)], end: 0.8)
+            .write(toFile: recording, atomically: true, encoding: .utf8)
+        let library = try Self.faultLibrary(in: folder)
+        let arguments = ["--profile", profile, "--replay", recording, "--work", folder + "/takes", "--output", folder]
+
+        let failed = try Self.run(arguments, environment: ["LD_PRELOAD": library, "SLATE_FAULTS": "epoll_wait:1:EINVAL"])
+        #expect(failed.status == 1, "\(failed.stderr)")
+        #expect(
+            failed.stderr.hasSuffix("slate run: cannot wait for events: epoll_wait: Invalid argument (EINVAL)\n"),
+            "\(failed.stderr)")
+        #expect(failed.takes("started").isEmpty, "\(failed.lines)")
+
+        let interrupted = try Self.run(arguments, environment: ["LD_PRELOAD": library, "SLATE_FAULTS": "epoll_wait:*:EINTR"])
+        #expect(interrupted.status == 0, "\(interrupted.stderr)")
+        #expect(interrupted.takes("stopped").count == 1 && interrupted.takes("failed").isEmpty, "\(interrupted.lines)")
     }
 }
