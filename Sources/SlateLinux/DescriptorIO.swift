@@ -1,5 +1,4 @@
 import CAV
-import Glibc
 import SystemPackage
 
 /// A libav I/O context over a file descriptor Slate opened (`avio_alloc_context`),

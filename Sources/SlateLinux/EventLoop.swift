@@ -1,4 +1,3 @@
-import Glibc
 import SlateCore
 import SystemPackage
 
@@ -36,11 +35,8 @@ public final class EventLoop {
 
     /// Blocks `signals` and delivers them to `handler` on the loop.
     public func handleSignals(_ signals: [Int32], _ handler: @escaping (Int32) -> Void) throws(OperationError) {
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        for signal in signals { sigaddset(&mask, signal) }
-        _ = try Syscall.setSignalMask(SIG_BLOCK, mask).value("pthread_sigmask", to: "block signals")
-        let fd = try Syscall.signalDescriptor(mask).value("signalfd", to: "read signals")
+        try Syscall.blockSignals(signals).value("pthread_sigmask", to: "block signals")
+        let fd = try Syscall.signalDescriptor(signals).value("signalfd", to: "read signals")
         signalFD = fd
         signalHandler = handler
         try watch(fd) { [unowned self] in

@@ -1,5 +1,4 @@
 import CAV
-import Glibc
 import SlateCore
 
 /// A take's thumbnail: one frame, scaled down with libswscale and encoded

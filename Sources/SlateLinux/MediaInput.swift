@@ -1,5 +1,4 @@
 import CAV
-import Glibc
 import SystemPackage
 
 /// A media file open for reading with libavformat: by path, or through a

@@ -82,16 +82,39 @@ enum Syscall {
 
     /// `pthread_sigmask`: applies `how` (SIG_BLOCK, SIG_SETMASK) with `signals` to
     /// this thread's mask; returns the mask before.
-    @discardableResult
-    static func setSignalMask(_ how: Int32, _ signals: sigset_t) -> Result<sigset_t, Errno> {
+    private static func setSignalMask(_ how: Int32, _ signals: sigset_t) -> Result<sigset_t, Errno> {
         var mask = signals, old = sigset_t()
         return nothingOrErrorNumber(pthread_sigmask(how, &mask, &old)).map { old }
     }
 
+    /// `pthread_sigmask(SIG_BLOCK)` of `signals` on this thread.
+    static func blockSignals(_ signals: [Int32]) -> Result<Void, Errno> {
+        setSignalMask(SIG_BLOCK, signalSet(signals)).map { _ in }
+    }
+
+    /// `pthread_sigmask(SIG_BLOCK)` of every signal on this thread: the mask before, to restore.
+    static func blockAllSignals() -> Result<sigset_t, Errno> {
+        var all = sigset_t()
+        sigfillset(&all)
+        return setSignalMask(SIG_BLOCK, all)
+    }
+
+    /// `pthread_sigmask(SIG_SETMASK)`: this thread's mask becomes `mask`.
+    static func restoreSignalMask(_ mask: sigset_t) {
+        _ = setSignalMask(SIG_SETMASK, mask)
+    }
+
     /// `signalfd(-1, signals, SFD_NONBLOCK | SFD_CLOEXEC)`.
-    static func signalDescriptor(_ signals: sigset_t) -> Result<FileDescriptor, Errno> {
-        var mask = signals
+    static func signalDescriptor(_ signals: [Int32]) -> Result<FileDescriptor, Errno> {
+        var mask = signalSet(signals)
         return valueOrErrno { signalfd(-1, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC)) }.map(FileDescriptor.init(rawValue:))
+    }
+
+    private static func signalSet(_ signals: [Int32]) -> sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in signals { sigaddset(&set, signal) }
+        return set
     }
 
     /// `eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)`.
@@ -221,6 +244,16 @@ enum Syscall {
     /// `renameat2(RENAME_NOREPLACE)` (or `linkat` and `unlinkat`): EEXIST when `newName` exists.
     static func renameNoReplace(_ name: String, to newName: String, in folder: FileDescriptor) -> Result<Void, Errno> {
         valueOrErrno { slate_renameat_noreplace(folder.rawValue, name, folder.rawValue, newName) }.map { _ in }
+    }
+
+    /// `access(path, F_OK)`: whether `path` exists.
+    static func exists(_ path: String) -> Bool {
+        access(path, F_OK) == 0
+    }
+
+    /// `access(path, R_OK | W_OK)`: whether this user may open `path` for reading and writing.
+    static func mayReadAndWrite(_ path: String) -> Bool {
+        access(path, R_OK | W_OK) == 0
     }
 
     /// `faccessat(folder, ".", W_OK)`: whether this user may create files in the folder.

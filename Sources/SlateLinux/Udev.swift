@@ -1,5 +1,4 @@
 import CUdev
-import Glibc
 import SystemPackage
 
 /// An input event node as udev knows it.
@@ -91,7 +90,7 @@ public final class Udev {
         public let fd: FileDescriptor
 
         public init(_ udev: Udev) throws(OperationError) {
-            let source = access("/run/udev/control", F_OK) == 0 ? "udev" : "kernel"
+            let source = Syscall.exists("/run/udev/control") ? "udev" : "kernel"
             let listen = "listen for input devices from the \(source)"
             guard let monitor = udev_monitor_new_from_netlink(udev.udev, source) else {
                 throw OperationError(listen, cause: SystemCallError("udev_monitor_new_from_netlink", errno: Syscall.lastError))
