@@ -5,7 +5,8 @@ import SystemPackage
 
 // The one place Slate calls the C system calls that swift-system's
 // `FileDescriptor` does not wrap: epoll, signalfd, eventfd, poll, ioctl (the
-// kernel's and libv4l2's), mmap, and the *at() calls on an open folder. Each
+// kernel's and libv4l2's), mmap, the *at() calls on an open folder, fsync,
+// flock and fallocate, signal masks, posix_spawn, waitpid and threads. Each
 // returns `Result<_, Errno>`; a call interrupted by a signal (EINTR) is retried
 // here, except a timed wait, which reports that nothing is ready so that its
 // caller works out the time left. Callers name the operation and the device or
