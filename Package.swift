@@ -11,6 +11,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.0"),
     ],
     targets: [
         // One system-library target per C library: pkg-config name and Debian provider.
@@ -30,6 +31,7 @@ let package = Package(
             dependencies: [
                 "SlateCore", "CEvdev", "CUdev", "CV4L2", "CAV", "CALSA", "CSlateShim",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]),
         .executableTarget(
             name: "slate",
@@ -37,13 +39,17 @@ let package = Package(
                 "SlateCore", "SlateLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]),
         .executableTarget(name: "slate-bench", dependencies: ["SlateCore", "SlateLinux"]),
 
         .testTarget(name: "SlateCoreTests", dependencies: ["SlateCore"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "SlateLinuxTests",
-            dependencies: ["SlateCore", "SlateLinux", "CEvdev", .product(name: "Logging", package: "swift-log")]),
+            dependencies: [
+                "SlateCore", "SlateLinux", "CEvdev", .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]),
         .testTarget(name: "slateTests", dependencies: ["slate"]),
     ]
 )

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/random.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -27,4 +28,4 @@ int slate_renameat_noreplace(int from_folder, const char *from, int to_folder, c
 
 long slate_getrandom(void *buffer, size_t length) { return (long)getrandom(buffer, length, 0); }
 
-int slate_pipe_cloexec(int ends[2]) { return pipe2(ends, O_CLOEXEC); }
+const char *slate_errno_name(int error) { return strerrorname_np(error); }

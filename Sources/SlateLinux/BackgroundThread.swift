@@ -11,22 +11,19 @@ enum BackgroundThread {
     /// Runs `body` on a new thread; its handle, to join, or why it could not start.
     /// The thread starts with every signal blocked, so SIGINT and SIGTERM always
     /// reach the thread that handles them.
-    static func spawn(_ body: @escaping () -> Void) -> Result<pthread_t, SystemError> {
+    static func spawn(_ body: @escaping () -> Void) -> Result<pthread_t, OperationError> {
         let context = Unmanaged.passRetained(Work(body)).toOpaque()
-        var handle = pthread_t()
-        let created = withSignalsBlocked {
-            pthread_create(
-                &handle, nil,
+        let started = withSignalsBlocked {
+            Syscall.startThread(
                 { context in
                     Unmanaged<Work>.fromOpaque(context!).takeRetainedValue().body()
                     return nil
                 }, context)
         }
-        guard created == 0 else {
+        return started.mapError { error in
             Unmanaged<Work>.fromOpaque(context).release()
-            return .failure(SystemError("start a thread (pthread_create)", path: "thread", errno: created))
+            return OperationError("start a thread", cause: SystemCallError("pthread_create", errno: error))
         }
-        return .success(handle)
     }
 }
 

@@ -20,7 +20,7 @@ final class CaptureQueue: @unchecked Sendable {
     private var failure: String?
     private var thread: pthread_t?
 
-    init(source: FrameSource) throws(SystemError) {
+    init(source: FrameSource) throws(OperationError) {
         self.source = source
         switch BackgroundThread.spawn({ [self] in capture() }) {
         case .success(let handle): thread = handle

@@ -1,27 +1,30 @@
 import CEvdev
-import CSlateShim
 import Glibc
 import SlateCore
+import SystemPackage
 
 /// An open evdev node read through libevdev, with timestamps on CLOCK_MONOTONIC.
 /// Frees the libevdev handle, any uinput clone, and closes the node on deinit.
 public final class EvdevDevice {
     public let path: String
     public let identity: DeviceIdentity
-    public let fd: Int32
+    public let fd: FileDescriptor
     private let handle: OpaquePointer
     private var clone: OpaquePointer?
     public private(set) var isGrabbed = false
 
     /// Opens `path` read-only and non-blocking (`libevdev_new_from_fd`).
-    public init(path: String) throws(SystemError) {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw SystemError("open", path: path) }
+    public init(path: String) throws(OperationError) {
+        let fd = try errnoResult {
+            try FileDescriptor.open(FilePath(path), .readOnly, options: [.nonBlocking, .closeOnExec])
+        }.value("open", on: path, to: "open")
         var handle: OpaquePointer?
-        let status = libevdev_new_from_fd(fd, &handle)
+        let status = libevdev_new_from_fd(fd.rawValue, &handle)
         guard status == 0, let handle else {
-            close(fd)
-            throw SystemError("read the device identity (libevdev_new_from_fd)", path: path, errno: -status)
+            try? fd.close()
+            throw OperationError(
+                "read the device identity",
+                cause: SystemCallError("libevdev_new_from_fd", subject: path, errno: Errno(rawValue: -status)))
         }
         _ = libevdev_set_clock_id(handle, CLOCK_MONOTONIC)
         self.path = path
@@ -34,7 +37,7 @@ public final class EvdevDevice {
         if let clone { libevdev_uinput_destroy(clone) }
         if isGrabbed { _ = libevdev_grab(handle, LIBEVDEV_UNGRAB) }
         libevdev_free(handle)
-        close(fd)
+        try? fd.close()
     }
 
     private static func identity(of handle: OpaquePointer) -> DeviceIdentity {
@@ -74,7 +77,7 @@ public final class EvdevDevice {
         /// Nothing more to read now.
         case drained
         /// The device is gone (ENODEV) or failed; the error says why.
-        case failed(SystemError)
+        case failed(OperationError)
     }
 
     /// Reads every pending event and passes it on; `resync` marks the state changes
@@ -93,16 +96,18 @@ public final class EvdevDevice {
                 } else {
                     flags = LIBEVDEV_READ_FLAG_SYNC.rawValue
                 }
-            case -EAGAIN:
+            case -Errno.resourceTemporarilyUnavailable.rawValue:
                 if flags == LIBEVDEV_READ_FLAG_SYNC.rawValue {
                     flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
                     continue
                 }
                 return .drained
-            case -EINTR:
+            case -Errno.interrupted.rawValue:
                 continue
             default:
-                return .failed(SystemError("read", path: path, errno: -status))
+                return .failed(
+                    OperationError(
+                        "read", cause: SystemCallError("libevdev_next_event", subject: path, errno: Errno(rawValue: -status))))
             }
         }
     }
@@ -123,10 +128,12 @@ public final class EvdevDevice {
     }
 
     /// EVIOCGRAB: no other reader sees the device's events while grabbed.
-    public func grab() throws(SystemError) {
+    public func grab() throws(OperationError) {
         guard !isGrabbed else { return }
         let status = libevdev_grab(handle, LIBEVDEV_GRAB)
-        guard status == 0 else { throw SystemError("grab (EVIOCGRAB)", path: path, errno: -status) }
+        guard status == 0 else {
+            throw OperationError("grab", cause: SystemCallError("EVIOCGRAB", subject: path, errno: Errno(rawValue: -status)))
+        }
         isGrabbed = true
     }
 
@@ -138,12 +145,14 @@ public final class EvdevDevice {
 
     /// A uinput device with this device's identity and capabilities, which passes on
     /// the events Slate does not use while the device is grabbed.
-    public func createClone() throws(SystemError) {
+    public func createClone() throws(OperationError) {
         guard clone == nil else { return }
         var device: OpaquePointer?
         let status = libevdev_uinput_create_from_device(handle, LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue, &device)
         guard status == 0, let device else {
-            throw SystemError("create a uinput clone (libevdev_uinput_create_from_device)", path: path, errno: -status)
+            throw OperationError(
+                "create a uinput clone",
+                cause: SystemCallError("libevdev_uinput_create_from_device", subject: path, errno: Errno(rawValue: -status)))
         }
         clone = device
     }

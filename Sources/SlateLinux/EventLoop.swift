@@ -1,6 +1,5 @@
-import Glibc
-import CSlateShim
 import SlateCore
+import SystemPackage
 
 /// One thread's event loop: file descriptors watched with epoll, signals read
 /// through a signalfd, and a deadline on CLOCK_MONOTONIC for timers.
@@ -8,76 +7,58 @@ public final class EventLoop {
     public typealias Handler = () -> Void
 
     /// The epoll descriptor (internal for tests).
-    let epoll: Int32
-    private var handlers: [Int32: Handler] = [:]
-    private var signalFD: Int32 = -1
+    let epoll: FileDescriptor
+    private var handlers: [FileDescriptor: Handler] = [:]
+    private var signalFD: FileDescriptor?
     private var signalHandler: ((Int32) -> Void)?
     private var running = false
 
-    public init() throws(SystemError) {
-        epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
-        guard epoll >= 0 else { throw SystemError("create an event loop (epoll_create1)", path: "epoll") }
+    public init() throws(OperationError) {
+        epoll = try Syscall.epollCreate().value("epoll_create1", to: "create an event loop")
     }
 
     deinit {
-        if signalFD >= 0 { close(signalFD) }
-        close(epoll)
+        try? signalFD?.close()
+        try? epoll.close()
     }
 
     /// Calls `handler` whenever `fd` is readable (or hung up).
-    public func watch(_ fd: Int32, _ handler: @escaping Handler) throws(SystemError) {
-        var event = epoll_event()
-        event.events = EPOLLIN.rawValue | EPOLLRDHUP.rawValue
-        event.data.fd = fd
-        guard epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event) == 0 else {
-            throw SystemError("watch file descriptor \(fd) (epoll_ctl)", path: "epoll")
-        }
+    public func watch(_ fd: FileDescriptor, _ handler: @escaping Handler) throws(OperationError) {
+        try Syscall.epollAdd(epoll, fd).value("epoll_ctl", to: "watch file descriptor \(fd.rawValue)")
         handlers[fd] = handler
     }
 
-    public func unwatch(_ fd: Int32) {
+    public func unwatch(_ fd: FileDescriptor) {
         guard handlers.removeValue(forKey: fd) != nil else { return }
-        _ = epoll_ctl(epoll, EPOLL_CTL_DEL, fd, nil)
+        _ = Syscall.epollRemove(epoll, fd)
     }
 
     /// Blocks `signals` and delivers them to `handler` on the loop.
-    public func handleSignals(_ signals: [Int32], _ handler: @escaping (Int32) -> Void) throws(SystemError) {
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        for signal in signals { sigaddset(&mask, signal) }
-        guard pthread_sigmask(SIG_BLOCK, &mask, nil) == 0 else { throw SystemError("block signals", path: "signals") }
-        signalFD = signalfd(-1, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
-        guard signalFD >= 0 else { throw SystemError("read signals (signalfd)", path: "signals") }
+    public func handleSignals(_ signals: [Int32], _ handler: @escaping (Int32) -> Void) throws(OperationError) {
+        try Syscall.blockSignals(signals).value("pthread_sigmask", to: "block signals")
+        let fd = try Syscall.signalDescriptor(signals).value("signalfd", to: "read signals")
+        signalFD = fd
         signalHandler = handler
-        let fd = signalFD
         try watch(fd) { [unowned self] in
-            var info = signalfd_siginfo()
-            while read(fd, &info, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {
-                self.signalHandler?(Int32(info.ssi_signo))
-            }
+            while case .success(let signal?) = Syscall.readSignal(fd) { self.signalHandler?(signal) }
         }
     }
 
     /// Runs until `stop()`. Before each wait it asks `nextDeadline` when the next
     /// timer is due; `afterWake` runs after every wake-up, events or not. A
-    /// failed wait (other than a signal's interruption) ends it with the error.
-    public func run(nextDeadline: () -> Instant?, afterWake: () -> Void) throws(SystemError) {
+    /// failed wait ends it with the error.
+    public func run(nextDeadline: () -> Instant?, afterWake: () -> Void) throws(OperationError) {
         running = true
-        var events = [epoll_event](repeating: epoll_event(), count: 32)
+        defer { running = false }
         while running {
             var timeout: Int32 = -1
             if let deadline = nextDeadline() {
                 let micros = deadline.microseconds - MonotonicClock.now().microseconds
                 timeout = micros <= 0 ? 0 : Int32(clamping: (micros + 999) / 1000)
             }
-            let count = epoll_wait(epoll, &events, Int32(events.count), timeout)
-            if count < 0 && errno != EINTR {
-                running = false
-                throw SystemError("wait for events (epoll_wait)", path: "the event loop")
-            }
-            for index in 0..<max(0, Int(count)) {
-                handlers[events[index].data.fd]?()
-            }
+            let ready = try Syscall.epollWait(epoll, capacity: 32, timeout: timeout).value(
+                "epoll_wait", to: "wait for events")
+            for fd in ready { handlers[fd]?() }
             afterWake()
         }
     }

@@ -1,14 +1,17 @@
 import Glibc
+import SystemPackage
 
 /// Writes that survive a crash or power loss: a file of its own with an
 /// unpredictable name, fsync, rename over the old file, and fsync of the folder.
 public enum FileWriting {
     /// Replaces `name` in `folder` with `text`; the file gets `mode`. Errors name `name`.
-    public static func atomicWrite(_ text: String, to name: String, in folder: Folder, mode: mode_t) throws(SystemError) {
+    public static func atomicWrite(_ text: String, to name: String, in folder: Folder, mode: mode_t) throws(OperationError) {
         do {
             try replace(name, in: folder, with: Array(text.utf8), mode: mode, temporaryPrefix: "." + name + ".tmp-")
         } catch {
-            throw SystemError(error.operation, path: folder.file(name), errno: error.errno)
+            var named = error
+            named.cause.subject = folder.file(name)
+            throw named
         }
     }
 
@@ -16,13 +19,13 @@ public enum FileWriting {
     /// `temporaryPrefix` and random letters; the file gets `mode`.
     public static func replace(
         _ name: String, in folder: Folder, with bytes: [UInt8], mode: mode_t, temporaryPrefix: String
-    ) throws(SystemError) {
+    ) throws(OperationError) {
         let (temporary, fd) = try folder.createUnique(prefix: temporaryPrefix, mode: mode)
-        let written = Result { () throws(SystemError) in
+        let written = Result { () throws(OperationError) in
             try writeAll(bytes, to: fd, path: folder.file(temporary))
-            guard retryingInterrupts({ fsync(fd) }) == 0 else { throw SystemError("write (fsync)", path: folder.file(temporary)) }
+            try Syscall.sync(fd).value("fsync", on: folder.file(temporary), to: "write")
         }
-        close(fd)
+        try? fd.close()
         do {
             try written.get()
             try folder.rename(temporary, to: name)
@@ -34,13 +37,15 @@ public enum FileWriting {
     }
 
     /// Writes every byte of `bytes` to `fd` (named `path` in errors).
-    public static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) throws(SystemError) {
+    public static func writeAll(_ bytes: [UInt8], to fd: FileDescriptor, path: String) throws(OperationError) {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { raw in
-                retryingInterrupts { write(fd, raw.baseAddress! + offset, raw.count - offset) }
+            let written = try bytes.withUnsafeBytes { raw in
+                errnoResult { try fd.write(UnsafeRawBufferPointer(rebasing: raw[offset...])) }
+            }.value("write", on: path, to: "write")
+            guard written > 0 else {
+                throw OperationError("write", cause: SystemCallError("write", subject: path, errno: .ioError))
             }
-            guard written > 0 else { throw SystemError("write", path: path) }
             offset += written
         }
     }

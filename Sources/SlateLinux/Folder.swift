@@ -1,5 +1,5 @@
-import CSlateShim
 import Glibc
+import SystemPackage
 
 /// A folder Slate writes into, opened once (`O_DIRECTORY|O_NOFOLLOW`) and checked
 /// as OpenSSH checks a user's files: it belongs to this user and no other user can
@@ -9,11 +9,11 @@ import Glibc
 public final class Folder: Sendable {
     /// The folder as named, for messages.
     public let path: String
-    public let fd: Int32
+    public let fd: FileDescriptor
 
     /// Why a folder cannot be used.
     public enum Failure: Error, CustomStringConvertible {
-        case system(SystemError)
+        case system(OperationError)
         case missing(path: String)
         /// A symbolic link where the folder should be.
         case link(path: String)
@@ -41,93 +41,99 @@ public final class Folder: Sendable {
     public init(_ path: String, creating mode: mode_t? = nil) throws(Failure) {
         self.path = path
         if let mode { try Self.makeFolders(path, mode: mode) }
-        let fd = retryingInterrupts { open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
-        guard fd >= 0 else {
-            let error = SystemError("open the folder", path: path)
-            switch error.errno {
-            case ENOENT: throw .missing(path: path)
-            case ELOOP: throw .link(path: path)
-            case ENOTDIR where Self.isLink(path): throw .link(path: path)
-            default: throw .system(error)
-            }
+        let fd: FileDescriptor
+        let options: FileDescriptor.OpenOptions = [.directory, .noFollow, .closeOnExec]
+        switch errnoResult({ try FileDescriptor.open(FilePath(path), .readOnly, options: options) }) {
+        case .success(let opened): fd = opened
+        case .failure(.noSuchFileOrDirectory): throw .missing(path: path)
+        case .failure(.tooManySymbolicLinkLevels): throw .link(path: path)
+        case .failure(.notDirectory) where Self.isLink(path): throw .link(path: path)
+        case .failure(let errno):
+            throw .system(OperationError("open the folder", cause: SystemCallError("open", subject: path, errno: errno)))
         }
-        var status = stat()
-        guard fstat(fd, &status) == 0 else {
-            let error = SystemError("examine the folder", path: path)
-            close(fd)
+        let status: Stat
+        do {
+            status = try errnoResult { try fd.stat() }.value("fstat", on: path, to: "examine the folder")
+        } catch {
+            try? fd.close()
             throw .system(error)
         }
-        guard status.st_uid == geteuid() else {
-            close(fd)
-            throw .notOwned(path: path, owner: Self.userName(status.st_uid))
+        guard status.userID.rawValue == geteuid() else {
+            try? fd.close()
+            throw .notOwned(path: path, owner: Self.userName(status.userID.rawValue))
         }
-        guard status.st_mode & 0o002 == 0, status.st_mode & 0o020 == 0 || Self.isPrivateGroup(status.st_gid) else {
-            close(fd)
-            throw .writableByOthers(path: path, mode: status.st_mode)
+        let mode = status.mode.rawValue
+        guard mode & 0o002 == 0, mode & 0o020 == 0 || Self.isPrivateGroup(status.groupID.rawValue) else {
+            try? fd.close()
+            throw .writableByOthers(path: path, mode: mode)
         }
         self.fd = fd
     }
 
-    deinit { close(fd) }
+    deinit { try? fd.close() }
 
     /// The path of the file `name` in the folder, for messages and for reading.
     public func file(_ name: String) -> String { path + "/" + name }
 
     /// The folder's permission bits.
     public var mode: mode_t {
-        var status = stat()
-        return fstat(fd, &status) == 0 ? status.st_mode & 0o7777 : 0
+        (try? fd.stat().mode.permissions.rawValue) ?? 0
     }
 
     /// Sets the folder's permission bits.
-    public func setMode(_ mode: mode_t) throws(SystemError) {
-        guard fchmod(fd, mode) == 0 else { throw SystemError("change the mode of the folder", path: path) }
+    public func setMode(_ mode: mode_t) throws(OperationError) {
+        try Syscall.setMode(fd, FilePermissions(rawValue: mode)).value("fchmod", on: path, to: "change the mode of the folder")
+    }
+
+    /// Fails unless this user may create files in the folder (a read-only mount,
+    /// a folder without write permission).
+    public func checkWritable() throws(OperationError) {
+        try Syscall.checkWritable(fd).value("faccessat", on: path, to: "write to the folder")
     }
 
     /// Creates `name`, which must not exist (a link under that name is not followed), for writing.
-    public func create(_ name: String, mode: mode_t) throws(SystemError) -> Int32 {
-        let fd = retryingInterrupts { openat(self.fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode) }
-        guard fd >= 0 else { throw SystemError("create", path: file(name)) }
-        return fd
+    public func create(_ name: String, mode: mode_t) throws(OperationError) -> FileDescriptor {
+        try Syscall.open(
+            name, in: fd, .writeOnly, options: [.create, .exclusiveCreate, .noFollow, .closeOnExec],
+            permissions: FilePermissions(rawValue: mode)
+        ).value("openat", on: file(name), to: "create")
     }
 
     /// Creates a file named `prefix` and 16 random letters and digits, for writing.
-    public func createUnique(prefix: String, mode: mode_t) throws(SystemError) -> (name: String, fd: Int32) {
+    public func createUnique(prefix: String, mode: mode_t) throws(OperationError) -> (name: String, fd: FileDescriptor) {
         while true {
             let name = prefix + Self.randomName()
             do {
                 return (name, try create(name, mode: mode))
-            } catch where error.errno == EEXIST {
+            } catch where error.errno == .fileExists {
                 continue
             }
         }
     }
 
     /// Opens `name` for reading; a link is not followed.
-    public func openForReading(_ name: String) throws(SystemError) -> Int32 {
-        let fd = retryingInterrupts { openat(self.fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
-        guard fd >= 0 else { throw SystemError("open", path: file(name)) }
-        return fd
+    public func openForReading(_ name: String) throws(OperationError) -> FileDescriptor {
+        try Syscall.open(name, in: fd, .readOnly, options: [.noFollow, .closeOnExec]).value(
+            "openat", on: file(name), to: "open")
     }
 
     /// Opens `name` for reading and writing, creating it when missing; a link is not followed.
-    public func openForUpdate(_ name: String, mode: mode_t) throws(SystemError) -> Int32 {
-        let fd = retryingInterrupts { openat(self.fd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode) }
-        guard fd >= 0 else { throw SystemError("open", path: file(name)) }
-        return fd
+    public func openForUpdate(_ name: String, mode: mode_t) throws(OperationError) -> FileDescriptor {
+        try Syscall.open(
+            name, in: fd, .readWrite, options: [.create, .noFollow, .closeOnExec], permissions: FilePermissions(rawValue: mode)
+        ).value("openat", on: file(name), to: "open")
     }
 
     /// The bytes of the file `name`.
-    public func read(_ name: String) throws(SystemError) -> [UInt8] {
+    public func read(_ name: String) throws(OperationError) -> [UInt8] {
         let fd = try openForReading(name)
-        defer { close(fd) }
+        defer { try? fd.close() }
         return try FileReading.bytes(of: fd, path: file(name))
     }
 
     /// What `name` is, without following a link; nil when there is no such entry.
-    public func status(of name: String) -> stat? {
-        var status = stat()
-        return fstatat(fd, name, &status, AT_SYMLINK_NOFOLLOW) == 0 ? status : nil
+    public func status(of name: String) -> Stat? {
+        try? Stat(FilePath(name), relativeTo: fd, flags: .symlinkNoFollow)
     }
 
     /// Whether the folder has an entry `name` (a link counts, followed or not).
@@ -135,10 +141,9 @@ public final class Folder: Sendable {
 
     /// The names in the folder that start with `prefix`.
     public func names(withPrefix prefix: String) -> [String] {
-        let copy = dup(fd)
-        guard copy >= 0 else { return [] }
-        guard let listing = fdopendir(copy) else {
-            close(copy)
+        guard let copy = try? fd.duplicate() else { return [] }
+        guard let listing = fdopendir(copy.rawValue) else {
+            try? copy.close()
             return []
         }
         defer { closedir(listing) }
@@ -152,25 +157,32 @@ public final class Folder: Sendable {
     }
 
     /// Removes `name`; one that is gone already is fine.
-    public func remove(_ name: String) throws(SystemError) {
-        guard unlinkat(fd, name, 0) == 0 || errno == ENOENT else { throw SystemError("delete", path: file(name)) }
+    public func remove(_ name: String) throws(OperationError) {
+        switch Syscall.unlink(name, in: fd) {
+        case .success, .failure(.noSuchFileOrDirectory): return
+        case .failure(let errno):
+            throw OperationError("delete", cause: SystemCallError("unlinkat", subject: file(name), errno: errno))
+        }
     }
 
     /// Renames `name` to `newName`, replacing a file that has it.
-    public func rename(_ name: String, to newName: String) throws(SystemError) {
-        guard renameat(fd, name, fd, newName) == 0 else { throw SystemError("replace", path: file(newName)) }
+    public func rename(_ name: String, to newName: String) throws(OperationError) {
+        try Syscall.rename(name, to: newName, in: fd).value("renameat", on: file(newName), to: "replace")
     }
 
     /// Renames `name` to `newName` unless an entry has that name (then false).
-    public func renameIfFree(_ name: String, to newName: String) throws(SystemError) -> Bool {
-        if slate_renameat_noreplace(fd, name, fd, newName) == 0 { return true }
-        guard errno == EEXIST else { throw SystemError("rename \(name) to", path: file(newName)) }
-        return false
+    public func renameIfFree(_ name: String, to newName: String) throws(OperationError) -> Bool {
+        switch Syscall.renameNoReplace(name, to: newName, in: fd) {
+        case .success: return true
+        case .failure(.fileExists): return false
+        case .failure(let errno):
+            throw OperationError("rename \(name) to", cause: SystemCallError("renameat2", subject: file(newName), errno: errno))
+        }
     }
 
     /// Flushes the folder's entries to disk, so new and renamed names survive a power loss.
-    public func sync() throws(SystemError) {
-        guard retryingInterrupts({ fsync(fd) }) == 0 else { throw SystemError("fsync the folder", path: path) }
+    public func sync() throws(OperationError) {
+        try Syscall.sync(fd).value("fsync", on: path, to: "fsync the folder")
     }
 
     /// A file's path as its folder and its name: `.` for a bare name.
@@ -188,15 +200,17 @@ public final class Folder: Sendable {
         for (index, component) in components.enumerated() {
             current += "/" + component
             let last = index == components.count - 1
-            if mkdir(current, last ? mode : 0o755) != 0 && errno != EEXIST {
-                throw .system(SystemError("create the folder", path: current))
+            switch Syscall.makeFolder(current, FilePermissions(rawValue: last ? mode : 0o755)) {
+            case .success, .failure(.fileExists): continue
+            case .failure(let errno):
+                let cause = SystemCallError("mkdir", subject: current, errno: errno)
+                throw .system(OperationError("create the folder", cause: cause))
             }
         }
     }
 
     private static func isLink(_ path: String) -> Bool {
-        var status = stat()
-        return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK
+        (try? Stat(FilePath(path), flags: .symlinkNoFollow))?.type == .symbolicLink
     }
 
     /// A user private group, as Debian's OpenSSH allows group write for: the
@@ -222,11 +236,7 @@ public final class Folder: Sendable {
     private static func randomName() -> String {
         let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
         var bytes = [UInt8](repeating: 0, count: 16)
-        var filled = 0
-        while filled < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { slate_getrandom($0.baseAddress! + filled, $0.count - filled) }
-            if count > 0 { filled += count }
-        }
+        bytes.withUnsafeMutableBytes { Syscall.fillRandom($0) }
         return String(decoding: bytes.map { alphabet[Int($0) % alphabet.count] }, as: UTF8.self)
     }
 

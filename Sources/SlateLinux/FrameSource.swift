@@ -1,4 +1,3 @@
-import Glibc
 import SlateCore
 
 /// Where a recorder's frames come from: a camera or the test pattern.

@@ -1,5 +1,4 @@
 import CAV
-import Glibc
 import SlateCore
 
 /// A take's thumbnail: one frame, scaled down with libswscale and encoded
@@ -21,7 +20,7 @@ public enum JPEGThumbnail {
         do {
             try FileWriting.replace(name, in: folder, with: bytes, mode: mode, temporaryPrefix: partialPrefix(for: name))
         } catch {
-            throw MediaError("write the thumbnail", path: error.path, message: String(cString: strerror(error.errno)))
+            throw MediaError("write the thumbnail", path: error.subject ?? folder.file(name), message: error.errno.description)
         }
     }
 

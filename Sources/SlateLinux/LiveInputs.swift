@@ -1,6 +1,6 @@
-import Glibc
 import Logging
 import SlateCore
+import SystemPackage
 
 /// The live side of a rig: finds input devices with libudev, binds those the
 /// profile matches, reads them with libevdev on the event loop, follows hotplug,
@@ -47,7 +47,7 @@ public final class LiveInputs {
     /// Event nodes of Slate's own uinput clones, which must never be bound.
     private var clones: Set<String> = []
 
-    public init(rig: RigDriver, loop: EventLoop, logger: Logger) throws(SystemError) {
+    public init(rig: RigDriver, loop: EventLoop, logger: Logger) throws(OperationError) {
         self.rig = rig
         self.loop = loop
         self.log = logger
@@ -57,7 +57,7 @@ public final class LiveInputs {
     deinit { stop() }
 
     /// Starts listening for hotplug, then binds the devices present now.
-    public func start() throws(SystemError) {
+    public func start() throws(OperationError) {
         let monitor = try Udev.Monitor(udev)
         self.monitor = monitor
         try loop.watch(monitor.fd) { [unowned self] in self.hotplug() }
@@ -118,8 +118,8 @@ public final class LiveInputs {
             device = try EvdevDevice(path: node.devnode)
         } catch {
             switch error.errno {
-            case EACCES, EPERM: waitForAccess(node, error, at: now)
-            case ENOENT, ENODEV, ENXIO: pending.removeValue(forKey: node.devnode)
+            case .permissionDenied, .notPermitted: waitForAccess(node, error, at: now)
+            case .noSuchFileOrDirectory, .noSuchDevice, .noSuchAddressOrDevice: pending.removeValue(forKey: node.devnode)
             default:
                 pending.removeValue(forKey: node.devnode)
                 warnOnce("open:" + node.devnode, "\(error)")
@@ -130,7 +130,7 @@ public final class LiveInputs {
         bind(device, node)
     }
 
-    private func waitForAccess(_ node: UdevInputNode, _ error: SystemError, at now: Instant) {
+    private func waitForAccess(_ node: UdevInputNode, _ error: OperationError, at now: Instant) {
         var entry = pending[node.devnode] ?? PendingNode(node: node, retryAt: now, delay: 0, since: now)
         entry.delay = entry.delay == 0 ? Self.firstRetry : min(entry.delay * 2, Self.maxRetry)
         entry.retryAt = Instant(microseconds: now.microseconds + entry.delay)
@@ -173,14 +173,14 @@ public final class LiveInputs {
             if !used, entry.device.hasClone { entry.device.passThrough(event) }
         }
         if case .failed(let error) = result {
-            remove(path, at: MonotonicClock.now(), failure: error.errno == ENODEV ? nil : error)
+            remove(path, at: MonotonicClock.now(), failure: error.errno == .noSuchDevice ? nil : error)
         } else if waitingToGrab.contains(path) {
             applyGrab(path)
         }
     }
 
     /// Unbinds a node that went away (`failure` nil) or could not be read.
-    private func remove(_ path: String, at time: Instant, failure: SystemError?) {
+    private func remove(_ path: String, at time: Instant, failure: OperationError?) {
         guard let entry = open.removeValue(forKey: path) else { return }
         waitingToGrab.remove(path)
         loop.unwatch(entry.device.fd)
@@ -222,7 +222,7 @@ public final class LiveInputs {
                 try device.createClone()
                 if let path = device.clonePath { clones.insert(path) }
             } catch {
-                let advice = error.errno == EACCES || error.errno == EPERM ? "; " + Uinput.advice : ""
+                let advice = error.errno == .permissionDenied || error.errno == .notPermitted ? "; " + Uinput.advice : ""
                 warnOnce(
                     "clone:" + path,
                     "not grabbing \(path) (\(device.identity.name)): its other keys could not be passed on: \(error)\(advice)")
@@ -234,7 +234,7 @@ public final class LiveInputs {
             if waited { log.info("\(path) (\(device.identity.name)) has every key released: grabbed it") }
         } catch {
             destroyClone(of: device)
-            if error.errno == EBUSY {
+            if error.errno == .resourceBusy {
                 warnOnce(
                     "grab:" + path,
                     "\(path) (\(device.identity.name)) is grabbed by another program; listening without the grab")

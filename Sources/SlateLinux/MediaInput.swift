@@ -1,5 +1,5 @@
 import CAV
-import Glibc
+import SystemPackage
 
 /// A media file open for reading with libavformat: by path, or through a
 /// descriptor Slate opened in a checked folder (`DescriptorIO`).
@@ -16,11 +16,11 @@ final class MediaInput {
     /// Opens the file `name` of `folder`, never through a link.
     convenience init(_ name: String, in folder: Folder, operation: String) throws(MediaError) {
         let path = folder.file(name)
-        let fd: Int32
+        let fd: FileDescriptor
         do {
             fd = try folder.openForReading(name)
         } catch {
-            throw MediaError(operation, path: path, code: slate_averror(error.errno))
+            throw MediaError(operation, path: path, code: slate_averror(error.errno.rawValue))
         }
         try self.init(path: path, io: try DescriptorIO(fd: fd, writing: false, path: path), operation: operation)
     }

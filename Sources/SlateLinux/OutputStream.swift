@@ -1,13 +1,13 @@
-import Glibc
+import SystemPackage
 
 /// Buffered writes to a file descriptor (standard output by default), flushed
 /// when asked and when the buffer fills. A closed pipe ends the writes quietly.
 public final class OutputStream {
-    private let fd: Int32
+    private let fd: FileDescriptor
     private var buffer: [UInt8] = []
     public private(set) var closed = false
 
-    public init(fd: Int32 = STDOUT_FILENO) {
+    public init(fd: FileDescriptor = .standardOutput) {
         self.fd = fd
         buffer.reserveCapacity(1 << 16)
     }
@@ -25,13 +25,13 @@ public final class OutputStream {
         var offset = 0
         while offset < buffer.count {
             let written = buffer.withUnsafeBytes { raw in
-                retryingInterrupts { write(fd, raw.baseAddress! + offset, raw.count - offset) }
+                errnoResult { try fd.write(UnsafeRawBufferPointer(rebasing: raw[offset...])) }
             }
-            if written <= 0 {
+            guard case .success(let count) = written, count > 0 else {
                 closed = true
                 break
             }
-            offset += written
+            offset += count
         }
         buffer.removeAll(keepingCapacity: true)
     }
@@ -39,7 +39,7 @@ public final class OutputStream {
 
 extension OutputStream {
     /// Writes `text` to `fd` at once, without adding a newline.
-    public static func writeRaw(_ text: String, fd: Int32) {
+    public static func writeRaw(_ text: String, fd: FileDescriptor) {
         let stream = OutputStream(fd: fd)
         stream.buffer.append(contentsOf: text.utf8)
         stream.flush()
@@ -47,7 +47,7 @@ extension OutputStream {
 
     /// Writes one line to standard error at once (unbuffered).
     public static func writeError(_ line: String) {
-        let stream = OutputStream(fd: STDERR_FILENO)
+        let stream = OutputStream(fd: .standardError)
         stream.writeLine(line)
         stream.flush()
     }

@@ -1,5 +1,4 @@
 import CALSA
-import Glibc
 import SlateCore
 
 /// A failed ALSA call: what Slate was doing, on which device, and ALSA's reason.

@@ -1,5 +1,5 @@
-import CSlateShim
 import Glibc
+import SystemPackage
 
 /// Starts `exec` actions: a program and its arguments (found on PATH, never
 /// through a shell), with Slate's environment and the event's details. A
@@ -11,8 +11,10 @@ public enum ProcessLauncher {
     @discardableResult
     public static func launch(
         _ argv: [String], environment extra: [(String, String)], replacing: Set<String> = []
-    ) throws(SystemError) -> pid_t {
-        guard !argv.isEmpty else { throw SystemError("run an empty command", path: "exec", errno: EINVAL) }
+    ) throws(OperationError) -> pid_t {
+        guard !argv.isEmpty else {
+            throw OperationError("run an empty command", cause: SystemCallError("posix_spawnp", errno: .invalidArgument))
+        }
         let names = replacing.union(extra.map(\.0))
         let environment = extra.map { "\($0.0)=\($0.1)" } + currentEnvironment().filter { line in
             guard let equals = line.firstIndex(of: "=") else { return false }
@@ -26,48 +28,48 @@ public enum ProcessLauncher {
     }
 
     /// Runs `argv` to its end and returns its exit status and standard output.
-    public static func output(of argv: [String]) throws(SystemError) -> (status: Int32, output: String) {
-        let ends = try makePipe(for: argv.first ?? "exec")
+    public static func output(of argv: [String]) throws(OperationError) -> (status: Int32, output: String) {
+        let program = argv.first ?? "exec"
+        let ends = try makePipe(for: program)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, ends.write, 1)
+        posix_spawn_file_actions_adddup2(&actions, ends.write.rawValue, 1)
         let pid: pid_t
         do {
             pid = try spawn(argv, environment: currentEnvironment(), actions: &actions)
         } catch {
-            close(ends.read)
-            close(ends.write)
+            try? ends.read.close()
+            try? ends.write.close()
             throw error
         }
-        close(ends.write)
-        defer { close(ends.read) }
+        try? ends.write.close()
+        defer { try? ends.read.close() }
         var output: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = retryingInterrupts { read(ends.read, &buffer, buffer.count) }
-            if count <= 0 { break }
+        while case .success(let count) = buffer.withUnsafeMutableBytes({ raw in errnoResult { try ends.read.read(into: raw) } }),
+            count > 0
+        {
             output += buffer[0..<count]
         }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let status = try Syscall.wait(pid, options: 0).value("waitpid", on: program, to: "wait for").status
         let exit = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         return (exit, String(decoding: output, as: UTF8.self))
     }
 
     /// A pipe whose ends are closed on exec from the start (`pipe2` with
     /// O_CLOEXEC): a program another thread starts meanwhile never holds them.
-    static func makePipe(for program: String) throws(SystemError) -> (read: Int32, write: Int32) {
-        var ends: [Int32] = [0, 0]
-        guard slate_pipe_cloexec(&ends) == 0 else { throw SystemError("make a pipe (pipe2)", path: program) }
-        return (ends[0], ends[1])
+    static func makePipe(for program: String) throws(OperationError) -> (read: FileDescriptor, write: FileDescriptor) {
+        let ends = try errnoResult { try FileDescriptor.pipe(options: .closeOnExec) }.value(
+            "pipe2", on: program, to: "make a pipe")
+        return (ends.readEnd, ends.writeEnd)
     }
 
     /// Starts a program with no signal blocked and default signal handling,
     /// whatever the caller's event loop blocks.
     private static func spawn(
         _ argv: [String], environment: [String], actions: UnsafePointer<posix_spawn_file_actions_t>?
-    ) throws(SystemError) -> pid_t {
+    ) throws(OperationError) -> pid_t {
         let program = argv[0]
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -80,14 +82,12 @@ public enum ProcessLauncher {
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var pid: pid_t = 0
-        let status = withCStrings(argv) { cArgv in
+        let spawned = withCStrings(argv) { cArgv in
             withCStrings(environment) { cEnvironment in
-                posix_spawnp(&pid, program, actions, &attributes, cArgv, cEnvironment)
+                Syscall.spawn(program, actions, &attributes, cArgv, cEnvironment)
             }
         }
-        guard status == 0 else { throw SystemError("run (posix_spawnp)", path: program, errno: status) }
-        return pid
+        return try spawned.value("posix_spawnp", on: program, to: "run")
     }
 
     private static func currentEnvironment() -> [String] {
@@ -102,8 +102,7 @@ public enum ProcessLauncher {
 
     /// Collects every child that has exited (`waitpid` with WNOHANG).
     public static func reapChildren() {
-        var status: Int32 = 0
-        while waitpid(-1, &status, WNOHANG) > 0 {}
+        while case .success(let child) = Syscall.wait(-1, options: WNOHANG), child.pid > 0 {}
     }
 
     private static func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {

@@ -17,6 +17,6 @@ public struct ProgressBar {
         let filled = percent * 30 / 100
         OutputStream.writeRaw(
             "\r\(label) [" + String(repeating: "#", count: filled) + String(repeating: " ", count: 30 - filled)
-                + "] \(percent)%" + (percent == 100 ? "\n" : ""), fd: STDERR_FILENO)
+                + "] \(percent)%" + (percent == 100 ? "\n" : ""), fd: .standardError)
     }
 }

@@ -48,7 +48,7 @@ public final class SoundPlayer: @unchecked Sendable {
         case .failure(let error):
             state.markStopped()
             logger.error(
-                "cannot start the sound thread: \(String(cString: strerror(error.errno))); sounds will not play on ALSA device '\(device)'")
+                "cannot start the sound thread: \(error.cause.reason); sounds will not play on ALSA device '\(device)'")
         }
     }
 

@@ -186,7 +186,7 @@ public struct TakeExporter: Sendable {
 
     /// Marks the exported takes as held by `export` (a take that read short as
     /// kept, with why), then deletes the held ones' files and entries.
-    private func retire(_ takes: [TakeManifest.Take], short: [ShortTake], into export: String) throws(SystemError) {
+    private func retire(_ takes: [TakeManifest.Take], short: [ShortTake], into export: String) throws(OperationError) {
         let exportName = String(export.split(separator: "/").last ?? "")
         let damaged = Dictionary(short.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         let ids = Set(takes.map(\.id))
@@ -207,13 +207,14 @@ public struct TakeExporter: Sendable {
 
     /// Gives the verified `partial` its name, `name` or, when a file has it,
     /// `slate-…-2.mp4`, `-3`, …: an export never replaces a file. Returns the name given.
-    static func name(_ partial: String, as name: String, in folder: Folder) throws(SystemError) -> String {
+    static func name(_ partial: String, as name: String, in folder: Folder) throws(OperationError) -> String {
         let stem = name.hasSuffix(".mp4") ? String(name.dropLast(4)) : name
         for attempt in 1...1000 {
             let candidate = attempt == 1 ? name : "\(stem)-\(attempt).mp4"
             if try folder.renameIfFree(partial, to: candidate) { return candidate }
         }
-        throw SystemError("name the export", path: folder.file(name), errno: EEXIST)
+        throw OperationError(
+            "name the export", cause: SystemCallError("renameat2", subject: folder.file(name), errno: .fileExists))
     }
 
     /// Copies the takes' packets one after another, each take's timestamps

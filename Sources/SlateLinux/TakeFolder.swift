@@ -1,12 +1,13 @@
 import Glibc
 import SlateCore
+import SystemPackage
 
 /// A rig's work folder: the take files, their thumbnails and `takes.json`,
 /// opened once and checked (`Folder`), every file created relative to it.
 public struct TakeFolder: Sendable {
     /// Why the folder's manifest could not be read, or the folder not used.
     public enum Failure: Error, CustomStringConvertible {
-        case system(SystemError)
+        case system(OperationError)
         case manifest([Diagnostic])
         /// Another process holds the folder's lock; `holder` is what it wrote there.
         case busy(path: String, holder: String)
@@ -60,7 +61,7 @@ public struct TakeFolder: Sendable {
         do {
             text = String(decoding: try directory.read(TakeManifest.fileName), as: UTF8.self)
         } catch {
-            if error.errno == ENOENT { return TakeManifest() }
+            if error.errno == .noSuchFileOrDirectory { return TakeManifest() }
             throw .system(error)
         }
         switch TakeManifest.parse(text, file: manifestPath) {
@@ -71,13 +72,14 @@ public struct TakeFolder: Sendable {
 
     /// Saves the manifest. When the disk is full, the space `reserveSpace()` set
     /// aside is given up for it.
-    public func save(_ manifest: TakeManifest) throws(SystemError) {
-        let write = { () throws(SystemError) in
+    public func save(_ manifest: TakeManifest) throws(OperationError) {
+        let write = { () throws(OperationError) in
             try FileWriting.atomicWrite(manifest.json, to: TakeManifest.fileName, in: directory, mode: access.fileMode)
         }
         do {
             try write()
-        } catch where error.errno == ENOSPC && unlinkat(directory.fd, Self.reserveName, 0) == 0 {
+        } catch where error.errno == .noSpace {
+            guard case .success = Syscall.unlink(Self.reserveName, in: directory.fd) else { throw error }
             try write()
         }
     }
@@ -86,23 +88,25 @@ public struct TakeFolder: Sendable {
     static let reserveName = ".takes.reserve"
 
     /// Sets `bytes` aside for the manifest (once; again after `save` used them).
-    public func reserveSpace(bytes: Int = 128 * 1024) throws(SystemError) {
-        let fd: Int32
+    public func reserveSpace(bytes: Int = 128 * 1024) throws(OperationError) {
+        let fd: FileDescriptor
         do {
             fd = try directory.create(Self.reserveName, mode: 0o600)
-        } catch where error.errno == EEXIST {
+        } catch where error.errno == .fileExists {
             return
         }
-        defer { close(fd) }
-        let status = posix_fallocate(fd, 0, off_t(bytes))
-        if status != 0 {
+        defer { try? fd.close() }
+        do {
+            try Syscall.allocate(fd, length: Int64(bytes)).value(
+                "posix_fallocate", on: file(Self.reserveName), to: "reserve space")
+        } catch {
             try? directory.remove(Self.reserveName)
-            throw SystemError("reserve space (fallocate)", path: file(Self.reserveName), errno: status)
+            throw error
         }
     }
 
     /// Creates the new file `name` for a take or its thumbnail, with the folder's file mode.
-    public func create(_ name: String) throws(SystemError) -> Int32 {
+    public func create(_ name: String) throws(OperationError) -> FileDescriptor {
         try directory.create(name, mode: access.fileMode)
     }
 
@@ -110,7 +114,7 @@ public struct TakeFolder: Sendable {
     /// so a crash never leaves the manifest pointing at a missing file). Only that
     /// take's entry goes, even if another has the same id. When the manifest cannot
     /// be saved, nothing is removed.
-    public func delete(_ take: TakeManifest.Take, from ledger: TakeLedger) throws(SystemError) {
+    public func delete(_ take: TakeManifest.Take, from ledger: TakeLedger) throws(OperationError) {
         let removed = try ledger.change(undoIfUnsaved: true) { manifest -> Bool in
             guard let index = manifest.takes.firstIndex(of: take) else { return false }
             manifest.takes.remove(at: index)
@@ -121,7 +125,7 @@ public struct TakeFolder: Sendable {
     }
 
     /// Unlinks a take's file and thumbnail (gone already is fine), then syncs the folder.
-    func removeFiles(of take: TakeManifest.Take) throws(SystemError) {
+    func removeFiles(of take: TakeManifest.Take) throws(OperationError) {
         for name in [take.file] + (take.thumbnail.map { [$0] } ?? []) { try directory.remove(name) }
         try directory.sync()
     }
@@ -153,7 +157,7 @@ public struct TakeFolder: Sendable {
             let thumbnail = TakeManifest.thumbnailName(for: take.file)
             for name in directory.names(withPrefix: JPEGThumbnail.partialPrefix(for: thumbnail)) { try? directory.remove(name) }
             let probed = Result { () throws(MediaError) in try MediaProbe.probe(take.file, in: directory) }
-            if case .failure(let error) = probed, let status = directory.status(of: take.file), status.st_size >= 4096 {
+            if case .failure(let error) = probed, let status = directory.status(of: take.file), status.size >= 4096 {
                 notes.append("\(path) was being recorded and cannot be measured now (\(error)); it stays listed as recording")
                 continue
             }
@@ -204,7 +208,7 @@ extension TakeAccess {
 /// The work folder's lock (`flock` on `.slate.lock`): one process at a time
 /// records into a folder or changes its takes. The file says who holds it.
 public final class TakeFolderLock {
-    private let fd: Int32
+    private let fd: FileDescriptor
     public let path: String
 
     /// Takes the lock for `holder` (e.g. `slate run (pid 4242)`), or says who has it.
@@ -216,22 +220,23 @@ public final class TakeFolderLock {
         } catch {
             throw .system(error)
         }
-        guard retryingInterrupts({ flock(fd, LOCK_EX | LOCK_NB) }) == 0 else {
-            let error = SystemError("lock", path: path)
+        if case .failure(let errno) = Syscall.lockExclusively(fd) {
             let text = try? FileReading.bytes(of: fd, path: path)
             let holder = text.flatMap { String(decoding: $0, as: UTF8.self).split(separator: "\n").first.map(String.init) }
-            close(fd)
-            guard error.errno == EWOULDBLOCK else { throw .system(error) }
+            try? fd.close()
+            guard errno == .wouldBlock else {
+                throw .system(OperationError("lock", cause: SystemCallError("flock", subject: path, errno: errno)))
+            }
             throw .busy(path: folder.path, holder: holder ?? "another process")
         }
         let line = Array((holder + "\n").utf8)
-        if ftruncate(fd, 0) == 0 {
-            _ = line.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        if case .success = Syscall.truncate(fd, to: 0) {
+            _ = try? line.withUnsafeBytes { try fd.write(toAbsoluteOffset: 0, $0) }
         }
     }
 
     /// `slate NAME (pid N)`: who this process is, for the lock file.
     public static func holder(_ command: String) -> String { "slate \(command) (pid \(getpid()))" }
 
-    deinit { close(fd) }
+    deinit { try? fd.close() }
 }

@@ -54,13 +54,13 @@ public final class TakeLedger: Sendable {
     /// save fails, the change stays in memory (saved with the next one) unless
     /// `undoIfUnsaved`, and the error is thrown.
     @discardableResult
-    public func change<T: Sendable>(undoIfUnsaved: Bool = false, _ body: (inout TakeManifest) -> T) throws(SystemError) -> T {
+    public func change<T: Sendable>(undoIfUnsaved: Bool = false, _ body: (inout TakeManifest) -> T) throws(OperationError) -> T {
         let folder = self.folder
-        let outcome: Result<T, SystemError> = state.withLock { state in
+        let outcome: Result<T, OperationError> = state.withLock { state in
             let before = state.manifest
             let result = body(&state.manifest)
             guard state.manifest != before else { return .success(result) }
-            do throws(SystemError) {
+            do throws(OperationError) {
                 try folder.save(state.manifest)
             } catch {
                 if undoIfUnsaved { state.manifest = before }

@@ -1,6 +1,6 @@
 import CAV
-import Glibc
 import SlateCore
+import SystemPackage
 
 /// Writes one take as a fragmented MP4 (`frag_keyframe+empty_moov+default_base_moof`),
 /// or QuickTime when the path ends in `.mov` (for MJPEG): a new fragment starts at
@@ -38,7 +38,7 @@ public final class TakeWriter {
     /// Writes the MP4 (or MOV, for a `name` ending in `.mov`) header into `fd`, the
     /// new file `name` of `folder`. The writer owns `fd` from here, failing or not.
     public convenience init(
-        fd: Int32, named name: String, in folder: Folder, parameters: VideoStreamParameters, rotation: Int = 0
+        fd: FileDescriptor, named name: String, in folder: Folder, parameters: VideoStreamParameters, rotation: Int = 0
     ) throws(MediaError) {
         let io = try DescriptorIO(fd: fd, writing: true, path: folder.file(name))
         try self.init(io: io, named: name, in: folder, parameters: parameters, rotation: rotation)
@@ -144,7 +144,7 @@ public final class TakeWriter {
         guard !finished else { return complete }
         finished = true
         if let pb = context?.pointee.pb { avio_flush(pb) }
-        ftruncate(io.fd, __off_t(complete.bytes))
+        _ = Syscall.truncate(io.fd, to: complete.bytes)
         close()
         return complete
     }
@@ -165,16 +165,17 @@ public final class TakeWriter {
         let status = av_write_trailer(context)
         avio_flush(context.pointee.pb)
         let writeStatus = context.pointee.pb.pointee.error
-        if status < 0 || writeStatus < 0 { ftruncate(io.fd, __off_t(complete.bytes)) }
+        if status < 0 || writeStatus < 0 { _ = Syscall.truncate(io.fd, to: complete.bytes) }
         try check(status, "write the MP4 trailer", path: path)
         try check(writeStatus, "close the take", path: path)
-        guard retryingInterrupts({ fsync(io.fd) }) == 0 else {
-            throw MediaError("sync the take to disk", path: path, code: slate_averror(errno))
+        if case .failure(let errno) = Syscall.sync(io.fd) {
+            throw MediaError("sync the take to disk", path: path, code: slate_averror(errno.rawValue))
         }
         do {
             try folder.sync()
         } catch {
-            throw MediaError("sync the take to disk", path: error.path, code: slate_averror(error.errno))
+            throw MediaError(
+                "sync the take to disk", path: error.subject ?? folder.path, code: slate_averror(error.errno.rawValue))
         }
     }
 

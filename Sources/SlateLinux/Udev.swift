@@ -1,5 +1,5 @@
 import CUdev
-import Glibc
+import SystemPackage
 
 /// An input event node as udev knows it.
 public struct UdevInputNode: Sendable {
@@ -18,8 +18,10 @@ public struct UdevInputNode: Sendable {
 public final class Udev {
     private let udev: OpaquePointer
 
-    public init() throws(SystemError) {
-        guard let udev = udev_new() else { throw SystemError("create a libudev context (udev_new)", path: "udev") }
+    public init() throws(OperationError) {
+        guard let udev = udev_new() else {
+            throw OperationError("create a libudev context", cause: SystemCallError("udev_new", errno: Syscall.lastError))
+        }
         self.udev = udev
     }
 
@@ -84,21 +86,24 @@ public final class Udev {
         public enum Action: Equatable { case add, remove, change }
 
         private let monitor: OpaquePointer
-        public let fd: Int32
+        /// The monitor's netlink socket, to watch; libudev owns it.
+        public let fd: FileDescriptor
 
-        public init(_ udev: Udev) throws(SystemError) {
-            let source = access("/run/udev/control", F_OK) == 0 ? "udev" : "kernel"
+        public init(_ udev: Udev) throws(OperationError) {
+            let source = Syscall.exists("/run/udev/control") ? "udev" : "kernel"
+            let listen = "listen for input devices from the \(source)"
             guard let monitor = udev_monitor_new_from_netlink(udev.udev, source) else {
-                throw SystemError("listen for input devices (udev_monitor_new_from_netlink)", path: source)
+                throw OperationError(listen, cause: SystemCallError("udev_monitor_new_from_netlink", errno: Syscall.lastError))
             }
             udev_monitor_filter_add_match_subsystem_devtype(monitor, "input", nil)
             let status = udev_monitor_enable_receiving(monitor)
             guard status >= 0 else {
                 udev_monitor_unref(monitor)
-                throw SystemError("listen for input devices (udev_monitor_enable_receiving)", path: source, errno: -status)
+                throw OperationError(
+                    listen, cause: SystemCallError("udev_monitor_enable_receiving", errno: Errno(rawValue: -status)))
             }
             self.monitor = monitor
-            self.fd = udev_monitor_get_fd(monitor)
+            self.fd = FileDescriptor(rawValue: udev_monitor_get_fd(monitor))
         }
 
         deinit { udev_monitor_unref(monitor) }

@@ -1,11 +1,13 @@
 import CV4L2
 import Glibc
 import SlateCore
+import SystemPackage
 
 /// Why a camera operation failed; every case names the device.
 public enum CameraError: Error, CustomStringConvertible {
-    /// A failed ioctl, open or mmap: the operation, the device and errno.
-    case system(SystemError)
+    /// A failed open, ioctl or mmap: what Slate was doing, and the system call
+    /// that failed on the device with its errno.
+    case system(OperationError)
     /// The node is not a single-planar video capture device (an output, VBI or metadata node, say).
     case notACaptureDevice(path: String, card: String)
     /// The device captures but not by streaming I/O (mmap buffers).
@@ -15,21 +17,26 @@ public enum CameraError: Error, CustomStringConvertible {
 
     public var path: String {
         switch self {
-        case .system(let error): error.path
+        case .system(let error): error.subject ?? ""
         case .notACaptureDevice(let path, _), .noStreaming(let path, _), .state(let path, _, _): path
         }
     }
 
+    /// `action` failed because the call `operation` on the device at `path` failed with `errno`.
+    static func system(_ action: String, _ operation: String, path: String, _ errno: Errno) -> CameraError {
+        .system(OperationError(action, cause: SystemCallError(operation, subject: path, errno: errno)))
+    }
+
     /// The device went away (unplugged, driver unbound): ENODEV.
     public var isDeviceGone: Bool {
-        if case .system(let error) = self { return error.errno == ENODEV }
+        if case .system(let error) = self { return error.errno == .noSuchDevice }
         return false
     }
 
     public var description: String {
         switch self {
         case .system(let error):
-            error.errno == ENODEV ? "\(error) (the camera is gone: unplugged or its driver unbound)" : "\(error)"
+            error.errno == .noSuchDevice ? "\(error); the camera is gone (unplugged or its driver unbound)" : "\(error)"
         case .notACaptureDevice(let path, let card):
             "\(path): \(card.isEmpty ? "" : "'\(card)' ")is not a video capture device"
         case .noStreaming(let path, let card):
@@ -81,8 +88,8 @@ public final class V4L2Camera {
     /// The node's capabilities (`device_caps`), `V4L2_CAP_*`.
     public let capabilities: UInt32
     /// The device's file descriptor, to watch with epoll: readable when a frame
-    /// is ready; -1 once closed.
-    public private(set) var fd: Int32
+    /// is ready; -1 once closed (every call then fails with EBADF).
+    public private(set) var fd: FileDescriptor
 
     public private(set) var isStreaming = false
     /// Frames dequeued since `start()`.
@@ -101,29 +108,31 @@ public final class V4L2Camera {
     /// Opens `path` (non-blocking), checks it is a capture device with streaming I/O
     /// (`VIDIOC_QUERYCAP`), then hands the descriptor to libv4l2 (`v4l2_fd_open`).
     public init(path: String) throws(CameraError) {
-        let fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw .system(SystemError("open", path: path)) }
+        let fd = try errnoResult { try FileDescriptor.open(FilePath(path), .readWrite, options: [.nonBlocking, .closeOnExec]) }
+            .camera("open", on: path, to: "open")
         var cap = v4l2_capability()
         // The kernel's own answer first: libv4l2 prints its failures to stderr.
-        guard withUnsafeMutablePointer(to: &cap, { slate_ioctl(fd, slate_vidioc_querycap(), $0) }) == 0 else {
-            let error = SystemError("query capabilities (VIDIOC_QUERYCAP)", path: path)
-            Glibc.close(fd)
-            throw .system(error)
+        do {
+            try Syscall.ioctl(fd, slate_vidioc_querycap(), &cap).camera("VIDIOC_QUERYCAP", on: path, to: "query capabilities")
+        } catch {
+            try? fd.close()
+            throw error
         }
         let caps = cap.capabilities & UInt32(V4L2_CAP_DEVICE_CAPS) != 0 ? cap.device_caps : cap.capabilities
         let card = Self.string(cap.card)
         guard caps & UInt32(V4L2_CAP_VIDEO_CAPTURE) != 0 else {
-            Glibc.close(fd)
+            try? fd.close()
             throw .notACaptureDevice(path: path, card: card)
         }
         guard caps & UInt32(V4L2_CAP_STREAMING) != 0 else {
-            Glibc.close(fd)
+            try? fd.close()
             throw .noStreaming(path: path, card: card)
         }
-        guard v4l2_fd_open(fd, 0) == fd else {
-            let error = SystemError("set up libv4l2 (v4l2_fd_open)", path: path)
-            Glibc.close(fd)
-            throw .system(error)
+        do {
+            try Syscall.v4l2Open(fd).camera("v4l2_fd_open", on: path, to: "set up libv4l2")
+        } catch {
+            try? fd.close()
+            throw error
         }
         self.path = path
         self.fd = fd
@@ -139,10 +148,10 @@ public final class V4L2Camera {
     /// again (a driver refuses a new format while another descriptor holds
     /// buffers). Calls after this fail with EBADF. Safe to call twice.
     public func close() {
-        guard fd >= 0 else { return }
+        guard fd.rawValue >= 0 else { return }
         stop()
-        v4l2_close(fd)
-        fd = -1
+        Syscall.v4l2Close(fd)
+        fd = FileDescriptor(rawValue: -1)
     }
 
     /// The `/dev/video*` nodes, in number order (capture devices or not).
@@ -172,10 +181,9 @@ public final class V4L2Camera {
             var desc = v4l2_fmtdesc()
             desc.index = index
             desc.type = Self.captureType
-            guard Self.ioctl(fd, slate_vidioc_enum_fmt(), &desc) == 0 else {
-                if errno == EINVAL { break }
-                throw .system(SystemError("list pixel formats (VIDIOC_ENUM_FMT)", path: path))
-            }
+            let listed = Syscall.v4l2Ioctl(fd, slate_vidioc_enum_fmt(), &desc)
+            if case .failure(.invalidArgument) = listed { break }
+            try listed.camera("VIDIOC_ENUM_FMT", on: path, to: "list pixel formats")
             index += 1
             let format = FourCC(rawValue: desc.pixelformat)
             for (width, height) in try frameSizes(desc.pixelformat) {
@@ -202,10 +210,10 @@ public final class V4L2Camera {
             var size = v4l2_frmsizeenum()
             size.index = index
             size.pixel_format = pixelFormat
-            guard Self.ioctl(fd, slate_vidioc_enum_framesizes(), &size) == 0 else {
-                if errno == EINVAL || errno == ENOTTY { break }
-                throw .system(SystemError("list frame sizes (VIDIOC_ENUM_FRAMESIZES)", path: path))
-            }
+            let listed = Syscall.v4l2Ioctl(fd, slate_vidioc_enum_framesizes(), &size)
+            if case .failure(.invalidArgument) = listed { break }
+            if case .failure(.inappropriateIOCTLForDevice) = listed { break }
+            try listed.camera("VIDIOC_ENUM_FRAMESIZES", on: path, to: "list frame sizes")
             index += 1
             if size.type == V4L2_FRMSIZE_TYPE_DISCRETE.rawValue {
                 sizes.append((Int(size.discrete.width), Int(size.discrete.height)))
@@ -229,7 +237,7 @@ public final class V4L2Camera {
             // No VIDIOC_ENUM_FRAMESIZES: the current size only.
             var format = v4l2_format()
             format.type = Self.captureType
-            if Self.ioctl(fd, slate_vidioc_g_fmt(), &format) == 0 {
+            if case .success = Syscall.v4l2Ioctl(fd, slate_vidioc_g_fmt(), &format) {
                 sizes.append((Int(format.fmt.pix.width), Int(format.fmt.pix.height)))
             }
         }
@@ -245,10 +253,10 @@ public final class V4L2Camera {
             interval.pixel_format = pixelFormat
             interval.width = UInt32(width)
             interval.height = UInt32(height)
-            guard Self.ioctl(fd, slate_vidioc_enum_frameintervals(), &interval) == 0 else {
-                if errno == EINVAL || errno == ENOTTY { break }
-                throw .system(SystemError("list frame intervals (VIDIOC_ENUM_FRAMEINTERVALS)", path: path))
-            }
+            let listed = Syscall.v4l2Ioctl(fd, slate_vidioc_enum_frameintervals(), &interval)
+            if case .failure(.invalidArgument) = listed { break }
+            if case .failure(.inappropriateIOCTLForDevice) = listed { break }
+            try listed.camera("VIDIOC_ENUM_FRAMEINTERVALS", on: path, to: "list frame intervals")
             index += 1
             if interval.type == V4L2_FRMIVAL_TYPE_DISCRETE.rawValue {
                 list.append(Self.fraction(interval.discrete))
@@ -268,7 +276,7 @@ public final class V4L2Camera {
     public func currentInterval() -> Fraction? {
         var parm = v4l2_streamparm()
         parm.type = Self.captureType
-        guard Self.ioctl(fd, slate_vidioc_g_parm(), &parm) == 0 else { return nil }
+        guard case .success = Syscall.v4l2Ioctl(fd, slate_vidioc_g_parm(), &parm) else { return nil }
         let value = Self.fraction(parm.parm.capture.timeperframe)
         return value.numerator > 0 && value.denominator > 0 ? value : nil
     }
@@ -290,9 +298,8 @@ public final class V4L2Camera {
         format.fmt.pix.height = UInt32(mode.height)
         format.fmt.pix.pixelformat = mode.pixelFormat.rawValue
         format.fmt.pix.field = V4L2_FIELD_ANY.rawValue
-        guard Self.ioctl(fd, slate_vidioc_s_fmt(), &format) == 0 else {
-            throw .system(SystemError("set the format \(mode.description) (VIDIOC_S_FMT)", path: path))
-        }
+        try Syscall.v4l2Ioctl(fd, slate_vidioc_s_fmt(), &format).camera(
+            "VIDIOC_S_FMT", on: path, to: "set the format \(mode.description)")
         bytesPerLine = Int(format.fmt.pix.bytesperline)
         frameBytes = Int(format.fmt.pix.sizeimage)
         var actual = mode
@@ -308,12 +315,13 @@ public final class V4L2Camera {
         parm.type = Self.captureType
         parm.parm.capture.timeperframe = v4l2_fract(
             numerator: UInt32(clamping: interval.numerator), denominator: UInt32(clamping: interval.denominator))
-        if Self.ioctl(fd, slate_vidioc_s_parm(), &parm) != 0 {
+        switch Syscall.v4l2Ioctl(fd, slate_vidioc_s_parm(), &parm) {
+        case .success: break
+        case .failure(.inappropriateIOCTLForDevice), .failure(.invalidArgument):
             // A driver without VIDIOC_S_PARM runs at its own rate.
-            guard errno == ENOTTY || errno == EINVAL else {
-                throw .system(SystemError("set the frame interval \(interval) (VIDIOC_S_PARM)", path: path))
-            }
             return (actual, currentInterval() ?? interval)
+        case .failure(let errno):
+            throw .system("set the frame interval \(interval)", "VIDIOC_S_PARM", path: path, errno)
         }
         let set = Self.fraction(parm.parm.capture.timeperframe)
         return (actual, set.numerator > 0 && set.denominator > 0 ? set : currentInterval() ?? interval)
@@ -327,30 +335,23 @@ public final class V4L2Camera {
         request.count = UInt32(max(4, bufferCount))
         request.type = Self.captureType
         request.memory = Self.mmapMemory
-        guard Self.ioctl(fd, slate_vidioc_reqbufs(), &request) == 0 else {
-            throw .system(SystemError("request \(request.count) buffers (VIDIOC_REQBUFS)", path: path))
-        }
+        try Syscall.v4l2Ioctl(fd, slate_vidioc_reqbufs(), &request).camera(
+            "VIDIOC_REQBUFS", on: path, to: "request \(request.count) buffers")
         guard request.count > 0 else {
             throw .state(path: path, operation: "request buffers (VIDIOC_REQBUFS)", reason: "the driver gave none")
         }
         do throws(CameraError) {
             for index in 0..<request.count {
                 var buffer = Self.mmapBuffer(index)
-                guard Self.ioctl(fd, slate_vidioc_querybuf(), &buffer) == 0 else {
-                    throw .system(SystemError("query buffer \(index) (VIDIOC_QUERYBUF)", path: path))
-                }
-                let length = Int(buffer.length)
-                let pointer = v4l2_mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, Int64(buffer.m.offset))
-                guard let pointer, pointer != MAP_FAILED else {
-                    throw .system(SystemError("map buffer \(index) (v4l2_mmap)", path: path))
-                }
-                buffers.append(UnsafeMutableRawBufferPointer(start: pointer, count: length))
+                try Syscall.v4l2Ioctl(fd, slate_vidioc_querybuf(), &buffer).camera(
+                    "VIDIOC_QUERYBUF", on: path, to: "query buffer \(index)")
+                buffers.append(
+                    try Syscall.v4l2Map(fd, length: Int(buffer.length), offset: Int64(buffer.m.offset)).camera(
+                        "v4l2_mmap", on: path, to: "map buffer \(index)"))
             }
             for index in buffers.indices { try queue(UInt32(index)) }
             var type = Int32(Self.captureType)
-            guard Self.ioctl(fd, slate_vidioc_streamon(), &type) == 0 else {
-                throw .system(SystemError("start streaming (VIDIOC_STREAMON)", path: path))
-            }
+            try Syscall.v4l2Ioctl(fd, slate_vidioc_streamon(), &type).camera("VIDIOC_STREAMON", on: path, to: "start streaming")
         } catch {
             releaseBuffers()
             throw error
@@ -374,18 +375,13 @@ public final class V4L2Camera {
 
     private func queue(_ index: UInt32) throws(CameraError) {
         var buffer = Self.mmapBuffer(index)
-        guard Self.ioctl(fd, slate_vidioc_qbuf(), &buffer) == 0 else {
-            throw .system(SystemError("queue buffer \(index) (VIDIOC_QBUF)", path: path))
-        }
+        try Syscall.v4l2Ioctl(fd, slate_vidioc_qbuf(), &buffer).camera("VIDIOC_QBUF", on: path, to: "queue buffer \(index)")
     }
 
     /// Waits up to `milliseconds` for a frame (poll). True when one is ready, or when the
     /// device reports an error (the next `nextFrame()` says which).
     public func waitForFrame(milliseconds: Int32) throws(CameraError) -> Bool {
-        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        let count = retryingInterrupts { poll(&entry, 1, milliseconds) }
-        guard count >= 0 else { throw .system(SystemError("wait for a frame (poll)", path: path)) }
-        return count > 0
+        try Syscall.pollInput(fd, timeout: milliseconds).camera("poll", on: path, to: "wait for a frame")
     }
 
     /// Dequeues a frame without blocking (`VIDIOC_DQBUF`): nil when none is ready. Copies its
@@ -405,13 +401,11 @@ public final class V4L2Camera {
         }
         // Dequeue only when poll says a frame (or an error) is there: libv4l2 prints an error
         // for every VIDIOC_DQBUF that fails, EAGAIN included.
-        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        guard retryingInterrupts({ poll(&entry, 1, 0) }) != 0 else { return nil }
+        guard case .success(true) = Syscall.pollInput(fd, timeout: 0) else { return nil }
         var buffer = Self.mmapBuffer(0)
-        guard retryingInterrupts({ Self.ioctl(fd, slate_vidioc_dqbuf(), &buffer) }) == 0 else {
-            if errno == EAGAIN { return nil }
-            throw .system(SystemError("dequeue a frame (VIDIOC_DQBUF)", path: path))
-        }
+        let dequeued = Syscall.v4l2Ioctl(fd, slate_vidioc_dqbuf(), &buffer)
+        if case .failure(.resourceTemporarilyUnavailable) = dequeued { return nil }
+        try dequeued.camera("VIDIOC_DQBUF", on: path, to: "dequeue a frame")
         let index = Int(buffer.index)
         guard index < buffers.count else {
             throw .state(path: path, operation: "dequeue a frame", reason: "the driver returned unknown buffer \(index)")
@@ -438,7 +432,7 @@ public final class V4L2Camera {
     public func stop() {
         if isStreaming {
             var type = Int32(Self.captureType)
-            _ = Self.ioctl(fd, slate_vidioc_streamoff(), &type)
+            _ = Syscall.v4l2Ioctl(fd, slate_vidioc_streamoff(), &type)
             isStreaming = false
         }
         releaseBuffers()
@@ -446,13 +440,13 @@ public final class V4L2Camera {
 
     private func releaseBuffers() {
         guard !buffers.isEmpty else { return }
-        for buffer in buffers { _ = v4l2_munmap(buffer.baseAddress, buffer.count) }
+        for buffer in buffers { Syscall.v4l2Unmap(buffer) }
         buffers = []
         var request = v4l2_requestbuffers()
         request.count = 0
         request.type = Self.captureType
         request.memory = Self.mmapMemory
-        _ = Self.ioctl(fd, slate_vidioc_reqbufs(), &request)
+        _ = Syscall.v4l2Ioctl(fd, slate_vidioc_reqbufs(), &request)
     }
 
     // MARK: Controls
@@ -481,41 +475,39 @@ public final class V4L2Camera {
         var query = v4l2_query_ext_ctrl()
         query.id = id
         var control: CameraControl
-        if Self.ioctl(fd, slate_vidioc_query_ext_ctrl(), &query) == 0 {
+        switch Syscall.v4l2Ioctl(fd, slate_vidioc_query_ext_ctrl(), &query) {
+        case .success:
             control = CameraControl(
                 id: .init(query.id), name: Self.string(query.name), kind: .init(v4l2: query.type),
                 minimum: query.minimum, maximum: query.maximum, step: query.step, defaultValue: query.default_value,
                 value: nil, flags: query.flags)
-        } else {
-            guard errno == ENOTTY else {
-                if errno == EINVAL { return nil }
-                throw .system(SystemError("query control \(CameraControl.ID(id)) (VIDIOC_QUERY_EXT_CTRL)", path: path))
-            }
+        case .failure(.invalidArgument):
+            return nil
+        case .failure(.inappropriateIOCTLForDevice):
             var old = v4l2_queryctrl()
             old.id = id
-            guard Self.ioctl(fd, slate_vidioc_queryctrl(), &old) == 0 else {
-                if errno == EINVAL { return nil }
-                throw .system(SystemError("query control \(CameraControl.ID(id)) (VIDIOC_QUERYCTRL)", path: path))
-            }
+            let queried = Syscall.v4l2Ioctl(fd, slate_vidioc_queryctrl(), &old)
+            if case .failure(.invalidArgument) = queried { return nil }
+            try queried.camera("VIDIOC_QUERYCTRL", on: path, to: "query control \(CameraControl.ID(id))")
             control = CameraControl(
                 id: .init(old.id), name: Self.string(old.name), kind: .init(v4l2: old.type),
                 minimum: Int64(old.minimum), maximum: Int64(old.maximum), step: UInt64(old.step),
                 defaultValue: Int64(old.default_value), value: nil, flags: old.flags)
+        case .failure(let errno):
+            throw .system("query control \(CameraControl.ID(id))", "VIDIOC_QUERY_EXT_CTRL", path: path, errno)
         }
         if control.kind.hasValue && control.flags & UInt32(V4L2_CTRL_FLAG_WRITE_ONLY) == 0 {
-            var value: Int64 = 0
-            if slate_v4l2_get_control(fd, control.id.rawValue, control.kind == .integer64 ? 1 : 0, &value) == 0 {
+            if case .success(let value) = Syscall.v4l2GetControl(fd, control.id.rawValue, wide: control.kind == .integer64) {
                 // A bitmask is a u32 that came back through the s32 field.
                 control.value = control.kind == .bitmask ? value & 0xFFFF_FFFF : value
             }
         }
         if control.kind == .menu || control.kind == .integerMenu, control.maximum - control.minimum < 256 {
             for index in control.minimum...max(control.minimum, control.maximum) {
-                var name = [CChar](repeating: 0, count: 32)
-                var value: Int64 = 0
-                guard slate_v4l2_querymenu(fd, control.id.rawValue, UInt32(index), &name, &value) == 0 else { continue }
-                let text = control.kind == .menu ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "\(value)"
-                control.menu.append((index, text))
+                guard case .success(let entry) = Syscall.v4l2QueryMenu(fd, control.id.rawValue, index: UInt32(index)) else {
+                    continue
+                }
+                control.menu.append((index, control.kind == .menu ? entry.name : "\(entry.value)"))
             }
         }
         return control
@@ -527,20 +519,14 @@ public final class V4L2Camera {
         guard let control = try queryControl(id.rawValue), control.id == id else {
             throw .state(path: path, operation: "set control \(id)", reason: "the camera has no such control")
         }
-        let wide: Int32 = control.kind == .integer64 ? 1 : 0
-        guard slate_v4l2_set_control(fd, id.rawValue, wide, value) == 0 else {
-            throw .system(SystemError("set control '\(control.name)' to \(value) (VIDIOC_S_EXT_CTRLS)", path: path))
-        }
-        var actual: Int64 = value
-        _ = slate_v4l2_get_control(fd, id.rawValue, wide, &actual)
+        let wide = control.kind == .integer64
+        try Syscall.v4l2SetControl(fd, id.rawValue, wide: wide, value).camera(
+            "VIDIOC_S_EXT_CTRLS", on: path, to: "set control '\(control.name)' to \(value)")
+        let actual = (try? Syscall.v4l2GetControl(fd, id.rawValue, wide: wide).get()) ?? value
         return control.kind == .bitmask ? actual & 0xFFFF_FFFF : actual
     }
 
     // MARK: Helpers
-
-    private static func ioctl<T>(_ fd: Int32, _ request: UInt, _ argument: inout T) -> Int32 {
-        withUnsafeMutablePointer(to: &argument) { slate_v4l2_ioctl(fd, request, $0) }
-    }
 
     private static func fraction(_ value: v4l2_fract) -> Fraction {
         Fraction(Int64(value.numerator), Int64(value.denominator))
@@ -549,5 +535,16 @@ public final class V4L2Camera {
     /// A fixed-size C string field (a tuple of bytes) as a String.
     private static func string<T>(_ field: T) -> String {
         withUnsafeBytes(of: field) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+}
+
+extension Result where Failure == Errno {
+    /// The value, or the camera's failure: what Slate was doing (`action`) when
+    /// the call `operation` on the device at `path` failed.
+    fileprivate func camera(_ operation: String, on path: String, to action: String) throws(CameraError) -> Success {
+        switch self {
+        case .success(let value): return value
+        case .failure(let errno): throw .system(action, operation, path: path, errno)
+        }
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Glibc
 import SlateCore
 import SlateLinux
+import SystemPackage
 
 /// `slate record-input`: an evemu recording of one device, for `slate replay`.
 struct RecordInput: ParsableCommand {
@@ -28,7 +29,7 @@ struct RecordInput: ParsableCommand {
         EvemuWriter.header(input.identity, properties: input.properties, axes: input.axes).forEach(output.writeLine)
         output.flush()
         var writer = EvemuWriter()
-        var failure: SystemError?
+        var failure: OperationError?
         try? loop.watch(input.fd) {
             if case .failed(let error) = input.readAvailable({ event, _ in output.writeLine(writer.event(event)) }) {
                 failure = error
@@ -37,7 +38,7 @@ struct RecordInput: ParsableCommand {
         }
         try loop.run(nextDeadline: { nil }, afterWake: { output.flush() })
         output.flush()
-        if let failure, failure.errno != ENODEV {
+        if let failure, failure.errno != .noSuchDevice {
             OutputStream.writeError("slate record-input: \(failure)")
             throw ExitCode.failure
         }

@@ -108,8 +108,8 @@ struct Replay: ParsableCommand {
             let recording = try Recording.parse(utf8: bytes, file: path)
             recording.warnings.forEach { OutputStream.writeError($0.description) }
             return recording
-        } catch let error as SystemError {
-            OutputStream.writeError("\(path):1: error: \(error.description.dropFirst(path.count + 2))")
+        } catch let error as OperationError {
+            OutputStream.writeError("\(path):1: error: \(error.reason)")
             throw Slate.badInput
         } catch {
             OutputStream.writeError("\(error)")

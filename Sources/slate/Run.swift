@@ -46,8 +46,8 @@ struct Run: ParsableCommand {
                 path: Self.absolute(self.work ?? loaded.camera.work ?? UserPath.defaultWork), create: true,
                 access: loaded.camera.takesAccess)
             output = Self.absolute(self.output ?? loaded.camera.output ?? UserPath.defaultOutput)
-            try Self.checkWritable(try Folder(output, creating: 0o755))
-            try Self.checkWritable(work.directory)
+            try Folder(output, creating: 0o755).checkWritable()
+            try work.directory.checkWritable()
             lock = try TakeFolderLock(work, holder: TakeFolderLock.holder("run"))
         } catch {
             OutputStream.writeError("slate run: \(error)")
@@ -75,10 +75,5 @@ struct Run: ParsableCommand {
         guard !expanded.hasPrefix("/"), let here = getcwd(nil, 0) else { return expanded }
         defer { free(here) }
         return String(cString: here) + "/" + expanded
-    }
-
-    /// Refuses a folder this user cannot write to (a read-only mount, a folder without write permission).
-    static func checkWritable(_ folder: Folder) throws(SystemError) {
-        guard faccessat(folder.fd, ".", W_OK, 0) == 0 else { throw SystemError("write to the folder", path: folder.path) }
     }
 }

@@ -56,7 +56,7 @@ struct Sound: ParsableCommand {
         let wave: WaveFile
         do {
             wave = try WaveFile.parse(bytes: try FileReading.bytes(atPath: path), file: path)
-        } catch let error as SystemError {
+        } catch let error as OperationError {
             throw fail(error.reason, file: shownFile)
         } catch let error as WaveError {
             throw fail(error.message, file: shownFile)

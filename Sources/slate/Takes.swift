@@ -188,7 +188,7 @@ struct Takes: ParsableCommand {
             let (ledger, lock) = try Takes.open(folder, command: "export")
             defer { withExtendedLifetime(lock) {} }
             do {
-                try Run.checkWritable(try Folder(outputFolder, creating: 0o755))
+                try Folder(outputFolder, creating: 0o755).checkWritable()
             } catch {
                 OutputStream.writeError("slate takes export: \(error); the takes are kept")
                 throw ExitCode.failure

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SystemPackage
 import Testing
 
 import SlateCore
@@ -74,8 +75,9 @@ import SlateCore
         symlink(victim, root + "/planted")
         symlink(root + "/nowhere", root + "/dangling")
         for name in ["planted", "dangling", "victim"] {
-            let failure = #expect(throws: SystemError.self) { try folder.create(name, mode: 0o600) }
-            #expect(failure?.errno == EEXIST)
+            let failure = #expect(throws: OperationError.self) { try folder.create(name, mode: 0o600) }
+            #expect(failure?.errno == .fileExists)
+            #expect(failure?.description == root + "/\(name): cannot create: openat: File exists (EEXIST)")
         }
         #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious")
         #expect(!FileManager.default.fileExists(atPath: root + "/nowhere"))
@@ -85,7 +87,7 @@ import SlateCore
         let folder = try Folder(root)
         let names = try (0..<50).map { _ in
             let (name, fd) = try folder.createUnique(prefix: ".x-", mode: 0o600)
-            close(fd)
+            try fd.close()
             return name
         }
         #expect(Set(names).count == 50)

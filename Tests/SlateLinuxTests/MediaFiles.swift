@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SystemPackage
 import Testing
 
 import SlateLinux
@@ -45,7 +46,9 @@ enum MediaFiles {
     /// Gives `path` to the unprivileged user, when that is not this process's user.
     static func giveToUnprivilegedUser(_ path: String) throws {
         guard let user = unprivilegedUser else { return }
-        guard chown(path, user.uid, user.gid) == 0 else { throw SystemError("chown", path: path) }
+        guard chown(path, user.uid, user.gid) == 0 else {
+            throw SystemCallError("chown", subject: path, errno: Errno(rawValue: errno))
+        }
     }
 
     /// Starts `slate` with `arguments` and its standard output on a pipe (its
@@ -111,7 +114,9 @@ enum MediaFiles {
         // Standard error goes to a file: a pipe left unread could fill up and block ffprobe.
         var template = Array((FileManager.default.temporaryDirectory.path + "/slate-ffprobe-XXXXXX").utf8CString)
         let errorsFD = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard errorsFD >= 0 else { throw SystemError("create a file for ffprobe's standard error", path: String(cString: template)) }
+        guard errorsFD >= 0 else {
+            throw SystemCallError("mkstemp", subject: String(cString: template), errno: Errno(rawValue: errno))
+        }
         let errorsPath = String(cString: template)
         defer { unlink(errorsPath) }
         process.standardOutput = out

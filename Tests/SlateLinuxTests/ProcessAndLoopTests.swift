@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SystemPackage
 import Testing
 
 import SlateCore
@@ -19,9 +20,10 @@ import SlateCore
     }
 
     @Test func aMissingProgramIsAnErrorNamingIt() {
-        #expect(throws: SystemError.self) {
+        let error = #expect(throws: OperationError.self) {
             try ProcessLauncher.launch(["/nonexistent/program"], environment: [])
         }
+        #expect(error?.description == "/nonexistent/program: cannot run: posix_spawnp: No such file or directory (ENOENT)")
     }
 
     /// Makes and closes pipes on a thread of its own, noting each one's inode.
@@ -35,11 +37,10 @@ import SlateCore
             Thread {
                 while self.lock.withLock({ self.running }) {
                     guard let ends = try? ProcessLauncher.makePipe(for: "test") else { continue }
-                    var info = stat()
-                    fstat(ends.read, &info)
-                    close(ends.read)
-                    close(ends.write)
-                    self.lock.withLock { _ = self.inodes.insert(UInt64(info.st_ino)) }
+                    let inode = try? ends.read.stat().inode.rawValue
+                    try? ends.read.close()
+                    try? ends.write.close()
+                    if let inode { self.lock.withLock { _ = self.inodes.insert(UInt64(inode)) } }
                 }
                 self.done.signal()
             }.start()
@@ -84,7 +85,7 @@ import SlateCore
         #expect(pipe(&fds) == 0)
         defer { close(fds[0]); close(fds[1]) }
         var received = ""
-        try loop.watch(fds[0]) {
+        try loop.watch(FileDescriptor(rawValue: fds[0])) {
             var byte: UInt8 = 0
             if read(fds[0], &byte, 1) == 1 { received.append(Character(UnicodeScalar(byte))) }
         }
@@ -118,12 +119,12 @@ import SlateCore
         let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
         defer { close(null) }
         // The loop's descriptor is no longer an epoll instance: epoll_wait fails with EINVAL.
-        #expect(dup2(null, loop.epoll) == loop.epoll)
+        #expect(dup2(null, loop.epoll.rawValue) == loop.epoll.rawValue)
         var wakes = 0
-        let error = #expect(throws: SystemError.self) {
+        let error = #expect(throws: OperationError.self) {
             try loop.run(nextDeadline: { .init(microseconds: 0) }, afterWake: { wakes += 1 })
         }
-        #expect(error?.errno == EINVAL && wakes == 0)
-        #expect(error?.description == "the event loop: cannot wait for events (epoll_wait): Invalid argument")
+        #expect(error?.errno == .invalidArgument && wakes == 0)
+        #expect(error?.description == "cannot wait for events: epoll_wait: Invalid argument (EINVAL)")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SystemPackage
 import Testing
 
 import SlateCore
@@ -68,12 +69,15 @@ import SlateLinux
     }
 
     /// Runs `slate run --json` to its end (as `MediaFiles.unprivilegedUser`, if
-    /// `unprivileged`), calling `whenStarted` once the first take started.
-    static func run(_ arguments: [String], unprivileged: Bool = false, whenStarted: ((Process) throws -> Void)? = nil) throws
-        -> Run
-    {
+    /// `unprivileged`; with `environment` added to this process's), calling
+    /// `whenStarted` once the first take started.
+    static func run(
+        _ arguments: [String], unprivileged: Bool = false, environment: [String: String] = [:],
+        whenStarted: ((Process) throws -> Void)? = nil
+    ) throws -> Run {
         let err = Pipe()
-        let (process, out) = try MediaFiles.launchSlate(["run", "--json"] + arguments, errors: err, unprivileged: unprivileged)
+        let (process, out) = try MediaFiles.launchSlate(
+            ["run", "--json"] + arguments, errors: err, environment: environment, unprivileged: unprivileged)
         var text = ""
         if let whenStarted {
             while !text.contains("\"event\":\"started\"") {
@@ -450,14 +454,16 @@ import SlateLinux
         // The folder can no longer be written once the first take started: the
         // export fails naming it, and every take stays in the work folder.
         let result = try Self.run(arguments, unprivileged: true) { _ in
-            guard chmod(output, 0o555) == 0 else { throw SystemError("chmod", path: output) }
+            guard chmod(output, 0o555) == 0 else {
+                throw SystemCallError("chmod", subject: output, errno: Errno(rawValue: errno))
+            }
         }
         #expect(result.status == 0, "\(result.stderr)")
         #expect(Self.outcomes(result) == ["started take 1", "stopped take 1", "started take 2", "stopped take 2", "exported 2 takes"])
         let failures = result.takes("failed").map { $0["message"] as? String ?? "" }
         #expect(
             failures.count == 1 && failures.allSatisfy {
-                $0.hasPrefix("export: \(output)/") && $0.hasSuffix(": cannot create: Permission denied; the takes are kept")
+                $0.hasPrefix("export: \(output)/") && $0.hasSuffix(": cannot create: openat: Permission denied (EACCES); the takes are kept")
             }, "\(failures)")
         // The takes as their user lists them (the work folder is that user's alone).
         func listed() throws -> String {
@@ -474,13 +480,18 @@ import SlateLinux
         // Started with it unwritable: an error naming it, before anything is recorded.
         let refused = try Self.run(arguments, unprivileged: true)
         #expect(refused.status == 1 && refused.takes("started").isEmpty)
-        #expect(refused.stderr == "slate run: \(output): cannot write to the folder: Permission denied\n", "\(refused.stderr)")
+        #expect(
+            refused.stderr == "slate run: \(output): cannot write to the folder: faccessat: Permission denied (EACCES)\n",
+            "\(refused.stderr)")
         #expect(try listed() == kept)
 
         // slate takes export into it: an error naming it, the takes kept.
         let export = try Self.slate(["takes", "export", "--work", work, "--output", output], unprivileged: true)
         #expect(export.status == 1)
-        #expect(export.stderr == "slate takes export: \(output): cannot write to the folder: Permission denied; the takes are kept\n")
+        #expect(
+            export.stderr
+                == "slate takes export: \(output): cannot write to the folder: faccessat: Permission denied (EACCES); the takes are kept\n"
+        )
         #expect(try listed() == kept && files.allSatisfy(FileManager.default.fileExists))
 
         // Writable again: every take is exported, every frame of them.
@@ -540,5 +551,44 @@ import SlateLinux
         #expect(abs(Self.seconds(stopped["duration"]) - (1.0 + lead)) < 0.07, "\(stopped)")
         let info = try MediaProbe.probe(path: try #require(stopped["path"] as? String), decode: true)
         #expect(info.frameCount == stopped["frames"] as? Int && info.decodedFrames == info.frameCount)
+    }
+
+    /// The fault library of the torture tests (tests/faults/slate-faults.c), built into `folder`.
+    static func faultLibrary(in folder: String) throws -> String {
+        let library = folder + "/libslate-faults.so"
+        let compiler = Process()
+        compiler.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        compiler.arguments = ["cc", "-shared", "-fPIC", "-O2", "-o", library, root + "/tests/faults/slate-faults.c", "-ldl"]
+        try compiler.run()
+        compiler.waitUntilExit()
+        try #require(compiler.terminationStatus == 0, "cc could not build the fault library")
+        return library
+    }
+
+    /// The event loop's wait (epoll_wait) failing, through the fault library,
+    /// ends slate run with status 1 and a message naming the call and its
+    /// errno; a wait that a signal interrupts (EINTR) is only waited again.
+    @Test(.timeLimit(.minutes(1))) func aFailingEventLoopEndsRunWithStatusOneNamingTheCall() throws {
+        let folder = try MediaFiles.folder("run-loop-fails")
+        defer { MediaFiles.remove(folder) }
+        let profile = folder + "/rig.yaml"
+        try Self.rig(camera: ["back: [testpattern]", "fps: 30", "max-size: 320x180", "codec: [h264]"])
+            .write(toFile: profile, atomically: true, encoding: .utf8)
+        let recording = folder + "/session.evemu"
+        try Self.footswitch([(Self.middle, 0.1, 0.2), (Self.middle, 0.6, 0.7)], end: 0.8)
+            .write(toFile: recording, atomically: true, encoding: .utf8)
+        let library = try Self.faultLibrary(in: folder)
+        let arguments = ["--profile", profile, "--replay", recording, "--work", folder + "/takes", "--output", folder]
+
+        let failed = try Self.run(arguments, environment: ["LD_PRELOAD": library, "SLATE_FAULTS": "epoll_wait:1:EINVAL"])
+        #expect(failed.status == 1, "\(failed.stderr)")
+        #expect(
+            failed.stderr.hasSuffix("slate run: cannot wait for events: epoll_wait: Invalid argument (EINVAL)\n"),
+            "\(failed.stderr)")
+        #expect(failed.takes("started").isEmpty, "\(failed.lines)")
+
+        let interrupted = try Self.run(arguments, environment: ["LD_PRELOAD": library, "SLATE_FAULTS": "epoll_wait:*:EINTR"])
+        #expect(interrupted.status == 0, "\(interrupted.stderr)")
+        #expect(interrupted.takes("stopped").count == 1 && interrupted.takes("failed").isEmpty, "\(interrupted.lines)")
     }
 }

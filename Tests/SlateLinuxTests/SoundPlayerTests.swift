@@ -91,7 +91,7 @@ private func temporaryFolder() throws -> String {
             log.messages(.error).map { $0.replacingOccurrences(of: "; further failures of this sound on this device are logged at debug level", with: "") } == [
                 "cannot play sound 'kazoo' on ALSA device 'null': unknown sound 'kazoo' (built in: shutter, begin-video-recording or end-video-recording; others need an entry in sounds.files)",
                 "cannot play sound 'bad' (\(bad)) on ALSA device 'null': not a WAV file: 9 bytes is too short for a RIFF/WAVE header (12 bytes)",
-                "cannot play sound 'gone' (\(folder)/gone.wav) on ALSA device 'null': cannot open: No such file or directory",
+                "cannot play sound 'gone' (\(folder)/gone.wav) on ALSA device 'null': cannot open: No such file or directory (ENOENT)",
                 "cannot play sound 'shutter' on ALSA device 'null': the folder of built-in sounds was not found; set SLATE_SOUNDS to the folder holding shutter.wav",
             ])
         #expect(log.messages(.debug).count == 4)

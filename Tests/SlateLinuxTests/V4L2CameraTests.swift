@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SystemPackage
 import Testing
 
 import SlateCore
@@ -16,8 +17,8 @@ import SlateCore
                 Issue.record("\(error)")
                 return
             }
-            #expect(system.errno == ENOENT)
-            #expect("\(error)" == "/nonexistent/video9: cannot open: No such file or directory")
+            #expect(system.errno == .noSuchFileOrDirectory)
+            #expect("\(error)" == "/nonexistent/video9: cannot open: No such file or directory (ENOENT)")
             #expect(!error.isDeviceGone)
         }
     }
@@ -27,17 +28,19 @@ import SlateCore
             _ = try V4L2Camera(path: "/dev/null")
             Issue.record("/dev/null opened as a camera")
         } catch {
-            #expect("\(error)".hasPrefix("/dev/null: cannot query capabilities (VIDIOC_QUERYCAP)"))
+            #expect("\(error)" == "/dev/null: cannot query capabilities: VIDIOC_QUERYCAP: Inappropriate ioctl for device (ENOTTY)")
             #expect(error.path == "/dev/null")
         }
     }
 
     @Test func aVanishedDeviceSaysSo() {
-        let error = CameraError.system(SystemError("dequeue a frame (VIDIOC_DQBUF)", path: "/dev/video0", errno: ENODEV))
-        #expect(error.isDeviceGone)
+        let cause = SystemCallError("VIDIOC_DQBUF", subject: "/dev/video0", errno: .noSuchDevice)
+        #expect("\(cause)" == "/dev/video0: VIDIOC_DQBUF: No such device (ENODEV)")
+        let error = CameraError.system(OperationError("dequeue a frame", cause: cause))
+        #expect(error.isDeviceGone && error.path == "/dev/video0")
         #expect(
             "\(error)"
-                == "/dev/video0: cannot dequeue a frame (VIDIOC_DQBUF): No such device (the camera is gone: unplugged or its driver unbound)"
+                == "/dev/video0: cannot dequeue a frame: VIDIOC_DQBUF: No such device (ENODEV); the camera is gone (unplugged or its driver unbound)"
         )
         #expect("\(CameraError.notACaptureDevice(path: "/dev/video1", card: "vivid"))" == "/dev/video1: 'vivid' is not a video capture device")
     }

@@ -116,7 +116,7 @@ import SlateLinux
         let parameters = try VideoEncoder(codecs: ["h264"], width: 64, height: 64, fps: 30).parameters
         let folder = try Folder(try MediaFiles.folder("errors"))
         defer { MediaFiles.remove(folder.path) }
-        close(try folder.create("take.mp4", mode: 0o600))
+        try folder.create("take.mp4", mode: 0o600).close()
         do {
             _ = try TakeWriter(fd: try folder.openForReading("take.mp4"), named: "take.mp4", in: folder, parameters: parameters)
             Issue.record("writing through a read-only descriptor succeeded")

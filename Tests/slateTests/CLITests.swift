@@ -75,7 +75,7 @@ struct CLI {
             result.stderr.split(separator: "\n").map(String.init) == [
                 "\(bad):4:12: error: unknown event code 'KEY_NOPE'",
                 "\(bad):4:38: error: unknown action or macro 'fly' in KEY_B",
-                "/nonexistent/rig.yaml:1:1: error: cannot open: No such file or directory",
+                "/nonexistent/rig.yaml:1:1: error: cannot open: No such file or directory (ENOENT)",
             ])
     }
 }
@@ -176,7 +176,7 @@ struct CLI {
     @Test func missingRecordingNamesThePath() throws {
         let result = try CLI.run(["replay", "--profile", "profiles/powermate.yaml", "/nonexistent.evemu"])
         #expect(result.status == 2)
-        #expect(result.stderr == "/nonexistent.evemu:1: error: cannot open: No such file or directory\n")
+        #expect(result.stderr == "/nonexistent.evemu:1: error: cannot open: No such file or directory (ENOENT)\n")
     }
 
     @Test func recordingFromStandardInput() throws {

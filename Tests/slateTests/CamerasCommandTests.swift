@@ -20,7 +20,7 @@ import Testing
     @Test func testingAMissingDeviceIsAnErrorNamingIt() throws {
         let result = try CLI.run(["cameras", "--test", "/nonexistent/video9", "--frames", "5"])
         #expect(result.status == 1)
-        #expect(result.stderr == "slate cameras: /nonexistent/video9: cannot open: No such file or directory\n")
+        #expect(result.stderr == "slate cameras: /nonexistent/video9: cannot open: No such file or directory (ENOENT)\n")
     }
 
     @Test func badOptionsAreRejected() throws {

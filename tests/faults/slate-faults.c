@@ -5,10 +5,11 @@
    SLATE_FAULTS=OP:WHICH:ACTION[,OP:WHICH:ACTION...]
      OP      open openat read write pwrite fsync fdatasync rename renameat renameat2
              link linkat unlink unlinkat truncate ftruncate fallocate posix_fallocate
-             ioctl, or * for any of them
+             ioctl epoll_wait, or * for any of them
      WHICH   N (the Nth matching call of OP, from 1), N+ (the Nth and every later
              one) or * (every one)
-     ACTION  kill (SIGKILL before the call), EIO, ENOSPC (the call fails with it),
+     ACTION  kill (SIGKILL before the call), an errno name such as EIO, ENOSPC or
+             EINVAL (the call fails with it),
              EINTR (fails with EINTR; the same operation's next call on that thread,
              its retry, goes through), short (read, write and pwrite move half the
              bytes asked for; other operations go through), slow (the call waits
@@ -35,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <time.h>
@@ -43,13 +45,13 @@
 enum op {
     OP_OPEN, OP_OPENAT, OP_READ, OP_WRITE, OP_PWRITE, OP_FSYNC, OP_FDATASYNC, OP_RENAME, OP_RENAMEAT,
     OP_RENAMEAT2, OP_LINK, OP_LINKAT, OP_UNLINK, OP_UNLINKAT, OP_TRUNCATE, OP_FTRUNCATE, OP_FALLOCATE,
-    OP_POSIX_FALLOCATE, OP_IOCTL, OP_COUNT, OP_ANY = OP_COUNT
+    OP_POSIX_FALLOCATE, OP_IOCTL, OP_EPOLL_WAIT, OP_COUNT, OP_ANY = OP_COUNT
 };
 
 static const char *const op_names[OP_COUNT] = {
     "open", "openat", "read", "write", "pwrite", "fsync", "fdatasync", "rename", "renameat",
     "renameat2", "link", "linkat", "unlink", "unlinkat", "truncate", "ftruncate", "fallocate",
-    "posix_fallocate", "ioctl",
+    "posix_fallocate", "ioctl", "epoll_wait",
 };
 
 enum action { ACT_NONE, ACT_KILL, ACT_ERRNO, ACT_EINTR, ACT_SHORT, ACT_SLOW };
@@ -83,6 +85,15 @@ static void bad_setting(const char *name, const char *value) {
     _exit(125);
 }
 
+/* The errno whose symbolic name is `name` ("EIO"), or 0. */
+static int errno_named(const char *name) {
+    for (int error = 1; error < 4096; error++) {
+        const char *known = strerrorname_np(error);
+        if (known && strcmp(known, name) == 0) return error;
+    }
+    return 0;
+}
+
 static int parse_rule(char *text, struct rule *rule) {
     char *which = strchr(text, ':');
     if (!which) return -1;
@@ -111,8 +122,7 @@ static int parse_rule(char *text, struct rule *rule) {
     else if (strcmp(action, "EINTR") == 0) rule->action = ACT_EINTR;
     else if (strcmp(action, "short") == 0) rule->action = ACT_SHORT;
     else if (strcmp(action, "slow") == 0) rule->action = ACT_SLOW;
-    else if (strcmp(action, "EIO") == 0) rule->action = ACT_ERRNO, rule->error = EIO;
-    else if (strcmp(action, "ENOSPC") == 0) rule->action = ACT_ERRNO, rule->error = ENOSPC;
+    else if ((rule->error = errno_named(action)) != 0) rule->action = ACT_ERRNO;
     else return -1;
     return 0;
 }
@@ -510,4 +520,12 @@ int ioctl(int fd, unsigned long request, ...) {
     int error = 0;
     if (decide_fd(OP_IOCTL, fd, &error) == ACT_ERRNO) FAIL_WITH(-1);
     return real_ioctl(fd, request, argument);
+}
+
+/* The event loop's wait: a failure here ends `slate run`'s loop. */
+int epoll_wait(int epfd, struct epoll_event *events, int maxevents, int timeout) {
+    REAL(epoll_wait);
+    int error = 0;
+    if (decide_fd(OP_EPOLL_WAIT, epfd, &error) == ACT_ERRNO) FAIL_WITH(-1);
+    return real_epoll_wait(epfd, events, maxevents, timeout);
 }

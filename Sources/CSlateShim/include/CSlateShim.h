@@ -22,7 +22,7 @@ int slate_renameat_noreplace(int from_folder, const char *from, int to_folder, c
 /* getrandom(2) with no flags: bytes from the kernel's random pool. */
 long slate_getrandom(void *buffer, size_t length);
 
-/* pipe2(2) with O_CLOEXEC: a pipe no program started meanwhile inherits. */
-int slate_pipe_cloexec(int ends[2]);
+/* errno's symbolic name, "ENODEV" (strerrorname_np), or NULL for an unknown number. */
+const char *slate_errno_name(int error);
 
 #endif

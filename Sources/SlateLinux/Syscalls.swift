@@ -1,0 +1,334 @@
+import CSlateShim
+import CV4L2
+import Glibc
+import SystemPackage
+
+// The one place Slate calls the C system calls that swift-system's
+// `FileDescriptor` does not wrap: epoll, signalfd, eventfd, poll, ioctl (the
+// kernel's and libv4l2's), mmap, the *at() calls on an open folder, fsync,
+// flock and fallocate, signal masks, posix_spawn, waitpid and threads. Each
+// returns `Result<_, Errno>`; a call interrupted by a signal (EINTR) is retried
+// here, except a timed wait, which reports that nothing is ready so that its
+// caller works out the time left. Callers name the operation and the device or
+// path when they turn the errno into a `SystemCallError`.
+
+/// The result of a call that returns -1 and sets errno on failure, retried while
+/// it fails with EINTR.
+private func valueOrErrno<I: FixedWidthInteger>(_ call: () -> I) -> Result<I, Errno> {
+    while true {
+        let value = call()
+        if value != -1 { return .success(value) }
+        let error = Errno(rawValue: Glibc.errno)
+        if error != .interrupted { return .failure(error) }
+    }
+}
+
+/// The result of a call that returns -1 and sets errno on failure, without
+/// retrying: an interrupted wait (EINTR) is `interrupted`.
+private func waitOrErrno<I: FixedWidthInteger>(_ call: () -> I, interrupted: I) -> Result<I, Errno> {
+    let value = call()
+    if value != -1 { return .success(value) }
+    let error = Errno(rawValue: Glibc.errno)
+    return error == .interrupted ? .success(interrupted) : .failure(error)
+}
+
+/// The result of a call that returns an error number (0 on success) instead of setting errno.
+private func nothingOrErrorNumber(_ status: Int32) -> Result<Void, Errno> {
+    status == 0 ? .success(()) : .failure(Errno(rawValue: status))
+}
+
+/// A swift-system call (whose errors are always `Errno`) as a `Result`.
+func errnoResult<T>(_ call: () throws -> T) -> Result<T, Errno> {
+    do {
+        return .success(try call())
+    } catch let error as Errno {
+        return .failure(error)
+    } catch {
+        preconditionFailure("swift-system threw \(error), not an Errno")
+    }
+}
+
+enum Syscall {
+    /// errno as a library call that just failed left it (libudev's constructors).
+    static var lastError: Errno { Errno(rawValue: Glibc.errno) }
+
+    // MARK: Event loop
+
+    /// `epoll_create1(EPOLL_CLOEXEC)`.
+    static func epollCreate() -> Result<FileDescriptor, Errno> {
+        valueOrErrno { epoll_create1(Int32(EPOLL_CLOEXEC)) }.map(FileDescriptor.init(rawValue:))
+    }
+
+    /// `epoll_ctl(EPOLL_CTL_ADD)`: `fd` readable or hung up wakes `epoll`.
+    static func epollAdd(_ epoll: FileDescriptor, _ fd: FileDescriptor) -> Result<Void, Errno> {
+        var event = epoll_event()
+        event.events = EPOLLIN.rawValue | EPOLLRDHUP.rawValue
+        event.data.fd = fd.rawValue
+        return valueOrErrno { epoll_ctl(epoll.rawValue, EPOLL_CTL_ADD, fd.rawValue, &event) }.map { _ in }
+    }
+
+    /// `epoll_ctl(EPOLL_CTL_DEL)`.
+    static func epollRemove(_ epoll: FileDescriptor, _ fd: FileDescriptor) -> Result<Void, Errno> {
+        valueOrErrno { epoll_ctl(epoll.rawValue, EPOLL_CTL_DEL, fd.rawValue, nil) }.map { _ in }
+    }
+
+    /// `epoll_wait`: the descriptors ready, at most `capacity`, within `timeout`
+    /// milliseconds (-1: no limit); none when a signal interrupted the wait.
+    static func epollWait(_ epoll: FileDescriptor, capacity: Int, timeout: Int32) -> Result<[FileDescriptor], Errno> {
+        var events = [epoll_event](repeating: epoll_event(), count: capacity)
+        return waitOrErrno({ epoll_wait(epoll.rawValue, &events, Int32(capacity), timeout) }, interrupted: 0).map {
+            events.prefix(Int($0)).map { FileDescriptor(rawValue: $0.data.fd) }
+        }
+    }
+
+    /// `pthread_sigmask`: applies `how` (SIG_BLOCK, SIG_SETMASK) with `signals` to
+    /// this thread's mask; returns the mask before.
+    private static func setSignalMask(_ how: Int32, _ signals: sigset_t) -> Result<sigset_t, Errno> {
+        var mask = signals, old = sigset_t()
+        return nothingOrErrorNumber(pthread_sigmask(how, &mask, &old)).map { old }
+    }
+
+    /// `pthread_sigmask(SIG_BLOCK)` of `signals` on this thread.
+    static func blockSignals(_ signals: [Int32]) -> Result<Void, Errno> {
+        setSignalMask(SIG_BLOCK, signalSet(signals)).map { _ in }
+    }
+
+    /// `pthread_sigmask(SIG_BLOCK)` of every signal on this thread: the mask before, to restore.
+    static func blockAllSignals() -> Result<sigset_t, Errno> {
+        var all = sigset_t()
+        sigfillset(&all)
+        return setSignalMask(SIG_BLOCK, all)
+    }
+
+    /// `pthread_sigmask(SIG_SETMASK)`: this thread's mask becomes `mask`.
+    static func restoreSignalMask(_ mask: sigset_t) {
+        _ = setSignalMask(SIG_SETMASK, mask)
+    }
+
+    /// `signalfd(-1, signals, SFD_NONBLOCK | SFD_CLOEXEC)`.
+    static func signalDescriptor(_ signals: [Int32]) -> Result<FileDescriptor, Errno> {
+        var mask = signalSet(signals)
+        return valueOrErrno { signalfd(-1, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC)) }.map(FileDescriptor.init(rawValue:))
+    }
+
+    private static func signalSet(_ signals: [Int32]) -> sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in signals { sigaddset(&set, signal) }
+        return set
+    }
+
+    /// `eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)`.
+    static func eventDescriptor() -> Result<FileDescriptor, Errno> {
+        valueOrErrno { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) }.map(FileDescriptor.init(rawValue:))
+    }
+
+    /// `read` of the next signal from a signalfd: its number, nil when none is pending.
+    static func readSignal(_ fd: FileDescriptor) -> Result<Int32?, Errno> {
+        readRecord(fd, initial: signalfd_siginfo()).map { $0.map { Int32($0.ssi_signo) } }
+    }
+
+    /// `read` of an eventfd's counter, which sets it back to 0: nil when it was 0.
+    static func readCounter(_ fd: FileDescriptor) -> Result<UInt64?, Errno> {
+        readRecord(fd, initial: UInt64(0))
+    }
+
+    /// `write` of an increment to an eventfd's counter.
+    static func addToCounter(_ fd: FileDescriptor, _ increment: UInt64) -> Result<Void, Errno> {
+        var record = increment
+        return valueOrErrno { Glibc.write(fd.rawValue, &record, MemoryLayout<UInt64>.size) }.map { _ in }
+    }
+
+    /// `read` of one fixed-size record from a device: nil when none is pending
+    /// (EAGAIN) or the read came short.
+    private static func readRecord<T: BitwiseCopyable>(_ fd: FileDescriptor, initial: T) -> Result<T?, Errno> {
+        var record = initial
+        let size = MemoryLayout<T>.size
+        let read = withUnsafeMutableBytes(of: &record) { bytes in
+            valueOrErrno { Glibc.read(fd.rawValue, bytes.baseAddress, size) }
+        }
+        switch read {
+        case .success(let count): return .success(count == size ? record : nil)
+        case .failure(.resourceTemporarilyUnavailable): return .success(nil)
+        case .failure(let error): return .failure(error)
+        }
+    }
+
+    /// `poll` of one descriptor for input within `timeout` milliseconds: whether
+    /// it is readable or reports an error; false when a signal interrupted the wait.
+    static func pollInput(_ fd: FileDescriptor, timeout: Int32) -> Result<Bool, Errno> {
+        var entry = pollfd(fd: fd.rawValue, events: Int16(POLLIN), revents: 0)
+        return waitOrErrno({ poll(&entry, 1, timeout) }, interrupted: 0).map { $0 > 0 }
+    }
+
+    // MARK: Devices
+
+    /// The kernel's own `ioctl(fd, request, argument)`.
+    static func ioctl<T>(_ fd: FileDescriptor, _ request: UInt, _ argument: inout T) -> Result<Void, Errno> {
+        withUnsafeMutablePointer(to: &argument) { pointer in
+            valueOrErrno { slate_ioctl(fd.rawValue, request, pointer) }.map { _ in }
+        }
+    }
+
+    /// libv4l2's `v4l2_ioctl(fd, request, argument)` (which converts formats).
+    static func v4l2Ioctl<T>(_ fd: FileDescriptor, _ request: UInt, _ argument: inout T) -> Result<Void, Errno> {
+        withUnsafeMutablePointer(to: &argument) { pointer in
+            valueOrErrno { slate_v4l2_ioctl(fd.rawValue, request, pointer) }.map { _ in }
+        }
+    }
+
+    /// `VIDIOC_G_EXT_CTRLS` of one control (`wide`: a 64-bit one).
+    static func v4l2GetControl(_ fd: FileDescriptor, _ id: UInt32, wide: Bool) -> Result<Int64, Errno> {
+        var value: Int64 = 0
+        return valueOrErrno { slate_v4l2_get_control(fd.rawValue, id, wide ? 1 : 0, &value) }.map { _ in value }
+    }
+
+    /// `VIDIOC_S_EXT_CTRLS` of one control (`wide`: a 64-bit one).
+    static func v4l2SetControl(_ fd: FileDescriptor, _ id: UInt32, wide: Bool, _ value: Int64) -> Result<Void, Errno> {
+        valueOrErrno { slate_v4l2_set_control(fd.rawValue, id, wide ? 1 : 0, value) }.map { _ in }
+    }
+
+    /// `VIDIOC_QUERYMENU`: a menu entry's name and value.
+    static func v4l2QueryMenu(_ fd: FileDescriptor, _ id: UInt32, index: UInt32) -> Result<(name: String, value: Int64), Errno> {
+        var name = [CChar](repeating: 0, count: 32)
+        var value: Int64 = 0
+        return valueOrErrno { slate_v4l2_querymenu(fd.rawValue, id, index, &name, &value) }.map { _ in
+            (String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), value)
+        }
+    }
+
+    /// `v4l2_fd_open`: libv4l2 takes `fd` over.
+    static func v4l2Open(_ fd: FileDescriptor) -> Result<Void, Errno> {
+        valueOrErrno { v4l2_fd_open(fd.rawValue, 0) }.map { _ in }
+    }
+
+    /// `v4l2_close`: libv4l2 lets go of `fd` and closes it.
+    static func v4l2Close(_ fd: FileDescriptor) {
+        _ = v4l2_close(fd.rawValue)
+    }
+
+    /// `v4l2_mmap` of a capture buffer, shared and writable.
+    static func v4l2Map(_ fd: FileDescriptor, length: Int, offset: Int64) -> Result<UnsafeMutableRawBufferPointer, Errno> {
+        guard let pointer = v4l2_mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd.rawValue, offset),
+            pointer != MAP_FAILED
+        else { return .failure(Errno(rawValue: Glibc.errno)) }
+        return .success(UnsafeMutableRawBufferPointer(start: pointer, count: length))
+    }
+
+    /// `v4l2_munmap`.
+    static func v4l2Unmap(_ buffer: UnsafeMutableRawBufferPointer) {
+        _ = v4l2_munmap(buffer.baseAddress, buffer.count)
+    }
+
+    // MARK: Files in an open folder
+
+    /// `openat(folder, name, ...)`.
+    static func open(
+        _ name: String, in folder: FileDescriptor, _ access: FileDescriptor.AccessMode,
+        options: FileDescriptor.OpenOptions, permissions: FilePermissions? = nil
+    ) -> Result<FileDescriptor, Errno> {
+        valueOrErrno {
+            openat(folder.rawValue, name, access.rawValue | options.rawValue, permissions?.rawValue ?? 0)
+        }.map(FileDescriptor.init(rawValue:))
+    }
+
+    /// `unlinkat(folder, name, 0)`.
+    static func unlink(_ name: String, in folder: FileDescriptor) -> Result<Void, Errno> {
+        valueOrErrno { unlinkat(folder.rawValue, name, 0) }.map { _ in }
+    }
+
+    /// `renameat`, replacing `newName` if it exists.
+    static func rename(_ name: String, to newName: String, in folder: FileDescriptor) -> Result<Void, Errno> {
+        valueOrErrno { renameat(folder.rawValue, name, folder.rawValue, newName) }.map { _ in }
+    }
+
+    /// `renameat2(RENAME_NOREPLACE)` (or `linkat` and `unlinkat`): EEXIST when `newName` exists.
+    static func renameNoReplace(_ name: String, to newName: String, in folder: FileDescriptor) -> Result<Void, Errno> {
+        valueOrErrno { slate_renameat_noreplace(folder.rawValue, name, folder.rawValue, newName) }.map { _ in }
+    }
+
+    /// `access(path, F_OK)`: whether `path` exists.
+    static func exists(_ path: String) -> Bool {
+        access(path, F_OK) == 0
+    }
+
+    /// `access(path, R_OK | W_OK)`: whether this user may open `path` for reading and writing.
+    static func mayReadAndWrite(_ path: String) -> Bool {
+        access(path, R_OK | W_OK) == 0
+    }
+
+    /// `faccessat(folder, ".", W_OK)`: whether this user may create files in the folder.
+    static func checkWritable(_ folder: FileDescriptor) -> Result<Void, Errno> {
+        valueOrErrno { faccessat(folder.rawValue, ".", W_OK, 0) }.map { _ in }
+    }
+
+    /// `fchmod`.
+    static func setMode(_ fd: FileDescriptor, _ permissions: FilePermissions) -> Result<Void, Errno> {
+        valueOrErrno { fchmod(fd.rawValue, permissions.rawValue) }.map { _ in }
+    }
+
+    /// `mkdir(path, permissions)`.
+    static func makeFolder(_ path: String, _ permissions: FilePermissions) -> Result<Void, Errno> {
+        valueOrErrno { mkdir(path, permissions.rawValue) }.map { _ in }
+    }
+
+    /// `fsync`.
+    static func sync(_ fd: FileDescriptor) -> Result<Void, Errno> {
+        valueOrErrno { fsync(fd.rawValue) }.map { _ in }
+    }
+
+    /// `ftruncate`.
+    static func truncate(_ fd: FileDescriptor, to length: Int64) -> Result<Void, Errno> {
+        valueOrErrno { ftruncate(fd.rawValue, __off_t(length)) }.map { _ in }
+    }
+
+    /// `posix_fallocate(fd, 0, length)`.
+    static func allocate(_ fd: FileDescriptor, length: Int64) -> Result<Void, Errno> {
+        while true {
+            let status = posix_fallocate(fd.rawValue, 0, off_t(length))
+            if status != EINTR { return nothingOrErrorNumber(status) }
+        }
+    }
+
+    /// `flock(LOCK_EX | LOCK_NB)`: `wouldBlock` while another descriptor holds it.
+    static func lockExclusively(_ fd: FileDescriptor) -> Result<Void, Errno> {
+        valueOrErrno { flock(fd.rawValue, LOCK_EX | LOCK_NB) }.map { _ in }
+    }
+
+    /// `getrandom(2)` with no flags, until `buffer` is full.
+    static func fillRandom(_ buffer: UnsafeMutableRawBufferPointer) {
+        var filled = 0
+        while filled < buffer.count {
+            if case .success(let count) = valueOrErrno({ slate_getrandom(buffer.baseAddress! + filled, buffer.count - filled) }) {
+                filled += count
+            }
+        }
+    }
+
+    // MARK: Processes and threads
+
+    /// `posix_spawnp`: the new process's id.
+    static func spawn(
+        _ program: String, _ actions: UnsafePointer<posix_spawn_file_actions_t>?,
+        _ attributes: UnsafePointer<posix_spawnattr_t>, _ argv: [UnsafeMutablePointer<CChar>?],
+        _ environment: [UnsafeMutablePointer<CChar>?]
+    ) -> Result<pid_t, Errno> {
+        var pid: pid_t = 0
+        return nothingOrErrorNumber(posix_spawnp(&pid, program, actions, attributes, argv, environment)).map { pid }
+    }
+
+    /// `waitpid(pid, options)`: the child's id and its wait status; 0 for the id
+    /// when WNOHANG and no child has exited.
+    static func wait(_ pid: pid_t, options: Int32) -> Result<(pid: pid_t, status: Int32), Errno> {
+        var status: Int32 = 0
+        return valueOrErrno { waitpid(pid, &status, options) }.map { ($0, status) }
+    }
+
+    /// `pthread_create` of a thread that runs `body(context)`.
+    static func startThread(
+        _ body: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer?, _ context: UnsafeMutableRawPointer
+    ) -> Result<pthread_t, Errno> {
+        var handle = pthread_t()
+        return nothingOrErrorNumber(pthread_create(&handle, nil, body, context)).map { handle }
+    }
+}
