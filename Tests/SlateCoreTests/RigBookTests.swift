@@ -87,6 +87,23 @@ import Testing
         #expect(book.takes == 2)
     }
 
+    @Test func aTakeClosedByALostCameraIsCountedAndTheNextOneNumberedAfterIt() {
+        var book = RigBook(camera: .streaming(camera()))
+        _ = answer(&book, .start)
+        let summary = TakeSummary(take: 1, path: "/w/take-1.mp4", duration: .seconds(2), frames: 60, dropped: 0)
+        _ = enter(&book, .takeStopped(summary, early: nil))
+        _ = enter(&book, .cameraLost("unplugged"))
+        _ = enter(&book, .cameraOpened(camera()))
+        #expect(answer(&book, .start).0 == .started(take: 2))
+        // A stop and a start in one list: the first take's close does not end the second.
+        #expect(answer(&book, .stop).0 == .stopped(take: 2))
+        #expect(answer(&book, .start).0 == .started(take: 3))
+        var second = summary
+        second.take = 2
+        _ = enter(&book, .takeStopped(second, early: nil))
+        #expect(book.isRecording && book.takes == 2)
+    }
+
     @Test func aFailedExportGivesItsTakesBack() {
         var book = RigBook(takes: 3, camera: .streaming(camera()))
         #expect(answer(&book, .export).0 == .exported(takes: 3))

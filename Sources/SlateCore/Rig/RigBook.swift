@@ -149,12 +149,12 @@ public struct RigBook: Sendable {
                         TakeReport(
                             time: time, event: .stopped, take: summary.take, path: summary.path,
                             duration: summary.duration, frames: summary.frames, dropped: summary.dropped))))
-            if let early {
-                effects.append(.report(.take(TakeReport(time: time, event: .failed, message: early))))
-                if isRecording {
-                    isRecording = false
-                    takes += 1
-                }
+            if let early { effects.append(.report(.take(TakeReport(time: time, event: .failed, message: early)))) }
+            // The take in progress closed without being asked (a lost camera, a
+            // full disk): counted now. One closed after a stop was counted then.
+            if isRecording, early != nil || summary.take == takes + 1 {
+                isRecording = false
+                takes += 1
             }
         case .takeStartFailed(let reason):
             effects.append(.report(.take(TakeReport(time: time, event: .failed, message: reason))))
