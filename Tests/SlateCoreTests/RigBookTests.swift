@@ -89,19 +89,29 @@ import Testing
 
     @Test func aTakeClosedByALostCameraIsCountedAndTheNextOneNumberedAfterIt() {
         var book = RigBook(camera: .streaming(camera()))
-        _ = answer(&book, .start)
         let summary = TakeSummary(take: 1, path: "/w/take-1.mp4", duration: .seconds(2), frames: 60, dropped: 0)
+        _ = answer(&book, .start)
+        _ = enter(&book, .takeStarted(take: 1, path: summary.path, firstFrame: now))
         _ = enter(&book, .takeStopped(summary, early: nil))
         _ = enter(&book, .cameraLost("unplugged"))
         _ = enter(&book, .cameraOpened(camera()))
         #expect(answer(&book, .start).0 == .started(take: 2))
-        // A stop and a start in one list: the first take's close does not end the second.
-        #expect(answer(&book, .stop).0 == .stopped(take: 2))
-        #expect(answer(&book, .start).0 == .started(take: 3))
-        var second = summary
-        second.take = 2
-        _ = enter(&book, .takeStopped(second, early: nil))
-        #expect(book.isRecording && book.takes == 2)
+        // Lost before its first frame, a take is not counted.
+        _ = enter(&book, .cameraLost("unplugged"))
+        _ = enter(&book, .cameraOpened(camera()))
+        #expect(answer(&book, .start).0 == .started(take: 2))
+    }
+
+    @Test func anExportAndAStartInOneListLeaveTheNewTakeRecording() {
+        var book = RigBook(camera: .streaming(camera()))
+        _ = answer(&book, .start)
+        _ = enter(&book, .takeStarted(take: 1, path: "/w/take-1.mp4", firstFrame: now))
+        #expect(answer(&book, .export) == (.exported(takes: 1), ["take stop", "take export(SlateCore.ExportFilter.none)"]))
+        #expect(answer(&book, .start).0 == .started(take: 1))
+        let first = TakeSummary(take: 1, path: "/w/take-1.mp4", duration: .seconds(2), frames: 60, dropped: 0)
+        _ = enter(&book, .takeStopped(first, early: nil))
+        #expect(book.isRecording && book.takes == 0)
+        #expect(answer(&book, .stop).0 == .stopped(take: 1))
     }
 
     @Test func aFailedExportGivesItsTakesBack() {

@@ -35,6 +35,8 @@ public struct RigBook: Sendable {
     public private(set) var torch = false
     public private(set) var filter: ExportFilter
     public private(set) var camera: Camera
+    /// Whether the take in progress has started recording (its first frame came).
+    private var recordingOpened = false
 
     public init(
         fps: Int = 60, position: CameraPosition = .back, filter: ExportFilter = .none, takes: Int = 0,
@@ -70,11 +72,13 @@ public struct RigBook: Sendable {
             guard hasCamera else { return .ignored("no camera") }
             guard !isRecording else { return .ignored("already recording") }
             isRecording = true
+            recordingOpened = false
             effects.append(.take(.start, at: time))
             return .started(take: takes + 1)
         case .stop:
             guard isRecording else { return .ignored("not recording") }
             isRecording = false
+            recordingOpened = false
             takes += 1
             effects.append(.take(.stop, at: time))
             return .stopped(take: takes)
@@ -141,6 +145,7 @@ public struct RigBook: Sendable {
     public mutating func enter(_ fact: RigFact, at time: Instant, into effects: inout [RigEffect]) {
         switch fact {
         case .takeStarted(let take, let path, let firstFrame):
+            if isRecording { recordingOpened = true }
             effects.append(.report(.take(TakeReport(time: firstFrame, event: .started, take: take, path: path))))
         case .takeStopped(let summary, let early):
             effects.append(
@@ -149,16 +154,15 @@ public struct RigBook: Sendable {
                         TakeReport(
                             time: time, event: .stopped, take: summary.take, path: summary.path,
                             duration: summary.duration, frames: summary.frames, dropped: summary.dropped))))
-            if let early { effects.append(.report(.take(TakeReport(time: time, event: .failed, message: early)))) }
-            // The take in progress closed without being asked (a lost camera, a
-            // full disk): counted now. One closed after a stop was counted then.
-            if isRecording, early != nil || summary.take == takes + 1 {
-                isRecording = false
-                takes += 1
+            if let early {
+                effects.append(.report(.take(TakeReport(time: time, event: .failed, message: early))))
+                recordingOpened = true  // a take that closes had started
+                closedUnasked()
             }
         case .takeStartFailed(let reason):
             effects.append(.report(.take(TakeReport(time: time, event: .failed, message: reason))))
             isRecording = false
+            recordingOpened = false
         case .takeDeleted(let take, let path):
             effects.append(.report(.take(TakeReport(time: time, event: .deleted, take: take, path: path))))
         case .recorderFailed(let reason):
@@ -182,11 +186,20 @@ public struct RigBook: Sendable {
         case .cameraLost(let reason):
             effects.append(.report(.take(TakeReport(time: time, event: .failed, message: "camera lost: \(reason)"))))
             camera = .absent
-            isRecording = false
+            closedUnasked()
         case .cameraClosed:
             camera = .absent
-            isRecording = false
+            closedUnasked()
         }
+    }
+
+    /// The take in progress ended without a stop (a full disk, a lost camera):
+    /// counted if it had started recording.
+    private mutating func closedUnasked() {
+        guard isRecording else { return }
+        isRecording = false
+        if recordingOpened { takes += 1 }
+        recordingOpened = false
     }
 
     /// A camera streams: the books take its position and rate, and its zoom
