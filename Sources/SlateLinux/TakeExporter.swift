@@ -272,3 +272,12 @@ extension ExportPlan.Take {
             frameDuration: .microseconds(frames > 0 ? duration / Int64(frames) : 0))
     }
 }
+
+extension ExportLine {
+    /// The line `slate takes export --json` prints for `outcome`.
+    public init(_ outcome: TakeExporter.Outcome) {
+        self.init(
+            path: outcome.path, takes: outcome.takes, frames: outcome.frames, duration: outcome.duration.inSeconds(decimals: 3),
+            method: outcome.method, encoder: outcome.encoder, kept: outcome.kept, short: outcome.short.map(\.description))
+    }
+}
