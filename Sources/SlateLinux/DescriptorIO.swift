@@ -2,68 +2,111 @@ import CAV
 import Glibc
 
 /// A libav I/O context over a file descriptor Slate opened (`avio_alloc_context`),
-/// so libav reads and writes files without ever opening one by path. Owns the
-/// descriptor: `close()` (or deinit) frees the context and closes it.
+/// so libav reads and writes files without ever opening one by path. It can
+/// seek (its seek callback), as an MP4 needs to write its index.
+///
+/// Owns the descriptor (`close()`, or deinit, frees the context and closes it),
+/// except a `reader(of:)`, which reads another one's file at its own position.
 final class DescriptorIO {
     let fd: Int32
     private(set) var context: UnsafeMutablePointer<AVIOContext>?
+    private let ownsDescriptor: Bool
+    /// Where a reader of another one's file reads next (`pread`): the
+    /// descriptor's own offset is the writer's.
+    private var position: Int64?
 
     /// Wraps `fd`, open for reading or (`writing`) for writing; errors name `path`.
-    init(fd: Int32, writing: Bool, path: String) throws(MediaError) {
+    convenience init(fd: Int32, writing: Bool, path: String) throws(MediaError) {
+        try self.init(fd: fd, writing: writing, owning: true, position: nil, path: path)
+    }
+
+    /// A reader of `io`'s file at a position of its own, from the start: what
+    /// writes there through `io` (flushed) it reads, and it moves neither
+    /// `io`'s position nor the descriptor's. `io` keeps the descriptor.
+    static func reader(of io: DescriptorIO, path: String) throws(MediaError) -> DescriptorIO {
+        try DescriptorIO(fd: io.fd, writing: false, owning: false, position: 0, path: path)
+    }
+
+    private init(fd: Int32, writing: Bool, owning: Bool, position: Int64?, path: String) throws(MediaError) {
         self.fd = fd
+        ownsDescriptor = owning
+        self.position = position
         let size: Int32 = 64 * 1024
         guard let buffer = av_malloc(Int(size))?.assumingMemoryBound(to: UInt8.self) else {
-            Glibc.close(fd)
+            if owning { Glibc.close(fd) }
             throw MediaError("set up file input and output", path: path, code: slate_averror(ENOMEM))
         }
-        // The descriptor itself is the opaque value, plus one so that 0 is not a null pointer.
-        let opaque = UnsafeMutableRawPointer(bitPattern: Int(fd) + 1)
         context = avio_alloc_context(
-            buffer, size, writing ? 1 : 0, opaque,
-            { opaque, buffer, size in
-                let count = retryingInterrupts { Glibc.read(DescriptorIO.descriptor(opaque), buffer, Int(size)) }
-                if count < 0 { return slate_averror(errno) }
-                return count == 0 ? slate_averror_eof() : Int32(count)
-            },
-            { opaque, buffer, size in
-                var offset = 0
-                while offset < Int(size) {
-                    let count = retryingInterrupts {
-                        Glibc.write(DescriptorIO.descriptor(opaque), UnsafeRawPointer(buffer!) + offset, Int(size) - offset)
-                    }
-                    if count <= 0 { return slate_averror(count < 0 ? errno : EIO) }
-                    offset += count
-                }
-                return size
-            },
-            { opaque, offset, whence in
-                let fd = DescriptorIO.descriptor(opaque)
-                if whence & AVSEEK_SIZE != 0 {
-                    var status = stat()
-                    return fstat(fd, &status) == 0 ? Int64(status.st_size) : Int64(slate_averror(errno))
-                }
-                let position = lseek(fd, __off_t(offset), whence & ~AVSEEK_FORCE)
-                return position >= 0 ? Int64(position) : Int64(slate_averror(errno))
-            })
+            buffer, size, writing ? 1 : 0, Unmanaged.passUnretained(self).toOpaque(),
+            { opaque, buffer, size in DescriptorIO.instance(opaque).read(buffer, Int(size)) },
+            { opaque, buffer, size in DescriptorIO.instance(opaque).write(buffer, Int(size)) },
+            { opaque, offset, whence in DescriptorIO.instance(opaque).seek(offset, whence) })
         guard context != nil else {
             av_free(buffer)
-            Glibc.close(fd)
+            if owning { Glibc.close(fd) }
             throw MediaError("set up file input and output", path: path, code: slate_averror(ENOMEM))
         }
     }
 
     deinit { close() }
 
-    /// Flushes what is buffered (when writing), frees the context and closes the descriptor.
+    /// Flushes what is buffered (when writing), frees the context and closes
+    /// the descriptor if it is this one's.
     func close() {
         guard let context else { return }
         if context.pointee.write_flag != 0 { avio_flush(context) }
         av_freep(&context.pointee.buffer)
         avio_context_free(&self.context)
-        Glibc.close(fd)
+        if ownsDescriptor { Glibc.close(fd) }
     }
 
-    private static func descriptor(_ opaque: UnsafeMutableRawPointer?) -> Int32 {
-        Int32(Int(bitPattern: opaque) - 1)
+    private static func instance(_ opaque: UnsafeMutableRawPointer?) -> DescriptorIO {
+        Unmanaged<DescriptorIO>.fromOpaque(opaque!).takeUnretainedValue()
+    }
+
+    private func read(_ buffer: UnsafeMutablePointer<UInt8>?, _ size: Int) -> Int32 {
+        let count: Int
+        if let position {
+            count = retryingInterrupts { pread(fd, buffer, size, __off_t(position)) }
+            if count > 0 { self.position = position + Int64(count) }
+        } else {
+            count = retryingInterrupts { Glibc.read(fd, buffer, size) }
+        }
+        if count < 0 { return slate_averror(errno) }
+        return count == 0 ? slate_averror_eof() : Int32(count)
+    }
+
+    private func write(_ buffer: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+        var offset = 0
+        while offset < size {
+            let count = retryingInterrupts { Glibc.write(fd, UnsafeRawPointer(buffer!) + offset, size - offset) }
+            if count <= 0 { return slate_averror(count < 0 ? errno : EIO) }
+            offset += count
+        }
+        return Int32(size)
+    }
+
+    private func seek(_ offset: Int64, _ whence: Int32) -> Int64 {
+        if whence & AVSEEK_SIZE != 0 {
+            var status = stat()
+            return fstat(fd, &status) == 0 ? Int64(status.st_size) : Int64(slate_averror(errno))
+        }
+        guard let position else {
+            let moved = lseek(fd, __off_t(offset), whence & ~AVSEEK_FORCE)
+            return moved >= 0 ? Int64(moved) : Int64(slate_averror(errno))
+        }
+        let base: Int64
+        switch whence & ~AVSEEK_FORCE {
+        case SEEK_SET: base = 0
+        case SEEK_CUR: base = position
+        case SEEK_END:
+            var status = stat()
+            guard fstat(fd, &status) == 0 else { return Int64(slate_averror(errno)) }
+            base = Int64(status.st_size)
+        default: return Int64(slate_averror(EINVAL))
+        }
+        guard base + offset >= 0 else { return Int64(slate_averror(EINVAL)) }
+        self.position = base + offset
+        return base + offset
     }
 }

@@ -84,14 +84,15 @@ public final class Folder: Sendable {
         guard fchmod(fd, mode) == 0 else { throw SystemError("change the mode of the folder", path: path) }
     }
 
-    /// Creates `name`, which must not exist (a link under that name is not followed), for writing.
+    /// Creates `name`, which must not exist (a link under that name is not followed),
+    /// for writing and reading back (an MP4 muxer moving its index to the front).
     public func create(_ name: String, mode: mode_t) throws(SystemError) -> Int32 {
-        let fd = retryingInterrupts { openat(self.fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode) }
+        let fd = retryingInterrupts { openat(self.fd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode) }
         guard fd >= 0 else { throw SystemError("create", path: file(name)) }
         return fd
     }
 
-    /// Creates a file named `prefix` and 16 random letters and digits, for writing.
+    /// Creates a file named `prefix` and 16 random letters and digits, as `create` does.
     public func createUnique(prefix: String, mode: mode_t) throws(SystemError) -> (name: String, fd: Int32) {
         while true {
             let name = prefix + Self.randomName()

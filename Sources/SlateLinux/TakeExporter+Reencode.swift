@@ -21,7 +21,7 @@ extension TakeExporter {
             parameters: VideoStreamParameters(
                 codec: encoder.parameters.codec, width: width, height: height, timeBase: timeBase,
                 extradata: encoder.parameters.extradata),
-            rotation: first.rotation)
+            rotation: first.rotation, layout: partial.layout)
         // Where each frame given to the encoder (its pts counts frames) goes in the joined video.
         var timeline: [Int64: (pts: Int64, duration: Int64)] = [:]
         var encoded: Int64 = 0
