@@ -11,9 +11,10 @@ final class FilterGraph {
     let chain: String
     let width: Int
     let height: Int
+    // Optional, so that deinit frees what a failed init allocated.
     private var graph: UnsafeMutablePointer<AVFilterGraph>?
-    private let source: UnsafeMutablePointer<AVFilterContext>
-    private let sink: UnsafeMutablePointer<AVFilterContext>
+    private var source: UnsafeMutablePointer<AVFilterContext>?
+    private var sink: UnsafeMutablePointer<AVFilterContext>?
     private var input: UnsafeMutablePointer<AVFrame>?
     private var output: UnsafeMutablePointer<AVFrame>?
 
@@ -33,8 +34,6 @@ final class FilterGraph {
         input.pointee.height = Int32(height)
         try check(av_frame_get_buffer(input, 0), "set up the filters", path: chain)
 
-        var source: UnsafeMutablePointer<AVFilterContext>?
-        var sink: UnsafeMutablePointer<AVFilterContext>?
         let arguments =
             "video_size=\(width)x\(height):pix_fmt=\(AV_PIX_FMT_YUV420P.rawValue):time_base=1/1000000:pixel_aspect=1/1"
         // The graph's worker threads start with its first filter: they block every signal, as the codecs' do.
@@ -46,8 +45,6 @@ final class FilterGraph {
             return status
         }
         guard status >= 0, let source, let sink else { throw fail(status < 0 ? status : slate_averror(ENOMEM)) }
-        self.source = source
-        self.sink = sink
 
         var outputs = avfilter_inout_alloc()
         var inputs = avfilter_inout_alloc()
@@ -75,7 +72,9 @@ final class FilterGraph {
 
     /// Runs one frame through the chain; the frame out keeps `frame`'s time.
     func apply(_ frame: VideoFrame) throws(MediaError) -> VideoFrame {
-        guard let input, let output else { throw MediaError("filter a frame", path: chain, code: slate_averror(ENOMEM)) }
+        guard let input, let output, let source, let sink else {
+            throw MediaError("filter a frame", path: chain, code: slate_averror(ENOMEM))
+        }
         guard frame.width == width, frame.height == height else {
             throw MediaError(
                 "filter a frame", path: chain,
