@@ -20,7 +20,9 @@ let package = Package(
         .systemLibrary(name: "CV4L2", pkgConfig: "libv4l2", providers: [.apt(["libv4l-dev"])]),
         .systemLibrary(
             name: "CAV", pkgConfig: "libavformat",
-            providers: [.apt(["libavcodec-dev", "libavformat-dev", "libavutil-dev", "libswscale-dev"])]),
+            providers: [
+                .apt(["libavcodec-dev", "libavformat-dev", "libavfilter-dev", "libavutil-dev", "libswscale-dev"])
+            ]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         // C macros and ioctl numbers turned into functions and constants.
         .target(name: "CSlateShim"),

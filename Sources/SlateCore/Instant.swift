@@ -45,4 +45,12 @@ extension Duration {
         let (seconds, attoseconds) = components
         return seconds &* 1_000_000 &+ attoseconds / 1_000_000_000_000
     }
+
+    /// Seconds to `decimals` decimals (at most 6; the rest dropped, as
+    /// `Instant.formatSeconds` drops it), as a number for JSON: 1.6 for 1.6004 s to 3 decimals.
+    public func inSeconds(decimals: Int = 6) -> Double {
+        var unit: Int64 = 1
+        for _ in 0..<(6 - min(max(decimals, 0), 6)) { unit *= 10 }
+        return Double(microseconds / unit) / Double(1_000_000 / unit)
+    }
 }

@@ -1,4 +1,4 @@
-import Yams
+import FoundationEssentials
 
 /// The takes of a rig's work folder, as `takes.json` lists them. It survives
 /// restarts: a take still marked recording after a crash is recovered from its
@@ -62,87 +62,18 @@ public struct TakeManifest: Hashable, Sendable {
 
     public init(takes: [Take] = []) { self.takes = takes }
 
-    /// The manifest as JSON, one take per line.
-    public var json: String {
-        let lines = takes.map { take -> String in
-            var object = JSONObject()
-            object.string("id", take.id)
-            object.string("file", take.file)
-            if let thumbnail = take.thumbnail { object.string("thumbnail", thumbnail) } else { object.null("thumbnail") }
-            object.number("started", String(take.started))
-            object.string("start", UTCTime.format(microseconds: take.started))
-            object.number("duration", Instant.formatSeconds(take.duration.microseconds, decimals: 6))
-            object.number("frames", String(take.frames))
-            object.number("dropped", String(take.dropped))
-            object.string("codec", take.codec)
-            object.bool("recording", take.recording)
-            if let exported = take.exported { object.string("exported", exported) }
-            if let kept = take.kept { object.string("kept", kept) }
-            return "    " + object.closed
-        }
-        return "{\n  \"version\": 1,\n  \"takes\": [\n" + lines.joined(separator: ",\n") + (lines.isEmpty ? "" : "\n")
-            + "  ]\n}\n"
-    }
+    /// The manifest as JSON, on one line: `{"takes":[...],"version":1}`.
+    public var json: String { JSONLine.encode(self) + "\n" }
 
-    /// Reads `takes.json`; errors name the file, line and column.
-    public static func parse(_ text: String, file: String) -> Result<TakeManifest, ProfileErrors> {
-        let root: Node?
+    /// Reads `takes.json`; errors name the file and the entry (`takes[2].file`).
+    public static func parse(_ text: String, file: String) -> Result<TakeManifest, ManifestError> {
         do {
-            root = try Yams.compose(yaml: text)
+            return .success(try JSONDecoder().decode(TakeManifest.self, from: Data(text.utf8)))
+        } catch let error as DecodingError {
+            return .failure(ManifestError(file: file, error))
         } catch {
-            return .failure(ProfileErrors(diagnostics: [ProfileLoader.yamlDiagnostic(error, file: file)]))
+            return .failure(ManifestError(file: file, entry: "", message: "\(error)"))
         }
-        var reader = YAMLReader(file: file)
-        var manifest = TakeManifest()
-        if let root, let top = reader.mapping(root, "the manifest") {
-            reader.checkKeys(top, allowed: ["version", "takes"], in: "the manifest")
-            if let version = top.first(where: { $0.key == "version" }) {
-                _ = reader.integer(version.value, "version", in: 1...1)
-            }
-            if let takes = top.first(where: { $0.key == "takes" }), let items = reader.sequence(takes.value, "takes") {
-                manifest.takes = items.compactMap { take($0, &reader) }
-            }
-        }
-        return reader.diagnostics.isEmpty ? .success(manifest) : .failure(ProfileErrors(diagnostics: reader.diagnostics))
-    }
-
-    private static func take(_ node: Node, _ reader: inout YAMLReader) -> Take? {
-        guard let pairs = reader.mapping(node, "a take") else { return nil }
-        let keys = [
-            "id", "file", "thumbnail", "started", "start", "duration", "frames", "dropped", "codec", "recording", "exported",
-            "kept",
-        ]
-        reader.checkKeys(pairs, allowed: keys, in: "a take")
-        let value = { (key: String) in pairs.first { $0.key == key }?.value }
-        guard let idNode = value("id"), let fileNode = value("file"), let startedNode = value("started") else {
-            reader.error(node, "a take needs id, file and started")
-            return nil
-        }
-        guard let id = reader.string(idNode, "id"), let file = reader.string(fileNode, "file"),
-            let started = reader.integer(startedNode, "started", in: 0...Int.max)
-        else { return nil }
-        guard TakeManifest.isPlainName(file) else {
-            reader.error(fileNode, "a take's file must be a file name in the work folder, not '\(file)'")
-            return nil
-        }
-        var thumbnail: String?
-        if let node = value("thumbnail"), case .scalar(let scalar) = node, scalar.string != "null" {
-            thumbnail = scalar.string
-            if !TakeManifest.isPlainName(scalar.string) {
-                reader.error(node, "a take's thumbnail must be a file name in the work folder")
-                return nil
-            }
-        }
-        let seconds = value("duration").flatMap { reader.number($0, "duration", in: 0...1e9) } ?? 0
-        return Take(
-            id: id, file: file, thumbnail: thumbnail, started: Int64(started),
-            duration: .microseconds(Int64((seconds * 1_000_000).rounded())),
-            frames: value("frames").flatMap { reader.integer($0, "frames", in: 0...Int.max) } ?? 0,
-            dropped: value("dropped").flatMap { reader.integer($0, "dropped", in: 0...Int.max) } ?? 0,
-            codec: value("codec").flatMap { reader.string($0, "codec") } ?? "",
-            recording: value("recording").flatMap { reader.bool($0, "recording") } ?? false,
-            exported: value("exported").flatMap { reader.string($0, "exported") },
-            kept: value("kept").flatMap { reader.string($0, "kept") })
     }
 
     /// A name without folders, so a manifest can only point inside its work folder.
@@ -165,6 +96,139 @@ public struct TakeManifest: Hashable, Sendable {
     public static func takeFileName(started: Int64, id: String, extension: String = "mp4") -> String {
         "take-" + UTCTime.compact(microseconds: started) + "-" + id + "." + `extension`
     }
+}
+
+extension TakeManifest: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case version, takes
+    }
+
+    /// The manifest's only version so far.
+    static let version = 1
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let version = try container.decodeIfPresent(Int.self, forKey: .version), version != Self.version {
+            throw DecodingError.dataCorruptedError(
+                forKey: .version, in: container, debugDescription: "version must be \(Self.version), not \(version)")
+        }
+        takes = try container.decodeIfPresent([Take].self, forKey: .takes) ?? []
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(Self.version, forKey: .version)
+        try container.encode(takes, forKey: .takes)
+    }
+}
+
+/// A take in `takes.json`: `started` in microseconds since 1970 and `start` as
+/// UTC text, `duration` in seconds, `thumbnail` null when there is none;
+/// `exported` and `kept` only when set. Files must be names in the work folder.
+extension TakeManifest.Take: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case id, file, thumbnail, started, start, duration, frames, dropped, codec, recording, exported, kept
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func name(_ key: CodingKeys, _ value: String) throws -> String {
+            guard TakeManifest.isPlainName(value) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: container,
+                    debugDescription: "a take's \(key.stringValue) must be a file name in the work folder, not '\(value)'")
+            }
+            return value
+        }
+        func count(_ key: CodingKeys) throws -> Int {
+            let value = try container.decodeIfPresent(Int.self, forKey: key) ?? 0
+            guard value >= 0 else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: container, debugDescription: "\(key.stringValue) must not be negative, not \(value)")
+            }
+            return value
+        }
+        id = try container.decode(String.self, forKey: .id)
+        file = try name(.file, try container.decode(String.self, forKey: .file))
+        thumbnail = try container.decodeIfPresent(String.self, forKey: .thumbnail).map { try name(.thumbnail, $0) }
+        started = try container.decode(Int64.self, forKey: .started)
+        guard started >= 0 else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .started, in: container, debugDescription: "started must not be negative, not \(started)")
+        }
+        let seconds = try container.decodeIfPresent(Double.self, forKey: .duration) ?? 0
+        guard (0...1e9).contains(seconds) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .duration, in: container, debugDescription: "duration must be from 0 to 1e9 seconds, not \(seconds)")
+        }
+        duration = .microseconds(Int64((seconds * 1_000_000).rounded()))
+        frames = try count(.frames)
+        dropped = try count(.dropped)
+        codec = try container.decodeIfPresent(String.self, forKey: .codec) ?? ""
+        recording = try container.decodeIfPresent(Bool.self, forKey: .recording) ?? false
+        exported = try container.decodeIfPresent(String.self, forKey: .exported)
+        kept = try container.decodeIfPresent(String.self, forKey: .kept)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(file, forKey: .file)
+        try container.encode(thumbnail, forKey: .thumbnail)
+        try container.encode(started, forKey: .started)
+        try container.encode(UTCTime.format(microseconds: started), forKey: .start)
+        try container.encode(duration.inSeconds(), forKey: .duration)
+        try container.encode(frames, forKey: .frames)
+        try container.encode(dropped, forKey: .dropped)
+        try container.encode(codec, forKey: .codec)
+        try container.encode(recording, forKey: .recording)
+        try container.encodeIfPresent(exported, forKey: .exported)
+        try container.encodeIfPresent(kept, forKey: .kept)
+    }
+}
+
+/// Why `takes.json` cannot be read: the file, the entry (`takes[2].file`, empty
+/// for the file as a whole) and what is wrong with it.
+public struct ManifestError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var file: String
+    public var entry: String
+    public var message: String
+
+    public init(file: String, entry: String, message: String) {
+        self.file = file
+        self.entry = entry
+        self.message = message
+    }
+
+    init(file: String, _ error: DecodingError) {
+        let (codingPath, message): ([any CodingKey], String) =
+            switch error {
+            case .keyNotFound(let key, let context): (context.codingPath, "'\(key.stringValue)' is missing")
+            case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+                (context.codingPath, "must be " + Self.kind(type))
+            case .dataCorrupted(let context): (context.codingPath, context.debugDescription)
+            @unknown default: ([], "\(error)")
+            }
+        var entry = ""
+        for key in codingPath {
+            if let index = key.intValue { entry += "[\(index)]" } else { entry += (entry.isEmpty ? "" : ".") + key.stringValue }
+        }
+        self.init(file: file, entry: entry, message: message)
+    }
+
+    /// What a JSON value of `type` is called.
+    private static func kind(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Bool.Type: "true or false"
+        case is Int.Type, is Int64.Type: "a whole number"
+        case is Double.Type: "a number"
+        default: String(describing: type).hasPrefix("Array") ? "a list" : "an object"
+        }
+    }
+
+    /// `takes.json: error: takes[0].file: a take's file must be a file name in the work folder, not '../x'`.
+    public var description: String { "\(file): error: " + (entry.isEmpty ? "" : "\(entry): ") + message }
 }
 
 /// UTC calendar formatting without Foundation (days-from-civil arithmetic).

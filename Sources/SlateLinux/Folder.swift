@@ -91,15 +91,16 @@ public final class Folder: Sendable {
         try Syscall.checkWritable(fd).value("faccessat", on: path, to: "write to the folder")
     }
 
-    /// Creates `name`, which must not exist (a link under that name is not followed), for writing.
+    /// Creates `name`, which must not exist (a link under that name is not followed),
+    /// for writing and reading back (an MP4 muxer moving its index to the front).
     public func create(_ name: String, mode: mode_t) throws(OperationError) -> FileDescriptor {
         try Syscall.open(
-            name, in: fd, .writeOnly, options: [.create, .exclusiveCreate, .noFollow, .closeOnExec],
+            name, in: fd, .readWrite, options: [.create, .exclusiveCreate, .noFollow, .closeOnExec],
             permissions: FilePermissions(rawValue: mode)
         ).value("openat", on: file(name), to: "create")
     }
 
-    /// Creates a file named `prefix` and 16 random letters and digits, for writing.
+    /// Creates a file named `prefix` and 16 random letters and digits, as `create` does.
     public func createUnique(prefix: String, mode: mode_t) throws(OperationError) -> (name: String, fd: FileDescriptor) {
         while true {
             let name = prefix + Self.randomName()

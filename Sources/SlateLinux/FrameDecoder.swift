@@ -2,8 +2,8 @@ import CAV
 import SlateCore
 
 /// Decodes compressed video (any codec libavcodec can decode: H.264, HEVC,
-/// MJPEG, ...) into I420 `VideoFrame`s, converted with libswscale when the
-/// decoder's pixel format or size is not the size asked for.
+/// MJPEG, ...) into I420 `VideoFrame`s at their decoded size, converted with
+/// libswscale when the decoder gives another pixel format.
 public final class FrameDecoder {
     /// One decoded picture and its presentation time in the packets' time base
     /// (nil when the stream gives none).
@@ -18,7 +18,6 @@ public final class FrameDecoder {
     public let source: String
     /// The unit of the packets' timestamps; the frames' `time` is in microseconds of it.
     public let timeBase: TimeBase
-    private let size: (width: Int, height: Int)?
     private var context: UnsafeMutablePointer<AVCodecContext>?
     private var decoded: UnsafeMutablePointer<AVFrame>?
     private var scaled: UnsafeMutablePointer<AVFrame>?
@@ -28,25 +27,13 @@ public final class FrameDecoder {
     private var drained = false
 
     /// Opens libavcodec's decoder for `codec` with its global header
-    /// (`extradata`: SPS/PPS for H.264, none for MJPEG). Frames come out
-    /// `width`x`height` when given, else at their decoded size. Errors name
-    /// `source`, else the codec.
-    public init(
-        codec: String, extradata: [UInt8] = [], timeBase: TimeBase, width: Int? = nil, height: Int? = nil,
-        source: String? = nil
-    ) throws(MediaError) {
+    /// (`extradata`: SPS/PPS for H.264, none for MJPEG). Errors name `source`,
+    /// else the codec.
+    public init(codec: String, extradata: [UInt8] = [], timeBase: TimeBase, source: String? = nil) throws(MediaError) {
         _ = LibAV.setUp
         self.codec = codec
         self.source = source ?? codec
         self.timeBase = timeBase
-        if let width, let height {
-            guard width > 0, height > 0 else {
-                throw MediaError("open a decoder", path: self.source, message: "the size \(width)x\(height) must be positive")
-            }
-            size = (width, height)
-        } else {
-            size = nil
-        }
         guard let descriptor = avcodec_descriptor_get_by_name(codec),
             let decoder = avcodec_find_decoder(descriptor.pointee.id)
         else { throw MediaError("open a decoder", path: self.source, message: "libavcodec has no decoder for '\(codec)'") }
@@ -111,12 +98,11 @@ public final class FrameDecoder {
         }
     }
 
-    /// The decoded picture as I420 at the wanted size: copied as it is when it
-    /// already is, else through libswscale.
+    /// The decoded picture as I420: copied as it is when it already is, else
+    /// through libswscale.
     private func convert(_ picture: UnsafeMutablePointer<AVFrame>, time: Instant) throws(MediaError) -> VideoFrame {
         let width = Int(picture.pointee.width), height = Int(picture.pointee.height)
-        let (outWidth, outHeight) = size ?? (width, height)
-        if picture.pointee.format == AV_PIX_FMT_YUV420P.rawValue && width == outWidth && height == outHeight {
+        if picture.pointee.format == AV_PIX_FMT_YUV420P.rawValue {
             return FrameDecoder.frame(of: picture, width: width, height: height, time: time)
         }
         guard let scaled else { throw MediaError("convert a frame", path: source, code: slate_averror(ENOMEM)) }
@@ -124,19 +110,18 @@ public final class FrameDecoder {
         if scalerInput.map({ $0 != shape }) ?? true {
             sws_freeContext(scaler)
             scaler = sws_getContext(
-                shape.width, shape.height, AVPixelFormat(rawValue: shape.format), Int32(outWidth), Int32(outHeight),
+                shape.width, shape.height, AVPixelFormat(rawValue: shape.format), shape.width, shape.height,
                 AV_PIX_FMT_YUV420P, SWS_BILINEAR, nil, nil, nil)
             scalerInput = scaler == nil ? nil : shape
             guard scaler != nil else {
                 throw MediaError(
                     "convert a frame", path: source,
-                    message: "libswscale cannot convert \(width)x\(height) \(FrameDecoder.formatName(shape.format)) "
-                        + "to \(outWidth)x\(outHeight) yuv420p")
+                    message: "libswscale cannot convert \(width)x\(height) \(FrameDecoder.formatName(shape.format)) to yuv420p")
             }
             av_frame_unref(scaled)
             scaled.pointee.format = AV_PIX_FMT_YUV420P.rawValue
-            scaled.pointee.width = Int32(outWidth)
-            scaled.pointee.height = Int32(outHeight)
+            scaled.pointee.width = shape.width
+            scaled.pointee.height = shape.height
             try check(av_frame_get_buffer(scaled, 0), "convert a frame", path: source)
         }
         let from = picture.pointee, to = scaled.pointee
@@ -148,7 +133,7 @@ public final class FrameDecoder {
         let targetStrides = [to.linesize.0, to.linesize.1, to.linesize.2, to.linesize.3]
         let rows = sws_scale(scaler, sourcePlanes, sourceStrides, 0, from.height, targetPlanes, targetStrides)
         guard rows > 0 else { throw MediaError("convert a frame", path: source, code: rows < 0 ? rows : slate_averror(EINVAL)) }
-        return FrameDecoder.frame(of: scaled, width: outWidth, height: outHeight, time: time)
+        return FrameDecoder.frame(of: scaled, width: width, height: height, time: time)
     }
 
     /// An I420 AVFrame's planes, rows packed.

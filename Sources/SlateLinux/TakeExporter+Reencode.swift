@@ -2,9 +2,11 @@ import SlateCore
 
 /// Joining takes that cannot be stream copied: decode, filter, encode.
 extension TakeExporter {
-    /// Decodes the takes one after another (scaled to the first take's size),
-    /// applies `filter` and encodes them again with the first take's codec if
-    /// it has an encoder (else H.264) at its frame rate. Each frame keeps its
+    /// Decodes the takes one after another; scales them to the first take's
+    /// size and applies `filter` in one filter graph; encodes them again with
+    /// the first take's codec if it has an encoder (else H.264) at its frame
+    /// rate. The display rotation of the first take is kept as its display
+    /// matrix, as a stream copy keeps it. Each frame keeps its
     /// take's timing, shifted to start where the previous take ended. A take
     /// stops at a read error, which its `Read` keeps.
     func reencode(
@@ -19,13 +21,15 @@ extension TakeExporter {
             parameters: VideoStreamParameters(
                 codec: encoder.parameters.codec, width: width, height: height, timeBase: timeBase,
                 extradata: encoder.parameters.extradata),
-            rotation: first.rotation)
+            rotation: first.rotation, layout: partial.layout)
         // Where each frame given to the encoder (its pts counts frames) goes in the joined video.
         var timeline: [Int64: (pts: Int64, duration: Int64)] = [:]
         var encoded: Int64 = 0
         var offset: Int64 = 0
         var last: Int64 = -1
         var reads: [Read] = []
+        let chain = (["scale=\(width):\(height):flags=bilinear"] + [filter.filterChain].compactMap { $0 }).joined(separator: ",")
+        var graph: FilterGraph?
 
         func write(_ packets: [EncodedPacket]) throws {
             for var packet in packets {
@@ -43,8 +47,7 @@ extension TakeExporter {
         for reader in readers {
             let source = reader.parameters.timeBase
             let decoder = try FrameDecoder(
-                codec: reader.parameters.codec, extradata: reader.parameters.extradata, timeBase: source, width: width,
-                height: height, source: reader.path)
+                codec: reader.parameters.codec, extradata: reader.parameters.extradata, timeBase: source, source: reader.path)
             var durations: [Int64: Int64] = [:]
             var start: Int64?
             var previous: Int64?
@@ -53,7 +56,7 @@ extension TakeExporter {
             var frames = 0
 
             func add(_ pictures: [FrameDecoder.Picture]) throws {
-                for var picture in pictures {
+                for picture in pictures {
                     let time = picture.pts ?? previous.map { $0 + reader.frameDuration } ?? 0
                     previous = time
                     let duration = durations.removeValue(forKey: time) ?? reader.frameDuration
@@ -63,11 +66,13 @@ extension TakeExporter {
                     let length = max(1, source.convert(duration, to: timeBase))
                     last = pts
                     end = max(end, pts + length)
-                    filter.apply(
-                        width: picture.frame.width, height: picture.frame.height, y: &picture.frame.y, u: &picture.frame.u,
-                        v: &picture.frame.v)
+                    let frame = picture.frame
+                    let filters =
+                        try graph.flatMap { $0.width == frame.width && $0.height == frame.height ? $0 : nil }
+                        ?? FilterGraph(width: frame.width, height: frame.height, chain: chain)
+                    graph = filters
                     timeline[encoded] = (pts, length)
-                    try write(encoder.encode(picture.frame, pts: encoded))
+                    try write(encoder.encode(filters.apply(frame), pts: encoded))
                     encoded += 1
                     frames += 1
                     if encoded % 30 == 0 { progress(Double(encoded) / Double(max(1, total))) }

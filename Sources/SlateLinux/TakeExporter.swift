@@ -3,7 +3,8 @@ import SlateCore
 
 /// Joins a work folder's finished takes into one video in the output folder,
 /// with continuous timestamps: by stream copy when the takes allow it and no
-/// filter is asked for, else by decoding, filtering and encoding again.
+/// filter is asked for, else by decoding, filtering and encoding again. The
+/// video is a finished MP4 (`TakeWriter.Layout.finished`), where takes are fragmented.
 ///
 /// The result is written to a temporary file of its own, synced, re-opened and
 /// checked against the takes as `takes.json` lists them (each take read to its
@@ -73,11 +74,13 @@ public struct TakeExporter: Sendable {
     }
 
     /// The file an export is written to before it is verified and named: a new
-    /// file with an unpredictable name in the output folder.
+    /// file with an unpredictable name in the output folder, to be a finished MP4
+    /// created when its first take was recorded.
     struct Partial {
         var folder: Folder
         var name: String
         var io: DescriptorIO
+        var layout: TakeWriter.Layout
     }
 
     /// Why an export did not happen; the takes are all still there.
@@ -123,7 +126,8 @@ public struct TakeExporter: Sendable {
             output = try Folder(outputFolder, creating: 0o755)
             let (partialName, fd) = try output.createUnique(prefix: "." + name + ".partial-", mode: 0o666)
             let io = try DescriptorIO(fd: fd, writing: true, path: output.file(partialName))
-            partial = Partial(folder: output, name: partialName, io: io)
+            partial = Partial(
+                folder: output, name: partialName, io: io, layout: .finished(creationTime: takes[0].started))
         } catch {
             throw Failure(description: "\(error); the takes are kept")
         }
@@ -226,7 +230,8 @@ public struct TakeExporter: Sendable {
         let first = readers[0]
         let timeBase = first.parameters.timeBase
         let writer = try TakeWriter(
-            io: partial.io, named: partial.name, in: partial.folder, parameters: first.parameters, rotation: first.rotation)
+            io: partial.io, named: partial.name, in: partial.folder, parameters: first.parameters, rotation: first.rotation,
+            layout: partial.layout)
         var offset: Int64 = 0
         var copied = 0
         var reads: [Read] = []
@@ -271,5 +276,14 @@ extension ExportPlan.Take {
             path: reader.path, codec: reader.parameters.codec, width: reader.parameters.width,
             height: reader.parameters.height, extradata: reader.parameters.extradata, duration: .microseconds(duration),
             frameDuration: .microseconds(frames > 0 ? duration / Int64(frames) : 0))
+    }
+}
+
+extension ExportLine {
+    /// The line `slate takes export --json` prints for `outcome`.
+    public init(_ outcome: TakeExporter.Outcome) {
+        self.init(
+            path: outcome.path, takes: outcome.takes, frames: outcome.frames, duration: outcome.duration.inSeconds(decimals: 3),
+            method: outcome.method, encoder: outcome.encoder, kept: outcome.kept, short: outcome.short.map(\.description))
     }
 }

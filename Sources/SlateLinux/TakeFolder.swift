@@ -8,7 +8,7 @@ public struct TakeFolder: Sendable {
     /// Why the folder's manifest could not be read, or the folder not used.
     public enum Failure: Error, CustomStringConvertible {
         case system(OperationError)
-        case manifest([Diagnostic])
+        case manifest(ManifestError)
         /// Another process holds the folder's lock; `holder` is what it wrote there.
         case busy(path: String, holder: String)
         case missing(path: String)
@@ -18,7 +18,7 @@ public struct TakeFolder: Sendable {
         public var description: String {
             switch self {
             case .system(let error): "\(error)"
-            case .manifest(let diagnostics): diagnostics.map(\.description).joined(separator: "\n")
+            case .manifest(let error): error.description
             case .busy(let path, let holder): "\(path) is in use by \(holder)"
             case .missing(let path): "\(path): the work folder does not exist"
             case .folder(let failure): "\(failure)"
@@ -66,7 +66,7 @@ public struct TakeFolder: Sendable {
         }
         switch TakeManifest.parse(text, file: manifestPath) {
         case .success(let manifest): return manifest
-        case .failure(let errors): throw .manifest(errors.diagnostics)
+        case .failure(let error): throw .manifest(error)
         }
     }
 

@@ -143,6 +143,7 @@ public final class TakeRecorder: @unchecked Sendable {
         var index: Int64 = -1
         var streamStart: Instant?
         var previous: Instant?
+        var tuningFailed = false
         while true {
             guard let next = queue.next() else { break }
             guard var frame = next.unpacked() else { continue }
@@ -151,7 +152,12 @@ public final class TakeRecorder: @unchecked Sendable {
             MonotonicClock.sleep(until: frame.time + Self.commandDelay)
             takeCommands(ended: false)
             if let tuning {
-                frame = tuning.apply(frame, interval: previous.map { frame.time - $0 } ?? .zero)
+                do {
+                    frame = try tuning.apply(frame, interval: previous.map { frame.time - $0 } ?? .zero)
+                } catch {
+                    if !tuningFailed { log.error("frames are recorded without mirroring or digital zoom: \(error)") }
+                    tuningFailed = true
+                }
             }
             previous = frame.time
             let keyframe = router.needsKeyframe(forFrameAt: frame.time)

@@ -6,14 +6,28 @@ import SystemPackage
 /// or QuickTime when the path ends in `.mov` (for MJPEG): a new fragment starts at
 /// every keyframe and is flushed to the file at once, so a crash or a kill leaves a
 /// playable file that ends at the last fragment, and a failed write (a full disk)
-/// can be cut back to it with `abandon()`. libav writes through the descriptor
-/// of the file Slate created, never by path.
+/// can be cut back to it with `abandon()`. An export is written as a finished MP4
+/// instead (`Layout.finished`). libav writes through the descriptor of the file
+/// Slate created, never by path.
 public final class TakeWriter {
+    /// How the file is laid out.
+    public enum Layout: Hashable, Sendable {
+        /// A take: fragmented, a fragment flushed to the file at each keyframe.
+        case fragmented
+        /// A finished file, for exports: not fragmented, its index (moov) moved
+        /// in front of the media data once written (`movflags +faststart`, a
+        /// second pass that reads the file back through its descriptor), with
+        /// `creationTime` (µs since 1970) as `creation_time` and Slate as `encoder`.
+        case finished(creationTime: Int64)
+    }
+
     /// The file's path, for messages.
     public let path: String
     public let parameters: VideoStreamParameters
     /// Clockwise degrees a player turns the picture (0, 90, 180 or 270), stored as a display matrix.
     public let rotation: Int
+    /// A take's fragments, or an export's finished file.
+    public let layout: Layout
     /// Packets written so far.
     public private(set) var packetCount = 0
     /// What the file holds in complete fragments, flushed to it.
@@ -46,7 +60,8 @@ public final class TakeWriter {
 
     /// Writes the header through `io`, the new file `name` of `folder`.
     init(
-        io: DescriptorIO, named name: String, in folder: Folder, parameters: VideoStreamParameters, rotation: Int = 0
+        io: DescriptorIO, named name: String, in folder: Folder, parameters: VideoStreamParameters, rotation: Int = 0,
+        layout: Layout = .fragmented
     ) throws(MediaError) {
         _ = LibAV.setUp
         let path = folder.file(name)
@@ -54,6 +69,7 @@ public final class TakeWriter {
         self.folder = folder
         self.io = io
         self.parameters = parameters
+        self.layout = layout
         self.rotation = ((rotation % 360) + 360) % 360
         guard self.rotation % 90 == 0 else {
             throw MediaError("write the take", path: path, message: "rotation \(rotation) is not a multiple of 90 degrees")
@@ -95,8 +111,17 @@ public final class TakeWriter {
         context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
         var options: OpaquePointer?
         defer { av_dict_free(&options) }
-        av_dict_set(&options, "movflags", "frag_keyframe+empty_moov+default_base_moof", 0)
-        av_dict_set(&options, "flush_packets", "1", 0)
+        switch layout {
+        case .fragmented:
+            av_dict_set(&options, "movflags", "frag_keyframe+empty_moov+default_base_moof", 0)
+            av_dict_set(&options, "flush_packets", "1", 0)
+        case .finished(let creationTime):
+            av_dict_set(&options, "movflags", "+faststart", 0)
+            av_dict_set(&context.pointee.metadata, "creation_time", UTCTime.format(microseconds: creationTime), 0)
+            // The MP4 muxer's name for the tag players read as `encoder` (©too).
+            av_dict_set(&context.pointee.metadata, "encoding_tool", "Slate \(SlateVersion.current)", 0)
+        }
+        Self.readBackThroughDescriptor(context, io)
         try check(avformat_write_header(context, &options), "write the MP4 header", path: path)
         headerWritten = true
         avio_flush(context.pointee.pb)
@@ -155,9 +180,10 @@ public final class TakeWriter {
         throw MediaError(operation, path: path, code: pb.pointee.error)
     }
 
-    /// Writes the last fragment and the trailer, closes the file and syncs it
-    /// and its folder to disk. When the last fragment cannot be written, the
-    /// file is cut back to its complete fragments (`complete`) and the error thrown.
+    /// Writes the last fragment and the trailer (for a finished file, the index
+    /// moved to the front), closes the file and syncs it and its folder to disk.
+    /// When a take's last fragment cannot be written, the file is cut back to its
+    /// complete fragments (`complete`) and the error thrown.
     public func finish() throws(MediaError) {
         guard let context, !finished else { return }
         finished = true
@@ -165,7 +191,7 @@ public final class TakeWriter {
         let status = av_write_trailer(context)
         avio_flush(context.pointee.pb)
         let writeStatus = context.pointee.pb.pointee.error
-        if status < 0 || writeStatus < 0 { _ = Syscall.truncate(io.fd, to: complete.bytes) }
+        if layout == .fragmented && (status < 0 || writeStatus < 0) { _ = Syscall.truncate(io.fd, to: complete.bytes) }
         try check(status, "write the MP4 trailer", path: path)
         try check(writeStatus, "close the take", path: path)
         if case .failure(let errno) = Syscall.sync(io.fd) {
@@ -176,6 +202,32 @@ public final class TakeWriter {
         } catch {
             throw MediaError(
                 "sync the take to disk", path: error.subject ?? folder.path, code: slate_averror(error.errno.rawValue))
+        }
+    }
+
+    /// Lets the muxer read back what it wrote, which faststart's second pass does,
+    /// through `io`'s descriptor at a position of its own (`DescriptorIO.reader`),
+    /// and nothing else: libav opens no file itself, by path or otherwise, and
+    /// writing stays `io`'s.
+    private static func readBackThroughDescriptor(_ context: UnsafeMutablePointer<AVFormatContext>, _ io: DescriptorIO) {
+        context.pointee.opaque = Unmanaged.passUnretained(io).toOpaque()
+        context.pointee.io_open = { context, pb, _, flags, _ in
+            guard let context, let pb, flags & AVIO_FLAG_WRITE == 0 else { return slate_averror(EPERM) }
+            let io = Unmanaged<DescriptorIO>.fromOpaque(context.pointee.opaque).takeUnretainedValue()
+            do throws(MediaError) {
+                let reader = try DescriptorIO.reader(of: io, path: "the file written")
+                pb.pointee = reader.context
+                // Released by io_close2, which frees the context with it.
+                _ = Unmanaged.passRetained(reader)
+                return 0
+            } catch {
+                return error.code
+            }
+        }
+        context.pointee.io_close2 = { _, pb in
+            guard let opaque = pb?.pointee.opaque else { return 0 }
+            Unmanaged<DescriptorIO>.fromOpaque(opaque).release()
+            return 0
         }
     }
 

@@ -104,10 +104,7 @@ struct Cameras: ParsableCommand {
                 default:
                     found += 1
                     if json {
-                        var object = JSONObject()
-                        object.string("path", path)
-                        object.string("error", "\(error)")
-                        output.writeLine(object.closed)
+                        output.writeLine(JSONLine.encode(UnreadableDeviceLine(path: path, error: "\(error)")))
                     } else {
                         output.writeLine("\(path)  not readable: \(error)")
                     }
@@ -176,82 +173,10 @@ struct Cameras: ParsableCommand {
         _ camera: V4L2Camera, _ modes: [CameraMode], _ controls: [CameraControl],
         _ outcomes: [(Int, FormatSelection.Outcome)], _ errors: [String]
     ) -> String {
-        var object = JSONObject()
-        object.string("path", camera.path)
-        object.string("card", camera.card)
-        object.string("driver", camera.driver)
-        object.string("bus", camera.busInfo)
-        if !errors.isEmpty { object.strings("errors", errors) }
-        object.objects("modes", modes.map(modeJSON))
-        object.objects(
-            "controls",
-            controls.map { control in
-                var item = JSONObject()
-                item.string("id", control.id.description)
-                item.string("name", control.name)
-                item.string("type", control.kind.name)
-                item.number("min", "\(control.minimum)")
-                item.number("max", "\(control.maximum)")
-                item.number("step", "\(control.step)")
-                item.number("default", "\(control.defaultValue)")
-                if let value = control.value { item.number("value", "\(value)") } else { item.null("value") }
-                item.bool("readOnly", control.isReadOnly)
-                item.bool("inactive", control.isInactive)
-                if !control.menu.isEmpty {
-                    item.objects(
-                        "menu",
-                        control.menu.map { entry in
-                            var menu = JSONObject()
-                            menu.number("index", "\(entry.index)")
-                            menu.string("name", entry.name)
-                            return menu
-                        })
-                }
-                return item
-            })
-        object.objects(
-            "selections",
-            outcomes.map { fps, outcome in
-                var item = JSONObject()
-                item.number("fps", "\(fps)")
-                switch outcome {
-                case .chosen: item.string("outcome", "chosen")
-                case .belowFrameRate: item.string("outcome", "below-frame-rate")
-                case .unavailable: item.string("outcome", "unavailable")
-                }
-                if let choice = outcome.choice {
-                    item.string("format", choice.mode.pixelFormat.string)
-                    item.number("width", "\(choice.mode.width)")
-                    item.number("height", "\(choice.mode.height)")
-                    item.string("interval", choice.interval.description)
-                    item.number("intervalFPS", choice.interval.fpsText)
-                    item.bool("passThrough", choice.passesThrough)
-                }
-                item.string("reason", outcome.reason)
-                return item
-            })
-        return object.closed
-    }
-
-    static func modeJSON(_ mode: CameraMode) -> JSONObject {
-        var item = JSONObject()
-        item.string("format", mode.pixelFormat.string)
-        item.string("name", mode.formatName)
-        item.bool("compressed", mode.isCompressed)
-        item.bool("emulated", mode.isEmulated)
-        item.number("width", "\(mode.width)")
-        item.number("height", "\(mode.height)")
-        switch mode.intervals {
-        case .discrete(let list): item.strings("intervals", list.map(\.description))
-        case .stepwise(let min, let max, let step):
-            var range = JSONObject()
-            range.string("min", min.description)
-            range.string("max", max.description)
-            range.string("step", step.description)
-            item.object("intervals", range)
-        }
-        if let fastest = mode.intervals.fastest { item.number("maxFPS", fastest.fpsText) }
-        return item
+        JSONLine.encode(
+            CameraLine(
+                path: camera.path, card: camera.card, driver: camera.driver, bus: camera.busInfo, errors: errors,
+                modes: modes, controls: controls, selections: outcomes.map { (fps: $0.0, outcome: $0.1) }))
     }
 
     // MARK: Streaming test
@@ -325,31 +250,20 @@ struct Cameras: ParsableCommand {
         camera.stop()
         guard let first, let last else { throw fail("\(path): no frames") }
         let span = last.timestamp.microseconds - first.timestamp.microseconds
-        let measured = span > 0 ? Self.decimals(Double(count - 1) * 1_000_000 / Double(span), 2) : "0"
+        let measured = span > 0 ? (Double(count - 1) * 1_000_000 / Double(span) * 100).rounded() / 100 : 0
         let zero = Instant(microseconds: 0)
         if json {
-            var object = JSONObject()
-            object.string("path", path)
-            object.string("format", configured.mode.pixelFormat.string)
-            object.number("width", "\(configured.mode.width)")
-            object.number("height", "\(configured.mode.height)")
-            object.string("interval", configured.interval.description)
-            object.number("intervalFPS", configured.interval.fpsText)
-            object.number("buffers", "\(bufferCount)")
-            object.number("frames", "\(count)")
-            object.number("measuredFPS", measured)
-            object.number("dropped", "\(camera.droppedFrames)")
-            object.number("corrupt", "\(corrupt)")
-            object.number("firstSequence", "\(first.sequence)")
-            object.number("lastSequence", "\(last.sequence)")
-            object.number("first", first.timestamp.seconds(since: zero))
-            object.number("last", last.timestamp.seconds(since: zero))
-            object.bool("driverTimestamps", first.hasDriverTimestamp)
-            object.number("bytes", "\(lastBytes)")
-            output.writeLine(object.closed)
+            let line = CameraTestLine(
+                path: path, format: configured.mode.pixelFormat.string, width: configured.mode.width,
+                height: configured.mode.height, interval: configured.interval.description,
+                intervalFPS: configured.interval.fpsValue, buffers: bufferCount, frames: count, measuredFPS: measured,
+                dropped: camera.droppedFrames, corrupt: corrupt, firstSequence: first.sequence, lastSequence: last.sequence,
+                first: (first.timestamp - zero).inSeconds(), last: (last.timestamp - zero).inSeconds(),
+                driverTimestamps: first.hasDriverTimestamp, bytes: lastBytes)
+            output.writeLine(JSONLine.encode(line))
         } else {
             output.writeLine(
-                "\(count) frames in \(Instant.seconds(span)) s: \(measured) fps measured, "
+                "\(count) frames in \(Instant.seconds(span)) s: \(span > 0 ? Self.decimals(measured, 2) : "0") fps measured, "
                     + "\(camera.droppedFrames) dropped (sequence \(first.sequence)..\(last.sequence))"
                     + (corrupt > 0 ? ", \(corrupt) marked corrupt" : ""))
             output.writeLine(

@@ -112,31 +112,16 @@ struct Devices: ParsableCommand {
     }
 
     static func json(_ entry: Entry, _ binding: Binding?) -> String {
-        let device = entry.identity
-        var object = JSONObject()
-        object.string("path", entry.node.devnode)
-        object.string("name", device.name)
-        object.string("bus", Bus.name(of: device.bus))
-        object.string("vendor", Hex.id(device.vendor))
-        object.string("product", Hex.id(device.product))
-        object.string("version", Hex.id(device.version))
-        object.string("phys", device.phys)
-        object.string("uniq", device.uniq)
-        object.string("group", entry.node.group)
-        object.bool("readable", entry.error == nil)
-        if let error = entry.error { object.string("error", error) }
-        object.strings("codes", device.codes.sorted { ($0.type, $0.code) < ($1.type, $1.code) }.map(\.name))
-        var udev = JSONObject()
-        for (key, value) in entry.node.properties.sorted(by: { $0.key < $1.key }) { udev.string(key, value) }
-        object.object("udev", udev)
-        if let binding {
-            if let input = binding.matches.first(where: \.matches) { object.string("input", input.input) } else { object.null("input") }
-            var reasons = JSONObject()
-            for match in binding.matches where !match.matches { reasons.strings(match.input, match.reasons) }
-            object.object("mismatches", reasons)
-            object.bool("clone", binding.clone)
-            if let warning = binding.warning { object.string("warning", warning) }
+        let profile = binding.map { binding in
+            DeviceLine.ProfileMatch(
+                input: binding.matches.first(where: \.matches)?.input,
+                mismatches: Dictionary(
+                    binding.matches.filter { !$0.matches }.map { ($0.input, $0.reasons) }, uniquingKeysWith: { first, _ in first }),
+                clone: binding.clone, warning: binding.warning)
         }
-        return object.closed
+        return JSONLine.encode(
+            DeviceLine(
+                path: entry.node.devnode, identity: entry.identity, group: entry.node.group, error: entry.error,
+                udev: entry.node.properties, profile: profile))
     }
 }

@@ -91,14 +91,11 @@ struct Record: ParsableCommand {
         }
         let seconds = Instant.formatSeconds(take.duration.microseconds, decimals: 3)
         if json {
-            var object = JSONObject()
-            object.string("path", folder.file(take.file))
-            if let thumbnail = take.thumbnail { object.string("thumbnail", folder.file(thumbnail)) }
-            object.string("encoder", recorder.encoderName)
-            object.number("duration", seconds)
-            object.number("frames", String(take.frames))
-            object.number("dropped", String(take.dropped))
-            print(object.closed)
+            print(
+                JSONLine.encode(
+                    RecordLine(
+                        path: folder.file(take.file), thumbnail: take.thumbnail.map(folder.file), encoder: recorder.encoderName,
+                        duration: take.duration.inSeconds(decimals: 3), frames: take.frames, dropped: take.dropped)))
         } else {
             print("recorded \(folder.file(take.file)) with \(recorder.encoderName): \(seconds) s, \(take.frames) frames, \(take.dropped) dropped")
         }

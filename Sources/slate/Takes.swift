@@ -100,18 +100,13 @@ struct Takes: ParsableCommand {
             for (index, take) in manifest.takes.enumerated() {
                 let seconds = Instant.formatSeconds(take.duration.microseconds, decimals: 3)
                 if json {
-                    var object = JSONObject()
-                    object.number("number", String(index + 1))
-                    object.string("path", folder.file(take.file))
-                    if let thumbnail = take.thumbnail { object.string("thumbnail", folder.file(thumbnail)) }
-                    object.string("start", UTCTime.format(microseconds: take.started))
-                    object.number("duration", seconds)
-                    object.number("frames", String(take.frames))
-                    object.number("dropped", String(take.dropped))
-                    object.string("codec", take.codec)
-                    object.bool("recording", take.recording)
-                    if let kept = take.kept { object.string("kept", kept) }
-                    output.writeLine(object.closed)
+                    output.writeLine(
+                        JSONLine.encode(
+                            TakeListLine(
+                                number: index + 1, path: folder.file(take.file), thumbnail: take.thumbnail.map(folder.file),
+                                start: UTCTime.format(microseconds: take.started), duration: take.duration.inSeconds(decimals: 3),
+                                frames: take.frames, dropped: take.dropped, codec: take.codec, recording: take.recording,
+                                kept: take.kept)))
                 } else {
                     output.writeLine(
                         "\(index + 1)  \(take.file)  \(seconds) s  \(take.frames) frames  \(take.dropped) dropped  "
@@ -205,17 +200,7 @@ struct Takes: ParsableCommand {
             }
             let seconds = Instant.formatSeconds(outcome.duration.microseconds, decimals: 3)
             if json {
-                var object = JSONObject()
-                object.string("path", outcome.path)
-                object.number("takes", String(outcome.takes))
-                object.number("frames", String(outcome.frames))
-                object.number("duration", seconds)
-                object.string("method", outcome.method == .streamCopy ? "stream copy" : "re-encode")
-                if case .reencode(let reason) = outcome.method { object.string("reason", reason) }
-                if let encoder = outcome.encoder { object.string("encoder", encoder) }
-                object.bool("kept", outcome.kept)
-                if !outcome.short.isEmpty { object.strings("short", outcome.short.map(\.description)) }
-                print(object.closed)
+                print(JSONLine.encode(ExportLine(outcome)))
             } else {
                 print("exported \(outcome.takes) take\(outcome.takes == 1 ? "" : "s") to \(outcome.path): \(seconds) s, \(outcome.frames) frames")
                 switch outcome.method {

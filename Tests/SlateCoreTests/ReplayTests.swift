@@ -100,9 +100,9 @@ import Testing
         }
         #expect(
             ignored.map { format.json($0) } == [
-                #"{"t":0.100000,"type":"ignored","input":"pedals","code":"KEY_C","reason":"pedals KEY_B is in progress"}"#,
-                #"{"t":0.200000,"type":"ignored","input":"pedals","code":"KEY_A","reason":"not bound"}"#,
-                #"{"t":0.500000,"type":"ignored","input":"pedals","code":"KEY_B","reason":"capture inactive"}"#,
+                #"{"code":"KEY_C","input":"pedals","reason":"pedals KEY_B is in progress","t":0.1,"type":"ignored"}"#,
+                #"{"code":"KEY_A","input":"pedals","reason":"not bound","t":0.2,"type":"ignored"}"#,
+                #"{"code":"KEY_B","input":"pedals","reason":"capture inactive","t":0.5,"type":"ignored"}"#,
             ])
         #expect(
             format.text(ignored[0])

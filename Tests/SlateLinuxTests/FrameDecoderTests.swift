@@ -29,14 +29,6 @@ import SlateCore
         #expect(picture.frame.v.allSatisfy { abs(Int($0) - 200) <= 2 })
     }
 
-    @Test func framesAreScaledToTheSizeAskedFor() throws {
-        let decoder = try FrameDecoder(codec: "mjpeg", timeBase: TimeBase(1, 30), width: 32, height: 24)
-        let pictures = try decoder.decode(jpegPacket(width: 64, height: 48, luma: 180, cb: 128, cr: 128)) + decoder.flush()
-        let frame = try #require(pictures.first?.frame)
-        #expect(frame.width == 32 && frame.height == 24 && frame.u.count == 16 * 12)
-        #expect(frame.y.allSatisfy { abs(Int($0) - 180) <= 2 })
-    }
-
     @Test func anUnknownCodecIsAnError() {
         let error = #expect(throws: MediaError.self) { try FrameDecoder(codec: "no-such-codec", timeBase: TimeBase(1, 30)) }
         #expect(error?.reason == "cannot open a decoder: libavcodec has no decoder for 'no-such-codec'")

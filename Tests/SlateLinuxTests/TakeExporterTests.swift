@@ -177,6 +177,83 @@ import SlateCore
         #expect(files(output).isEmpty)
     }
 
+    /// The types of an MP4 file's top-level boxes, in file order.
+    func boxes(_ path: String) throws -> [String] {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        var types: [String] = []
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            var size = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            if size == 1, offset + 16 <= bytes.count { size = bytes[offset + 8..<offset + 16].reduce(0) { $0 << 8 | Int($1) } }
+            types.append(String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self))
+            guard size >= 8 else { break }
+            offset += size
+        }
+        return types
+    }
+
+    /// The file's container tags as ffprobe reads them; nil, with a warning, without ffprobe.
+    func tags(_ path: String) throws -> [String: String]? {
+        guard let ffprobe = MediaFiles.ffprobe else {
+            Issue.record("ffprobe is not installed (Debian package ffmpeg): the tags of \(path) were not checked", severity: .warning)
+            return nil
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ffprobe)
+        process.arguments = ["-v", "error", "-show_entries", "format_tags", "-of", "default=nw=1:nk=0", path]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        var tags: [String: String] = [:]
+        for line in text.split(separator: "\n") where line.hasPrefix("TAG:") {
+            let parts = line.dropFirst(4).split(separator: "=", maxSplits: 1).map(String.init)
+            if parts.count == 2 { tags[parts[0]] = parts[1] }
+        }
+        return tags
+    }
+
+    /// Takes stay fragmented; the export, by stream copy or re-encoded, is a
+    /// finished MP4: one index (moov) before the media data, no fragments, the
+    /// first take's start as creation_time and Slate as encoder.
+    @Test(arguments: [ExportFilter.none, .mono])
+    func theExportIsAFinishedMP4WithItsIndexFirst(filter: ExportFilter) throws {
+        let (folder, output) = try folders()
+        try addTake(folder, "take-a.mp4", frames: 20, keyframeEvery: 5)
+        try addTake(folder, "take-b.mp4", frames: 10)
+        let take = try boxes(folder.file("take-a.mp4"))
+        #expect(take.filter { $0 == "moof" }.count == 4 && take.firstIndex(of: "moov")! < take.firstIndex(of: "moof")!, "\(take)")
+        let outcome = try TakeExporter(ledger: try TakeLedger(folder: folder), outputFolder: output)
+            .export(at: 1_795_300_000_000_000, options: .init(filter: filter))
+        #expect(outcome.method == (filter == .none ? .streamCopy : .reencode(reason: "the mono filter is applied")))
+        let layout = try boxes(outcome.path)
+        #expect(Array(layout.prefix(2)) == ["ftyp", "moov"] && layout.contains("mdat"), "\(layout)")
+        #expect(layout.filter { $0 == "moov" }.count == 1 && !layout.contains { ["moof", "mfra", "sidx"].contains($0) }, "\(layout)")
+        let info = try MediaProbe.probe(path: outcome.path, decode: true)
+        #expect(info.frameCount == 30 && info.decodedFrames == 30)
+        if let tags = try tags(outcome.path) {
+            #expect(tags["creation_time"] == "2026-11-21T09:25:12.000000Z", "\(tags)")
+            #expect(tags["encoder"] == "Slate \(SlateVersion.current)", "\(tags)")
+        }
+    }
+
+    /// What the filters give, read back from exported files: mono has no
+    /// colour; sepia has the filter's brown in every pixel.
+    @Test func exportedFiltersReadBackWithTheirColour() throws {
+        for (filter, cb, cr) in [(ExportFilter.mono, 128, 128), (.sepia, 110, 139)] {
+            let (folder, output) = try folders()
+            try addTake(folder, "take-\(filter).mp4", frames: 6)
+            let outcome = try TakeExporter(ledger: try TakeLedger(folder: folder), outputFolder: output)
+                .export(at: 0, options: .init(filter: filter))
+            let chroma = try pictures(outcome.path).flatMap { frame in frame.u.indices.map { (frame.u[$0], frame.v[$0]) } }
+            #expect(chroma.count == 6 * 160 * 90)
+            let off = chroma.filter { abs(Int($0.0) - cb) > 3 || abs(Int($0.1) - cr) > 3 }
+            #expect(Double(off.count) / Double(chroma.count) < 0.005, "\(filter): \(off.prefix(5))")
+            try FileManager.default.removeItem(atPath: root)
+        }
+    }
+
     @Test(arguments: [ExportFilter.none, .sepia])
     func anUnwritableOutputKeepsEveryTake(filter: ExportFilter) throws {
         let (folder, _) = try folders()

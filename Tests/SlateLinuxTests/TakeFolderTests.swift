@@ -40,14 +40,14 @@ import SlateCore
         #expect(FileManager.default.fileExists(atPath: folder.file(other.file)))
     }
 
-    @Test func aCorruptManifestIsAnErrorWithItsPosition() throws {
+    @Test func aCorruptManifestIsAnErrorNamingTheEntry() throws {
         let folder = try makeFolder()
         try "{\"takes\": 7}".write(toFile: folder.manifestPath, atomically: true, encoding: .utf8)
         #expect(throws: TakeFolder.Failure.self) { try folder.load() }
         do {
             _ = try folder.load()
         } catch {
-            #expect(error.description == "\(folder.manifestPath):1:11: error: takes must be a list")
+            #expect(error.description == "\(folder.manifestPath): error: takes: must be a list")
         }
     }
 

@@ -1,0 +1,240 @@
+/// `slate cameras --json`: one camera, its modes and controls, and the mode
+/// picked for each frame rate asked about.
+public struct CameraLine: Codable, Hashable, Sendable {
+    public var path: String
+    public var card: String
+    public var driver: String
+    public var bus: String
+    /// Why the modes or the controls could not be listed.
+    public var errors: [String]?
+    public var modes: [Mode]
+    public var controls: [Control]
+    public var selections: [Selection]
+
+    /// A pixel format at one frame size, and its frame intervals.
+    public struct Mode: Codable, Hashable, Sendable {
+        public var format: String
+        public var name: String
+        public var compressed: Bool
+        public var emulated: Bool
+        public var width: Int
+        public var height: Int
+        public var intervals: Intervals
+        /// The highest frame rate, to two decimals.
+        public var maxFPS: Double?
+
+        public init(_ mode: CameraMode) {
+            format = mode.pixelFormat.string
+            name = mode.formatName
+            compressed = mode.isCompressed
+            emulated = mode.isEmulated
+            width = mode.width
+            height = mode.height
+            intervals = Intervals(mode.intervals)
+            maxFPS = mode.intervals.fastest.map(\.fpsValue)
+        }
+    }
+
+    /// A list of intervals (`["1/30", "1/15"]`), or a range (`{"min": …, "max": …, "step": …}`).
+    public enum Intervals: Codable, Hashable, Sendable {
+        case discrete([String])
+        case stepwise(min: String, max: String, step: String)
+
+        public init(_ intervals: FrameIntervals) {
+            switch intervals {
+            case .discrete(let list): self = .discrete(list.map(\.description))
+            case .stepwise(let min, let max, let step):
+                self = .stepwise(min: min.description, max: max.description, step: step.description)
+            }
+        }
+
+        private struct Range: Codable {
+            var min: String
+            var max: String
+            var step: String
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let list = try? container.decode([String].self) {
+                self = .discrete(list)
+            } else {
+                let range = try container.decode(Range.self)
+                self = .stepwise(min: range.min, max: range.max, step: range.step)
+            }
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .discrete(let list): try container.encode(list)
+            case .stepwise(let min, let max, let step): try container.encode(Range(min: min, max: max, step: step))
+            }
+        }
+    }
+
+    /// A control, its range and value (null when it has none or it cannot be read).
+    public struct Control: Codable, Hashable, Sendable {
+        public var id: String
+        public var name: String
+        public var type: String
+        public var min: Int64
+        public var max: Int64
+        public var step: UInt64
+        public var `default`: Int64
+        public var value: Int64?
+        public var readOnly: Bool
+        public var inactive: Bool
+        public var menu: [MenuEntry]?
+
+        public init(_ control: CameraControl) {
+            id = control.id.description
+            name = control.name
+            type = control.kind.name
+            min = control.minimum
+            max = control.maximum
+            step = control.step
+            `default` = control.defaultValue
+            value = control.value
+            readOnly = control.isReadOnly
+            inactive = control.isInactive
+            menu = control.menu.isEmpty ? nil : control.menu.map { MenuEntry(index: $0.index, name: $0.name) }
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case id, name, type, min, max, step, `default`, value, readOnly, inactive, menu
+        }
+
+        /// Like the synthesized coding, but `value` is written as null when there is none.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(name, forKey: .name)
+            try container.encode(type, forKey: .type)
+            try container.encode(min, forKey: .min)
+            try container.encode(max, forKey: .max)
+            try container.encode(step, forKey: .step)
+            try container.encode(`default`, forKey: .default)
+            try container.encode(value, forKey: .value)
+            try container.encode(readOnly, forKey: .readOnly)
+            try container.encode(inactive, forKey: .inactive)
+            try container.encodeIfPresent(menu, forKey: .menu)
+        }
+    }
+
+    /// One item of a menu control.
+    public struct MenuEntry: Codable, Hashable, Sendable {
+        public var index: Int64
+        public var name: String
+    }
+
+    /// The mode picked for a frame rate (`outcome`: `chosen`, `below-frame-rate`
+    /// or `unavailable`), and why.
+    public struct Selection: Codable, Hashable, Sendable {
+        public var fps: Int
+        public var outcome: String
+        public var format: String?
+        public var width: Int?
+        public var height: Int?
+        public var interval: String?
+        public var intervalFPS: Double?
+        public var passThrough: Bool?
+        public var reason: String
+
+        public init(fps: Int, _ outcome: FormatSelection.Outcome) {
+            self.fps = fps
+            switch outcome {
+            case .chosen: self.outcome = "chosen"
+            case .belowFrameRate: self.outcome = "below-frame-rate"
+            case .unavailable: self.outcome = "unavailable"
+            }
+            if let choice = outcome.choice {
+                format = choice.mode.pixelFormat.string
+                width = choice.mode.width
+                height = choice.mode.height
+                interval = choice.interval.description
+                intervalFPS = choice.interval.fpsValue
+                passThrough = choice.passesThrough
+            }
+            reason = outcome.reason
+        }
+    }
+
+    public init(
+        path: String, card: String, driver: String, bus: String, errors: [String], modes: [CameraMode],
+        controls: [CameraControl], selections: [(fps: Int, outcome: FormatSelection.Outcome)]
+    ) {
+        self.path = path
+        self.card = card
+        self.driver = driver
+        self.bus = bus
+        self.errors = errors.isEmpty ? nil : errors
+        self.modes = modes.map(Mode.init)
+        self.controls = controls.map(Control.init)
+        self.selections = selections.map { Selection(fps: $0.fps, $0.outcome) }
+    }
+}
+
+/// `slate cameras --json` for a device that is not readable.
+public struct UnreadableDeviceLine: Codable, Hashable, Sendable {
+    public var path: String
+    public var error: String
+
+    public init(path: String, error: String) {
+        self.path = path
+        self.error = error
+    }
+}
+
+/// `slate cameras --test DEVICE --json`: the mode streamed and what streaming it measured.
+public struct CameraTestLine: Codable, Hashable, Sendable {
+    public var path: String
+    public var format: String
+    public var width: Int
+    public var height: Int
+    public var interval: String
+    public var intervalFPS: Double
+    public var buffers: Int
+    public var frames: Int
+    /// Frames per second between the first and the last frame, to two decimals.
+    public var measuredFPS: Double
+    public var dropped: Int
+    public var corrupt: Int
+    public var firstSequence: UInt32
+    public var lastSequence: UInt32
+    /// The first and last frames' timestamps, seconds on CLOCK_MONOTONIC.
+    public var first: Double
+    public var last: Double
+    public var driverTimestamps: Bool
+    /// The last frame's size in bytes.
+    public var bytes: Int
+
+    public init(
+        path: String, format: String, width: Int, height: Int, interval: String, intervalFPS: Double, buffers: Int,
+        frames: Int, measuredFPS: Double, dropped: Int, corrupt: Int, firstSequence: UInt32, lastSequence: UInt32,
+        first: Double, last: Double, driverTimestamps: Bool, bytes: Int
+    ) {
+        self.path = path
+        self.format = format
+        self.width = width
+        self.height = height
+        self.interval = interval
+        self.intervalFPS = intervalFPS
+        self.buffers = buffers
+        self.frames = frames
+        self.measuredFPS = measuredFPS
+        self.dropped = dropped
+        self.corrupt = corrupt
+        self.firstSequence = firstSequence
+        self.lastSequence = lastSequence
+        self.first = first
+        self.last = last
+        self.driverTimestamps = driverTimestamps
+        self.bytes = bytes
+    }
+}
+
+extension Fraction {
+    /// Frames per second to two decimals, the number `fpsText` writes.
+    public var fpsValue: Double { Double(fpsText) ?? .infinity }
+}

@@ -1,0 +1,194 @@
+import FoundationEssentials
+
+/// One report as a JSON line (`slate replay --json`, `monitor`, `run`): `t`,
+/// `dispatched` when a live rig measured it, `type`, and that type's fields.
+public struct ReportLine: Codable, Hashable, Sendable {
+    /// Seconds since the origin (the recording's first event, or start).
+    public var t: Double
+    /// When a live rig handled the report, in the same seconds as `t`.
+    public var dispatched: Double?
+    public var fields: Fields
+
+    /// The fields of each type of report; the case is the line's `type`.
+    public enum Fields: Hashable, Sendable {
+        case capture(Capture)
+        case action(Action)
+        case sound(Sound)
+        case take(Take)
+        case ignored(Ignored)
+    }
+
+    /// A bound button's phase; `role` is `direct` for a button bound to actions.
+    public struct Capture: Codable, Hashable, Sendable {
+        public var input: String
+        public var code: String
+        public var role: String
+        public var phase: String
+    }
+
+    /// An action the runner performed, its argument, what started it and what it did.
+    public struct Action: Codable, Hashable, Sendable {
+        public var action: String
+        /// The step amount or axis delta of `zoom.step`, the factor of `zoom.set`.
+        public var value: Double?
+        /// The length of a `wait`, as the profile writes it (`250ms`).
+        public var duration: String?
+        public var sound: String?
+        public var argv: [String]?
+        public var macro: String?
+        public var input: String?
+        public var code: String?
+        public var role: String?
+        public var gesture: String?
+        /// What the recorder did, e.g. `started take 1`.
+        public var result: String?
+    }
+
+    /// A feedback sound or a `sound` action.
+    public struct Sound: Codable, Hashable, Sendable {
+        public var sound: String
+        public var file: String?
+        public var input: String?
+    }
+
+    /// What happened to a take; an export counts its `takes` instead of naming a `take`.
+    public struct Take: Codable, Hashable, Sendable {
+        public var event: String
+        public var take: Int?
+        public var takes: Int?
+        public var path: String?
+        /// Seconds, to the millisecond.
+        public var duration: Double?
+        public var frames: Int?
+        public var dropped: Int?
+        public var message: String?
+    }
+
+    /// A press that did nothing, and why.
+    public struct Ignored: Codable, Hashable, Sendable {
+        public var input: String
+        public var code: String
+        public var reason: String
+    }
+
+    public init(t: Double, dispatched: Double? = nil, fields: Fields) {
+        self.t = t
+        self.dispatched = dispatched
+        self.fields = fields
+    }
+
+    /// `report` with its times in seconds since `origin`.
+    public init(_ report: Report, origin: Instant, dispatched: Instant? = nil) {
+        t = (report.time - origin).inSeconds()
+        self.dispatched = dispatched.map { ($0 - origin).inSeconds() }
+        switch report {
+        case .capture(let capture):
+            fields = .capture(
+                Capture(
+                    input: capture.input, code: capture.code.name, role: capture.role?.rawValue ?? "direct",
+                    phase: capture.phase.rawValue))
+        case .action(let report):
+            var action = Action(action: report.action.name, value: report.value.map(Self.rounded))
+            switch report.action {
+            case .wait(let duration): action.duration = DurationText.format(duration)
+            case .sound(let name): action.sound = name
+            case .zoomSet(let factor): action.value = Self.rounded(factor)
+            case .exec(let argv): action.argv = argv
+            default: break
+            }
+            action.macro = report.macro
+            if let trigger = report.trigger {
+                action.input = trigger.input
+                action.code = trigger.code.name
+                action.role = trigger.role?.rawValue
+                action.gesture = trigger.gesture?.rawValue
+            }
+            action.result = report.outcome?.summary
+            fields = .action(action)
+        case .sound(let sound):
+            fields = .sound(Sound(sound: sound.sound, file: sound.file, input: sound.input))
+        case .take(let take):
+            let exported = take.event == .exported
+            fields = .take(
+                Take(
+                    event: take.event.rawValue, take: exported ? nil : take.take, takes: exported ? take.take : nil,
+                    path: take.path, duration: take.duration.map { $0.inSeconds(decimals: 3) }, frames: take.frames,
+                    dropped: take.dropped, message: take.message))
+        case .ignored(let ignored):
+            fields = .ignored(Ignored(input: ignored.input, code: ignored.code.name, reason: ignored.reason.text))
+        }
+    }
+
+    /// A value as the text output shows it: to six decimals.
+    private static func rounded(_ value: Double) -> Double {
+        abs(value) < 1e12 ? (value * 1_000_000).rounded() / 1_000_000 : value
+    }
+
+    private enum Kind: String, Codable {
+        case capture, action, sound, take, ignored
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case t, dispatched, type
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        t = try container.decode(Double.self, forKey: .t)
+        dispatched = try container.decodeIfPresent(Double.self, forKey: .dispatched)
+        switch try container.decode(Kind.self, forKey: .type) {
+        case .capture: fields = .capture(try Capture(from: decoder))
+        case .action: fields = .action(try Action(from: decoder))
+        case .sound: fields = .sound(try Sound(from: decoder))
+        case .take: fields = .take(try Take(from: decoder))
+        case .ignored: fields = .ignored(try Ignored(from: decoder))
+        }
+    }
+
+    /// `t`, `dispatched` and `type` next to the fields of the report's type, in one object.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(t, forKey: .t)
+        try container.encodeIfPresent(dispatched, forKey: .dispatched)
+        switch fields {
+        case .capture(let capture):
+            try container.encode(Kind.capture, forKey: .type)
+            try capture.encode(to: encoder)
+        case .action(let action):
+            try container.encode(Kind.action, forKey: .type)
+            try action.encode(to: encoder)
+        case .sound(let sound):
+            try container.encode(Kind.sound, forKey: .type)
+            try sound.encode(to: encoder)
+        case .take(let take):
+            try container.encode(Kind.take, forKey: .type)
+            try take.encode(to: encoder)
+        case .ignored(let ignored):
+            try container.encode(Kind.ignored, forKey: .type)
+            try ignored.encode(to: encoder)
+        }
+    }
+}
+
+/// JSON lines as Slate prints them: one object per line, keys sorted so every
+/// line of a type reads the same, `/` not escaped (paths stay readable).
+public enum JSONLine {
+    /// `value` as one line of JSON.
+    public static func encode<Value: Encodable>(_ value: Value) -> String {
+        String(decoding: data(value, formatting: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self)
+    }
+
+    /// `value` as JSON with the given formatting. A number that is not finite,
+    /// which JSON cannot hold, is written as a string (`inf`, `nan`).
+    public static func data<Value: Encodable>(_ value: Value, formatting: JSONEncoder.OutputFormatting) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = formatting
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        do {
+            return try encoder.encode(value)
+        } catch {
+            preconditionFailure("\(Value.self) has no JSON form: \(error)")
+        }
+    }
+}
