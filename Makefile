@@ -37,7 +37,14 @@ demo: build
 
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	@unit=$$(mktemp -d); \
+	{ $(SWIFT) test --skip-build 2>&1; echo $$? >"$$unit/status"; } | tee "$$unit/output"; \
+	status=$$(cat "$$unit/status"); \
+	if [ "$$status" != 0 ]; then \
+		echo "== the unit tests failed; what failed:"; \
+		grep -A2 -E '^✘ Test .* recorded an issue|: error: ' "$$unit/output" || true; \
+	fi; \
+	rm -rf "$$unit"; [ "$$status" = 0 ]
 	@$(MAKE) --no-print-directory fuzz-short
 	@$(MAKE) --no-print-directory $(FAULTS)
 	@if scripts/install-deps ffmpeg; then \

@@ -440,7 +440,7 @@ import SlateLinux
         let folder = try MediaFiles.folder("run-unwritable-output")
         defer { MediaFiles.remove(folder) }
         let work = folder + "/takes", output = folder + "/exports"
-        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
         for path in [folder, output] { try MediaFiles.giveToUnprivilegedUser(path) }
         try Self.filterRig.write(toFile: folder + "/rig.yaml", atomically: true, encoding: .utf8)
         try Self.footswitch(
