@@ -42,7 +42,7 @@ test: deps
 	status=$$(cat "$$unit/status"); \
 	if [ "$$status" != 0 ]; then \
 		echo "== the unit tests failed; what failed:"; \
-		grep -A2 -E '^✘ Test .* recorded an issue|: error: ' "$$unit/output" || true; \
+		grep -A2 -E '^✘ Test .* recorded an issue|: error: -\[' "$$unit/output" || true; \
 	fi; \
 	rm -rf "$$unit"; [ "$$status" = 0 ]
 	@$(MAKE) --no-print-directory fuzz-short

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -17,6 +18,8 @@ unsigned long slate_eviocgname(size_t len) { return EVIOCGNAME(len); }
 unsigned long slate_eviocgid(void) { return EVIOCGID; }
 
 int slate_gettid(void) { return (int)syscall(SYS_gettid); }
+
+void slate_name_thread(const char *name) { prctl(PR_SET_NAME, name, 0, 0, 0); }
 
 int slate_renameat_noreplace(int from_folder, const char *from, int to_folder, const char *to) {
     if (renameat2(from_folder, from, to_folder, to, RENAME_NOREPLACE) == 0) return 0;

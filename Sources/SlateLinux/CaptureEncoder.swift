@@ -31,9 +31,9 @@ public final class CaptureEncoder {
         public var description: String
     }
 
-    /// Opens the encoder for `source` (the first of `codecs` that opens), unless
-    /// its compressed frames pass through.
-    public init(source: FrameSource, codecs: [String], passThrough: Bool) throws {
+    /// Opens the encoder for a source's frames (the first of `codecs` that
+    /// opens), unless its compressed frames pass through.
+    public init(format source: SourceFormat, codecs: [String], passThrough: Bool) throws {
         fps = source.fps
         let timeBase = TimeBase(1, Int32(source.fps))
         switch source.codec {

@@ -5,14 +5,13 @@ import SlateCore
 /// through the camera's own zoom control or digitally. Software mirroring and
 /// digital zoom are one filter graph: `crop@zoom` (the centred crop `ZoomRamp`
 /// gives), `scale@zoom` (back to the full size), then `hflip` when mirrored; a
-/// ramp moves the crop with commands to the graph, frame by frame.
-public final class FrameTuning: @unchecked Sendable {
-    private let shared = Monitor()
+/// ramp moves the crop with commands to the graph, frame by frame. It belongs
+/// to the take pipeline's thread.
+public final class FrameTuning {
     private var target = 1.0
-    private var isMirrored: Bool
+    /// Whether frames are mirrored.
+    public var mirrored: Bool
     private let cameraZoom: ((Double) -> Void)?
-
-    // Owned by the recording thread.
     private var ramp: ZoomRamp
     private var applied = 1.0
     private var graph: FilterGraph?
@@ -26,7 +25,7 @@ public final class FrameTuning: @unchecked Sendable {
     /// `cameraZoom`, when the camera has a zoom control, sets it for a factor
     /// within [1, `cameraMaximum`]; otherwise zoom is digital.
     public init(mirrored: Bool, cameraMaximum: Double = ZoomRamp.limit, cameraZoom: ((Double) -> Void)? = nil) {
-        isMirrored = mirrored
+        self.mirrored = mirrored
         self.cameraZoom = cameraZoom
         ramp = ZoomRamp(cameraMaximum: cameraMaximum)
     }
@@ -37,13 +36,8 @@ public final class FrameTuning: @unchecked Sendable {
     /// Aims the zoom at `factor`; returns the target after clamping.
     public func aim(at factor: Double) -> Double {
         let clamped = min(max(factor, 1), ramp.maximum)
-        shared.locked { target = clamped }
+        target = clamped
         return clamped
-    }
-
-    public var mirrored: Bool {
-        get { shared.locked { isMirrored } }
-        set { shared.locked { isMirrored = newValue } }
     }
 
     /// Applies the settings to a capture `interval` after the previous one.
@@ -90,12 +84,11 @@ public final class FrameTuning: @unchecked Sendable {
     /// Moves the zoom along its ramp (setting the camera's control when it has
     /// one); returns whether frames are mirrored.
     private func step(_ interval: Duration) -> Bool {
-        let (goal, mirror) = shared.locked { (target, isMirrored) }
-        ramp.aim(at: goal)
+        ramp.aim(at: target)
         let factor = ramp.advance(by: interval)
         if let cameraZoom, factor != applied { cameraZoom(factor) }
         applied = factor
-        return mirror
+        return mirrored
     }
 
     /// Whether zoom is done by the camera rather than by cropping frames.

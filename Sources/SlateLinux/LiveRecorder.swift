@@ -4,11 +4,12 @@ import SlateCore
 /// The recorder `slate run` drives: the profile's camera streaming into a
 /// `TakeRecorder`, carrying out the rig machine's take and camera commands.
 ///
-/// It keeps no books: what happened comes back from `collect()` as `RigFact`s
-/// for the machine (takes started, closed, deleted and exported, failures, the
-/// camera opened or lost). Exports run on a thread of their own. Switching the
-/// frame rate or the camera closes the camera and opens it again; while
-/// recording it splits the take (a take file holds one format).
+/// Nothing it is asked waits for the camera: opening, switching, zoom and the
+/// torch go to the camera session's thread, takes to the pipeline's, exports
+/// to their own. It keeps no books: what happened comes back from `collect()`
+/// as `RigFact`s for the machine (takes started, closed, deleted and exported,
+/// failures, the camera opened, switched, closed or lost). Switching the frame
+/// rate or the camera while recording splits the take (a take file holds one format).
 public final class LiveRecorder {
     /// Where takes go and which camera records them.
     public struct Settings {
@@ -38,69 +39,87 @@ public final class LiveRecorder {
         public var description: String
     }
 
-    /// The camera streaming and its recorder.
-    private struct Session {
-        var recorder: TakeRecorder
-        var tuning: FrameTuning
-        var camera: V4L2Camera?
-        /// What the rig may ask of it; its name, position and rate.
-        var facts: CameraFacts
+    /// Where the camera is: none asked for, being opened, streaming (with its
+    /// name), or being closed.
+    private enum CameraState {
+        case closed
+        case opening
+        case streaming(CameraFacts)
+        case closing
     }
-
-    /// Test-pattern size when the profile sets no `max-size`.
-    static let testPatternSize = (width: 1920, height: 1080)
 
     public var settings: Settings
-    private let log: Logger
-    private let onEvent: @Sendable () -> Void
-    private var session: Session?
+    private var camera = CameraState.closed
     private var pending: [(fact: RigFact, time: Instant)] = []
-    /// Encoders picked per size and rate, so a reopened camera is not probed again.
-    private var encoders: [String: String] = [:]
     private let ledger: TakeLedger
     private let exports: TakeExports
+    private let recorder: TakeRecorder
 
-    /// `onEvent` is called from the recording and export threads when `collect()`
-    /// has something. Takes a crash left behind in the work folder are recovered.
-    public init(settings: Settings, logger: Logger, onEvent: @escaping @Sendable () -> Void) throws(TakeFolder.Failure) {
+    /// `onEvent` is called from the recorder's threads when `collect()` may
+    /// have something. Takes a crash left behind in the work folder are recovered.
+    public init(settings: Settings, logger: Logger, onEvent: @escaping @Sendable () -> Void) throws {
         self.settings = settings
-        self.log = logger
-        self.onEvent = onEvent
         ledger = try TakeLedger(folder: settings.work)
         for note in settings.work.recover(ledger) { logger.warning("\(note)") }
-        exports = TakeExports(ledger: ledger, onEvent: onEvent)
+        exports = try TakeExports(ledger: ledger, onEvent: onEvent)
+        recorder = try TakeRecorder(
+            ledger: ledger, exports: exports,
+            opener: CameraOpener(logger: logger, measureEncoder: settings.measureEncoder), logger: logger, onEvent: onEvent)
     }
+
+    deinit { recorder.shutdown() }
 
     /// The finished takes in the work folder, available to delete or export.
     public var availableTakes: Int { ledger.availableCount }
 
     /// Whether the camera streams.
-    public var isStreaming: Bool { session != nil }
+    public var isStreaming: Bool {
+        if case .streaming = camera { return true }
+        return false
+    }
+
+    /// Whether the camera is being opened, or streams.
+    public var isOpenOrOpening: Bool {
+        switch camera {
+        case .opening, .streaming: true
+        case .closed, .closing: false
+        }
+    }
 
     /// The camera in use, e.g. `/dev/video0 (vivid)`.
-    public var cameraName: String? { session?.facts.name }
-
-    /// The candidates tried for a position, in order.
-    public func candidates(for position: CameraPosition) -> [String] {
-        if let override = settings.cameraOverride { return [override] }
-        if let listed = settings.camera.candidates[position], !listed.isEmpty { return listed }
-        return position == .back ? ["/dev/video*"] : []
+    public var cameraName: String? {
+        if case .streaming(let facts) = camera { return facts.name }
+        return nil
     }
 
-    /// Opens the camera at `position` and `fps` and starts streaming; the
-    /// rig learns of it from `collect()`.
-    public func open(position: CameraPosition, fps: Int) throws(OpenFailure) {
-        guard session == nil else { return }
-        use(try makeSession(position: position, fps: fps))
+    /// Asks for the camera at `position` and `fps`; the rig learns what became
+    /// of it from `collect()`, and `openFailure` says why it could not open.
+    public func open(position: CameraPosition, fps: Int) {
+        guard case .closed = camera else { return }
+        camera = .opening
+        recorder.open(opening(position: position, fps: fps))
     }
 
-    /// Stops streaming; a take in progress is closed.
+    /// Why the last `open` failed, once it has; nil while opening or streaming.
+    public private(set) var openFailure: OpenFailure?
+
+    /// Waits until the camera asked for streams or could not be opened.
+    public func waitForCamera() {
+        while case .opening = camera {
+            gather()
+            if case .opening = camera { recorder.waitForEvents(milliseconds: 100) }
+        }
+    }
+
+    /// Stops streaming and waits for a take in progress to close.
     public func close() {
-        guard let current = session else { return }
-        current.recorder.shutdown()
-        session = nil
-        gather(current.recorder, now: MonotonicClock.now())
-        pending.append((.cameraClosed, MonotonicClock.now()))
+        guard case .streaming = camera else { return }
+        camera = .closing
+        recorder.closeCamera()
+        while case .closing = camera {
+            gather()
+            if case .closing = camera { recorder.waitForEvents(milliseconds: 100) }
+        }
     }
 
     /// Whether an export is queued or running.
@@ -109,15 +128,9 @@ public final class LiveRecorder {
     /// Waits for the exports under way to end (their facts come from `collect()`).
     public func finishExports() { exports.finish() }
 
-    /// What happened since the last call, each with when it was noted. A lost
-    /// camera (its recorder stopped) closes the session.
+    /// What happened since the last call, each with when it was noted.
     public func collect() -> [(fact: RigFact, time: Instant)] {
-        let now = MonotonicClock.now()
-        if let current = session, gather(current.recorder, now: now) {
-            current.recorder.shutdown()
-            session = nil
-        }
-        for event in exports.takeEvents() { note(event, at: now) }
+        gather()
         defer { pending.removeAll() }
         return pending
     }
@@ -126,197 +139,40 @@ public final class LiveRecorder {
     public func perform(_ command: TakeCommand, at time: Instant) {
         switch command {
         case .start:
-            guard let session else {
+            guard isStreaming else {
                 pending.append((.takeStartFailed("no camera"), time))
                 return
             }
-            session.recorder.start(at: time)
+            recorder.start(at: time)
         case .stop:
-            session?.recorder.stop(at: time)
+            if isStreaming { recorder.stop(at: time) }
         case .deleteLast:
-            if let session {
-                session.recorder.deleteLast()
-            } else if let event = TakeRecorder.deleteLast(in: ledger) {
-                note(event, at: time)
-            }
+            recorder.deleteLast()
         case .export(let filter):
-            let options = TakeExporter.Options(filter: filter)
-            if let session {
-                session.recorder.export(options, to: settings.output)
-            } else {
-                exports.export(ledger.reserveAvailable(), options: options, to: settings.output)
-            }
+            recorder.export(TakeExporter.Options(filter: filter), to: settings.output)
         }
     }
 
     /// Carries out a camera command of the rig.
     public func apply(_ command: CameraCommand, at time: Instant) {
-        guard let session else { return }
+        guard case .streaming = camera else { return }
         switch command {
-        case .zoom(let factor):
-            _ = session.tuning.aim(at: factor)
-        case .torch(let on):
-            if !setTorch(on, on: session) {
-                pending.append((.recorderFailed("\(session.facts.name): the torch could not be turned \(on ? "on" : "off")"), time))
-            }
+        case .zoom(let factor): recorder.zoom(to: factor)
+        case .torch(let on): recorder.torch(on)
         case .switchTo(let position, let fps, let splitting):
-            reopen(position: position, fps: fps, splitting: splitting, at: time)
+            recorder.switchTo(opening(position: position, fps: fps), splitting: splitting, at: time)
         }
     }
 
-    /// Whether the camera has a flash LED control.
-    private static func hasTorch(_ camera: V4L2Camera) -> Bool {
-        (try? camera.control(.flashLEDMode)) != nil
+    private func opening(position: CameraPosition, fps: Int) -> CameraOpening {
+        CameraOpening(position: position, fps: fps, spec: settings.camera, override: settings.cameraOverride)
     }
 
-    /// Sets the camera's flash LED to torch mode or off; false when it cannot.
-    private func setTorch(_ on: Bool, on session: Session) -> Bool {
-        guard let camera = session.camera, Self.hasTorch(camera) else { return false }
-        // V4L2_FLASH_LED_MODE_TORCH is 2, NONE 0.
-        return (try? camera.set(.flashLEDMode, on ? 2 : 0)) != nil
-    }
-
-    /// Streams from `opened`; the rig sets its zoom and torch when it learns of it.
-    private func use(_ opened: Session) {
-        session = opened
-        pending.append((.cameraOpened(opened.facts), MonotonicClock.now()))
-    }
-
-    /// Reopens the camera with another position or rate, a take in progress
-    /// split at `time` when `splitting`. The camera is stopped and closed
-    /// first. When the new one cannot be opened the old one streams on, and
-    /// the rig hears why; when neither can, the camera is lost.
-    private func reopen(position next: CameraPosition, fps rate: Int, splitting: Bool, at time: Instant) {
-        guard let current = session else { return }
-        let present = CameraDirectory.present()
-        let kept = current.facts
-        if next != kept.position, CameraCandidates.pick(candidates(for: next), present: present) == nil {
-            pending.append(
-                (.cameraSwitchFailed("no \(next.rawValue) camera is present", keeping: kept, unsplit: splitting), time))
-            return
-        }
-        if splitting { current.recorder.stop(at: time) }
-        current.recorder.shutdown()
-        session = nil
-        gather(current.recorder, now: MonotonicClock.now())
-        do {
-            use(try makeSession(position: next, fps: rate, present: present))
-        } catch {
-            log.warning("\(error); keeping the \(kept.position.rawValue) camera at \(kept.fps) fps")
-            do {
-                let again = try makeSession(position: kept.position, fps: kept.fps, present: present)
-                session = again
-                pending.append((.cameraSwitchFailed("\(error)", keeping: again.facts, unsplit: false), time))
-            } catch {
-                pending.append((.cameraLost("\(error)"), MonotonicClock.now()))
-                return
-            }
-        }
-        if splitting { session?.recorder.start(at: time) }
-    }
-
-    /// Opens the first candidate for `position` among the cameras `present`.
-    private func makeSession(
-        position: CameraPosition, fps: Int, present: [CameraCandidates.Present] = CameraDirectory.present()
-    ) throws(OpenFailure) -> Session {
-        let spec = settings.camera
-        let listed = candidates(for: position)
-        guard let choice = CameraCandidates.pick(listed, present: present) else {
-            let cameras = present.isEmpty ? "none" : present.map { "\($0.path) (\($0.card))" }.joined(separator: ", ")
-            throw OpenFailure(
-                description: "no \(position.rawValue) camera: none of \(listed.joined(separator: ", ")) is present "
-                    + "(cameras present: \(cameras))")
-        }
-        let source: FrameSource
-        var camera: V4L2Camera?
-        let name: String
-        do {
-            switch choice {
-            case .testPattern:
-                let size = spec.maxSize ?? Self.testPatternSize
-                source = TestPatternSource(width: size.width, height: size.height, fps: fps)
-                name = "testpattern"
-            case .device(let path):
-                let opened = try V4L2FrameSource(
-                    path: path, fps: fps, maxSize: spec.maxSize, passThrough: spec.passthrough)
-                log.info("\(path) (\(opened.camera.card)): \(opened.choice)")
-                source = opened
-                camera = opened.camera
-                name = "\(path) (\(opened.camera.card))"
-            }
-        } catch {
-            throw OpenFailure(description: "\(error)")
-        }
-        let mirrored = spec.mirror ?? (position == .front)
-        let tuning = makeTuning(camera: camera, mirrored: mirrored)
-        let passThrough = spec.passthrough && source.codec != nil
-        if passThrough, tuning.mirrored {
-            log.warning("\(name) is recorded as it comes (pass-through) and has no horizontal flip control: takes are not mirrored")
-        }
-        let codec = passThrough ? spec.codecs.first ?? "h264" : pickEncoder(width: source.width, height: source.height, fps: source.fps)
-        do {
-            let recorder = try TakeRecorder(
-                source: source, ledger: ledger, exports: exports, codecs: [codec] + spec.codecs.filter { $0 != codec },
-                passThrough: passThrough, preroll: spec.preroll, rotation: spec.orientation, tuning: tuning, logger: log,
-                onEvent: onEvent)
-            log.info("recording \(name) at \(source.width)x\(source.height) \(source.fps) fps with \(recorder.encoderName)")
-            let facts = CameraFacts(
-                name: name, position: position, fps: fps, zoomLimit: tuning.maximumZoom,
-                zooms: !passThrough || tuning.zoomsInCamera, hasTorch: camera.map(Self.hasTorch) ?? false)
-            return Session(recorder: recorder, tuning: tuning, camera: camera, facts: facts)
-        } catch {
-            source.stop()
-            throw OpenFailure(description: "\(error)")
-        }
-    }
-
-    /// Mirroring by the camera's HFLIP control when it has one; zoom by its
-    /// ZOOM_ABSOLUTE control when it has one (its range mapped onto 1x-6x).
-    private func makeTuning(camera: V4L2Camera?, mirrored: Bool) -> FrameTuning {
-        var softwareMirror = mirrored
-        if let camera, (try? camera.control(.hflip)) != nil, (try? camera.set(.hflip, mirrored ? 1 : 0)) != nil {
-            softwareMirror = false
-        }
-        guard let camera, let control = try? camera.control(.zoomAbsolute), control.maximum > control.minimum else {
-            return FrameTuning(mirrored: softwareMirror)
-        }
-        let log = self.log
-        return FrameTuning(mirrored: softwareMirror) { factor in
-            let span = Double(control.maximum - control.minimum)
-            let value = control.minimum + Int64(((factor - 1) / (ZoomRamp.limit - 1) * span).rounded())
-            do {
-                _ = try camera.set(.zoomAbsolute, value)
-            } catch {
-                log.warning("zoom: \(error)")
-            }
-        }
-    }
-
-    /// The first codec of the profile's list that keeps up at this size and rate,
-    /// by a short speed probe (once per size and rate).
-    private func pickEncoder(width: Int, height: Int, fps: Int) -> String {
-        let codecs = settings.camera.codecs
-        let key = "\(width)x\(height)@\(fps)"
-        if let known = encoders[key] { return known }
-        let measure = settings.measureEncoder.map { measure in { (codec: String) in measure(codec, width, height, fps) } }
-        guard let (codec, lines) = EncoderChoice.probing(codecs: codecs, width: width, height: height, fps: fps, measure: measure)
-        else {
-            return codecs.first ?? "h264"
-        }
-        for line in lines { log.info("\(line)") }
-        encoders[key] = codec
-        return codec
-    }
-
-    /// Turns a recorder's events into facts; returns whether its source was lost.
-    @discardableResult
-    private func gather(_ recorder: TakeRecorder, now: Instant) -> Bool {
-        var lost = false
-        for event in recorder.takeEvents() {
-            if case .sourceLost = event { lost = true }
-            note(event, at: now)
-        }
-        return lost
+    /// Turns the recorder's and the exports' events into facts.
+    private func gather() {
+        let now = MonotonicClock.now()
+        for event in recorder.takeEvents() { note(event, at: now) }
+        for event in exports.takeEvents() { note(event, at: now) }
     }
 
     private func note(_ event: TakeRecorder.Event, at now: Instant) {
@@ -335,8 +191,22 @@ public final class LiveRecorder {
             pending.append((.takeDeleted(take: number, path: folder.file(take.file)), now))
         case .failed(let reason):
             pending.append((.recorderFailed(reason), now))
+        case .cameraOpened(let facts):
+            camera = .streaming(facts)
+            openFailure = nil
+            pending.append((.cameraOpened(facts), now))
+        case .cameraSwitchFailed(let reason, let kept, let unsplit):
+            camera = .streaming(kept)
+            pending.append((.cameraSwitchFailed(reason, keeping: kept, unsplit: unsplit), now))
+        case .cameraOpenFailed(let reason):
+            camera = .closed
+            openFailure = OpenFailure(description: reason)
         case .sourceLost(let reason):
+            camera = .closed
             pending.append((.cameraLost(reason), now))
+        case .cameraClosed:
+            camera = .closed
+            pending.append((.cameraClosed, now))
         }
     }
 

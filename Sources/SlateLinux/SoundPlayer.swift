@@ -20,12 +20,14 @@ import SlateCore
 ///     for case .sound(let sound) in rig.reports { player.play(sound.sound) }
 ///     ...
 ///     player.stop()   // at shutdown
-public final class SoundPlayer: @unchecked Sendable {
+public final class SoundPlayer: Sendable {
     /// The ALSA device sounds play on.
     public let device: String
-    private let state: PlayerState
-    private var thread: pthread_t?
-    private let threadLock = Monitor()
+    private let inbox: Mailbox<SoundInbox>?
+    /// Rung each time the player's thread has nothing left to play.
+    private let idle: Mailbox<Int>?
+    private let thread: WorkerThread?
+    private let log: Logger
 
     /// - Parameters:
     ///   - library: resolves sound names to files.
@@ -38,17 +40,17 @@ public final class SoundPlayer: @unchecked Sendable {
         queueCapacity: Int = 2, latency: UInt32 = 100_000
     ) {
         self.device = device
-        state = PlayerState(
-            library: library, device: device, logger: logger, queue: SoundQueue(capacity: queueCapacity), latency: latency)
+        log = logger
         PCMPlayback.captureLibraryMessages()
-        let state = self.state
-        switch BackgroundThread.spawn({ state.run() }) {
-        case .success(let handle):
-            thread = handle
-        case .failure(let error):
-            state.markStopped()
-            logger.error(
-                "cannot start the sound thread: \(error.cause.reason); sounds will not play on ALSA device '\(device)'")
+        do {
+            let inbox = try Mailbox(SoundInbox(queue: SoundQueue(capacity: queueCapacity)))
+            let idle = try Mailbox(0)
+            let speaker = Speaker(library: library, device: device, logger: logger, latency: latency)
+            thread = try WorkerThread(name: "slate-sound") { speaker.run(inbox: inbox, idle: idle) }
+            (self.inbox, self.idle) = (inbox, idle)
+        } catch {
+            logger.error("cannot start the sound thread: \(error); sounds will not play on ALSA device '\(device)'")
+            (inbox, idle, thread) = (nil, nil, nil)
         }
     }
 
@@ -58,27 +60,46 @@ public final class SoundPlayer: @unchecked Sendable {
     /// and returns at once. With `cut`, the sound replaces the waiting ones and
     /// stops the one playing now. Does nothing once the player has stopped.
     public func play(_ name: String, cut: Bool = false) {
-        state.enqueue(Request(sound: name, file: nil), cut: cut)
+        enqueue(Request(sound: name, file: nil), cut: cut)
     }
 
     /// Queues the WAV file at `path`, like `play(_:cut:)`.
     public func play(file path: String, cut: Bool = false) {
-        state.enqueue(Request(sound: path, file: path), cut: cut)
+        enqueue(Request(sound: path, file: path), cut: cut)
+    }
+
+    private func enqueue(_ request: Request, cut: Bool) {
+        let dropped: [Request] =
+            inbox?.post { inbox in
+                guard !inbox.stopping else { return [] }
+                let push = inbox.queue.push(request, cut: cut)
+                if push.stopsCurrent && inbox.busy { inbox.interrupt = true }
+                return push.dropped
+            } ?? []
+        for request in dropped {
+            log.debug("sound '\(request.sound)' dropped: too many sounds waiting on ALSA device '\(device)'")
+        }
     }
 
     /// Blocks until nothing waits and nothing plays (for tools and tests; the
     /// daemon has no reason to call it).
-    public func waitUntilIdle() { state.waitUntilIdle() }
+    public func waitUntilIdle() {
+        guard let inbox, let idle else { return }
+        while !inbox.read({ ($0.queue.isEmpty && !$0.busy) || $0.stopping }) {
+            idle.wait(timeout: 50)
+            _ = idle.collect { $0 }
+        }
+    }
 
     /// Drops the waiting sounds, stops the one playing, and joins the thread.
     /// Idempotent; `deinit` calls it too.
     public func stop() {
-        state.requestStop()
-        let joining: pthread_t? = threadLock.locked {
-            defer { thread = nil }
-            return thread
+        inbox?.post { inbox in
+            inbox.stopping = true
+            inbox.interrupt = true
+            _ = inbox.queue.removeAll()
         }
-        if let joining { pthread_join(joining, nil) }
+        thread?.join()
     }
 }
 
@@ -89,94 +110,59 @@ private struct Request: Sendable {
     var file: String?
 }
 
-/// The player's shared state. Fields marked "worker" belong to the player's thread alone.
-private final class PlayerState: @unchecked Sendable {
+/// What the player's thread is sent.
+private struct SoundInbox: Sendable {
+    var queue: SoundQueue<Request>
+    var stopping = false
+    /// Whether a sound is playing.
+    var busy = false
+    /// The sound playing is to stop.
+    var interrupt = false
+}
+
+/// The player's thread: it plays one request at a time and keeps the decoded files.
+private final class Speaker {
     let library: SoundLibrary
     let device: String
     let logger: Logger
     let latency: UInt32
-    let monitor = Monitor()
-
-    // Guarded by `monitor`.
-    var queue: SoundQueue<Request>
-    var stopping = false
-    var busy = false
-    var interrupt = false
-
-    // Worker.
     var decoded: [String: WaveFile] = [:]
     var reported: Set<String> = []
 
-    init(library: SoundLibrary, device: String, logger: Logger, queue: SoundQueue<Request>, latency: UInt32) {
+    init(library: SoundLibrary, device: String, logger: Logger, latency: UInt32) {
         self.library = library
         self.device = device
         self.logger = logger
-        self.queue = queue
         self.latency = latency
     }
 
-    func enqueue(_ request: Request, cut: Bool) {
-        let dropped: [Request] = monitor.locked {
-            guard !stopping else { return [] }
-            let push = queue.push(request, cut: cut)
-            if push.stopsCurrent && busy { interrupt = true }
-            monitor.broadcast()
-            return push.dropped
-        }
-        for request in dropped {
-            logger.debug("sound '\(request.sound)' dropped: too many sounds waiting on ALSA device '\(device)'")
-        }
-    }
-
-    func waitUntilIdle() {
-        monitor.locked {
-            while !(queue.isEmpty && !busy) { monitor.wait() }
-        }
-    }
-
-    func requestStop() {
-        monitor.locked {
-            stopping = true
-            interrupt = true
-            _ = queue.removeAll()
-            monitor.broadcast()
-        }
-    }
-
-    /// When the thread could not start: nothing will ever play.
-    func markStopped() {
-        monitor.locked {
-            stopping = true
-            _ = queue.removeAll()
-        }
-    }
-
-    /// The thread's loop: one request at a time until stopped.
-    func run() {
+    /// Plays what `inbox` receives until the player stops; rings `idle` whenever nothing is left.
+    func run(inbox: Mailbox<SoundInbox>, idle: Mailbox<Int>) {
+        enum Next { case play(Request), wait, stop }
         while true {
-            let next: Request? = monitor.locked {
-                while queue.isEmpty && !stopping { monitor.wait() }
-                if stopping { return nil }
-                busy = true
-                interrupt = false
-                return queue.pop()
+            let next: Next = inbox.collect { inbox in
+                guard !inbox.stopping else {
+                    inbox.busy = false
+                    return .stop
+                }
+                inbox.interrupt = false
+                let request = inbox.queue.pop()
+                inbox.busy = request != nil
+                return request.map(Next.play) ?? .wait
             }
-            guard let request = next else { break }
-            perform(request)
-            monitor.locked {
-                busy = false
-                monitor.broadcast()
+            switch next {
+            case .play(let request): perform(request) { inbox.read { $0.interrupt } }
+            case .wait:
+                idle.post { $0 += 1 }
+                inbox.wait()
+            case .stop:
+                idle.post { $0 += 1 }
+                return
             }
-        }
-        monitor.locked {
-            busy = false
-            monitor.broadcast()
         }
     }
 
-    private func shouldStop() -> Bool { monitor.locked { interrupt } }
-
-    private func perform(_ request: Request) {
+    private func perform(_ request: Request, shouldStop: () -> Bool) {
         var file = request.file
         do throws(SoundFailure) {
             if file == nil {

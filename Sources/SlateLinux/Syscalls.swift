@@ -154,6 +154,16 @@ enum Syscall {
         }
     }
 
+    /// `poll` of descriptors for input within `timeout` milliseconds (-1: no
+    /// limit): those readable or reporting an error; none when a signal
+    /// interrupted the wait or the time passed.
+    static func pollInputs(_ fds: [FileDescriptor], timeout: Int32) -> Result<[FileDescriptor], Errno> {
+        var entries = fds.map { pollfd(fd: $0.rawValue, events: Int16(POLLIN), revents: 0) }
+        return waitOrErrno({ poll(&entries, nfds_t(entries.count), timeout) }, interrupted: 0).map { _ in
+            entries.filter { $0.revents != 0 }.map { FileDescriptor(rawValue: $0.fd) }
+        }
+    }
+
     /// `poll` of one descriptor for input within `timeout` milliseconds: whether
     /// it is readable or reports an error; false when a signal interrupted the wait.
     static func pollInput(_ fd: FileDescriptor, timeout: Int32) -> Result<Bool, Errno> {
@@ -324,11 +334,47 @@ enum Syscall {
         return valueOrErrno { waitpid(pid, &status, options) }.map { ($0, status) }
     }
 
-    /// `pthread_create` of a thread that runs `body(context)`.
-    static func startThread(
-        _ body: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer?, _ context: UnsafeMutableRawPointer
-    ) -> Result<pthread_t, Errno> {
+    /// `pthread_create` of a thread that runs `body`, with every signal blocked.
+    static func startThread(_ body: sending @escaping () -> Void) -> Result<ThreadHandle, Errno> {
+        final class Work {
+            let body: () -> Void
+            init(_ body: @escaping () -> Void) { self.body = body }
+        }
+        let context = Unmanaged.passRetained(Work(body)).toOpaque()
         var handle = pthread_t()
-        return nothingOrErrorNumber(pthread_create(&handle, nil, body, context)).map { handle }
+        let started = withSignalsBlocked {
+            nothingOrErrorNumber(
+                pthread_create(
+                    &handle, nil,
+                    { context in
+                        Unmanaged<Work>.fromOpaque(context!).takeRetainedValue().body()
+                        return nil
+                    }, context))
+        }
+        if case .failure = started { Unmanaged<Work>.fromOpaque(context).release() }
+        return started.map { ThreadHandle(thread: handle) }
     }
+
+    /// `pthread_join`.
+    static func joinThread(_ handle: ThreadHandle) {
+        pthread_join(handle.thread, nil)
+    }
+
+    /// `prctl(PR_SET_NAME)` of the calling thread (at most 15 bytes).
+    static func nameThread(_ name: String) {
+        slate_name_thread(name)
+    }
+
+    /// `setpriority` of the calling thread, where the process may set it.
+    static func setThreadNiceness(_ niceness: Int32) {
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(slate_gettid()), niceness)
+    }
+
+    /// The calling thread's id (`gettid`).
+    static var threadID: Int32 { slate_gettid() }
+}
+
+/// A thread `Syscall.startThread` started, to join.
+struct ThreadHandle: Sendable {
+    fileprivate let thread: pthread_t
 }

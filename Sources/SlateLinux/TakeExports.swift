@@ -1,11 +1,9 @@
-import Glibc
 import SlateCore
-import Synchronization
 
-/// Runs a rig's exports on a thread of their own, one after another, so
-/// recording never waits for one: a take can start and stop while the takes
-/// before it are joined. Each export holds the takes the ledger reserved for it.
-/// The thread runs while exports are queued and ends when none is left.
+/// Runs a rig's exports on a thread of their own, one after another, at a
+/// lower priority than recording, so recording never waits for one: a take can
+/// start, record and stop while the takes before it are joined. Each export
+/// holds the takes the ledger reserved for it.
 public final class TakeExports: Sendable {
     /// What became of an export.
     public enum Event: Sendable {
@@ -14,91 +12,80 @@ public final class TakeExports: Sendable {
         case failed(String, returned: Int)
     }
 
-    private struct Job: Sendable {
+    fileprivate struct Job: Sendable {
         var ids: Set<String>
         var options: TakeExporter.Options
         var outputFolder: String
     }
 
-    private struct State {
+    /// What the export thread is sent.
+    fileprivate struct Inbox: Sendable {
         var jobs: [Job] = []
-        var events: [Event] = []
-        /// Whether the export thread is running (a job under way or queued).
-        var running = false
-        /// The export thread last started, to join.
-        var worker: pthread_t?
+        /// Whether an export is under way.
+        var busy = false
+        var stopping = false
     }
+
+    /// The export thread's nice value: behind the camera, the take pipeline and its encoder.
+    static let niceness: Int32 = 10
 
     private let ledger: TakeLedger
-    private let onEvent: @Sendable () -> Void
-    private let state = Mutex(State())
+    private let inbox: Mailbox<Inbox>
+    private let events: Mailbox<[Event]>
+    private let thread: WorkerThread
 
     /// `onEvent` is called on the export thread when `takeEvents()` has something.
-    public init(ledger: TakeLedger, onEvent: @escaping @Sendable () -> Void) {
+    public init(ledger: TakeLedger, onEvent: @escaping @Sendable () -> Void) throws(OperationError) {
         self.ledger = ledger
-        self.onEvent = onEvent
+        let inbox = try Mailbox(Inbox())
+        let events = try Mailbox<[Event]>()
+        (self.inbox, self.events) = (inbox, events)
+        thread = try WorkerThread(name: "slate-export", niceness: Self.niceness) {
+            Self.work(inbox: inbox, ledger: ledger) { event in
+                events.post(event)
+                onEvent()
+            }
+        }
     }
 
-    deinit { finish() }
+    deinit {
+        inbox.post { $0.stopping = true }
+        thread.join()
+    }
 
     /// Exports the takes `ids` (reserved in the ledger) into `outputFolder`.
     public func export(_ ids: Set<String>, options: TakeExporter.Options, to outputFolder: String) {
-        let ended: pthread_t? = state.withLock { state in
-            state.jobs.append(Job(ids: ids, options: options, outputFolder: outputFolder))
-            guard !state.running else { return nil }
-            let ended = state.worker
-            switch BackgroundThread.spawn({ [self] in work() }) {
-            case .success(let handle):
-                state.running = true
-                state.worker = handle
-            case .failure(let error):
-                state.jobs.removeAll()
-                ledger.release(ids)
-                state.events.append(.failed("\(error)", returned: ids.count))
-                state.worker = nil
-            }
-            return ended
-        }
-        // The thread of an earlier export has left its loop; it ends at once.
-        if let ended { pthread_join(ended, nil) }
+        guard !ids.isEmpty else { return }
+        inbox.post { $0.jobs.append(Job(ids: ids, options: options, outputFolder: outputFolder)) }
     }
 
     /// Whether an export is queued or running.
-    public var isExporting: Bool { state.withLock { $0.running } }
+    public var isExporting: Bool { inbox.read { $0.busy || !$0.jobs.isEmpty } }
 
     /// What happened since the last call.
-    public func takeEvents() -> [Event] {
-        state.withLock { state in
-            defer { state.events.removeAll() }
-            return state.events
-        }
-    }
+    public func takeEvents() -> [Event] { events.letters() }
 
     /// Waits for the queued exports to end.
     public func finish() {
-        let worker: pthread_t? = state.withLock { state in
-            defer { state.worker = nil }
-            return state.worker
-        }
-        if let worker { pthread_join(worker, nil) }
+        while isExporting { events.wait(timeout: 100) }
     }
 
-    private func work() {
-        while let job = nextJob() {
-            let event = Self.run(job.ids, ledger: ledger, options: job.options, to: job.outputFolder)
-            state.withLock { $0.events.append(event) }
-            onEvent()
-        }
-    }
-
-    /// The next queued job; nil, with the thread marked as ending, when none is left.
-    private func nextJob() -> Job? {
-        state.withLock { state in
-            guard !state.jobs.isEmpty else {
-                state.running = false
-                return nil
+    /// The export thread: one job at a time until stopped.
+    private static func work(inbox: Mailbox<Inbox>, ledger: TakeLedger, report: (Event) -> Void) {
+        while true {
+            let (job, stopping): (Job?, Bool) = inbox.collect { inbox in
+                let job = inbox.jobs.isEmpty ? nil : inbox.jobs.removeFirst()
+                inbox.busy = job != nil
+                return (job, inbox.stopping)
             }
-            return state.jobs.removeFirst()
+            if let job {
+                report(run(job.ids, ledger: ledger, options: job.options, to: job.outputFolder))
+                inbox.post { $0.busy = false }
+            } else if stopping {
+                return
+            } else {
+                inbox.wait()
+            }
         }
     }
 

@@ -1,19 +1,19 @@
-import Glibc
 import Logging
 import SlateCore
 
-/// Records takes from a frame source on a thread of its own: the source runs
-/// and the encoder is ready all the time, so a take starts with the first frame
-/// captured at or after its button's timestamp (or earlier, with pre-roll).
+/// Records takes from a camera on threads of their own: a `CameraSession`
+/// owns the camera and streams its frames into the take pipeline, whose thread
+/// encodes them all the time, so a take starts with the first frame captured
+/// at or after its button's timestamp (or earlier, with pre-roll).
 /// Each take is a fragmented MP4 (MOV for passed-through MJPEG) in the work folder
 /// with a thumbnail from 0.05 s, listed in the folder's manifest, which is saved when
 /// a take opens and closes. A take whose file cannot be written (a full disk) ends
 /// there, playable up to its last complete fragment, and is reported as failed; a
 /// take whose file cannot be created leaves nothing behind. Exports are handed to
 /// a `TakeExports` thread, so recording never waits for one.
-public final class TakeRecorder: @unchecked Sendable {
-    /// What happened to a take, for the daemon's output. `number` is the take's
-    /// place among the takes not held by an export, from 1.
+public final class TakeRecorder: Sendable {
+    /// What happened to a take or the camera, in the order it happened.
+    /// `number` is the take's place among the takes not held by an export, from 1.
     public enum Event: Sendable {
         /// A take opened; its first frame was captured at `firstFrame` (CLOCK_MONOTONIC).
         case opened(TakeManifest.Take, number: Int, firstFrame: Instant)
@@ -23,38 +23,207 @@ public final class TakeRecorder: @unchecked Sendable {
         case startFailed(String)
         case deleted(TakeManifest.Take, number: Int)
         case failed(String)
-        /// The source failed (a camera unplugged): a take in progress was closed
-        /// and the recorder has stopped.
+        /// The camera streams (at first, or after a switch).
+        case cameraOpened(CameraFacts)
+        /// A switch of camera or rate failed; `keeping` streams, a take it was to
+        /// split goes on unsplit when `unsplit`.
+        case cameraSwitchFailed(String, keeping: CameraFacts, unsplit: Bool)
+        /// The camera could not be opened.
+        case cameraOpenFailed(String)
+        /// The source failed (a camera unplugged): a take in progress was closed.
         case sourceLost(String)
+        /// The camera was closed as asked: a take in progress was closed.
+        case cameraClosed
     }
 
-    private enum Command {
+    /// What the rig asks of the pipeline.
+    enum Command: Sendable {
         case start(Instant)
         case stop(Instant)
+        case zoom(Double)
+        /// The camera is switching: later commands wait for its outcome, so a
+        /// take split by the switch starts before they act.
+        case awaitSwitch
         case deleteLast
         case export(TakeExporter.Options, outputFolder: String)
     }
 
-    private let source: FrameSource
-    private var queue: CaptureQueue!
-    private let ledger: TakeLedger
-    private let exports: TakeExports?
-    private let encoder: CaptureEncoder
-    private let rotation: Int
-    private let tuning: FrameTuning?
-    private let onEvent: (@Sendable () -> Void)?
-    private let log: Logger
+    /// A stream the camera session opened: what the pipeline needs to encode it.
+    struct Stream: Sendable {
+        var format: SourceFormat
+        var codecs: [String]
+        var passThrough: Bool
+        var rotation: Int
+        /// Mirrored in software (the camera has no horizontal flip control).
+        var mirrored: Bool
+        /// How far before its press a take starts.
+        var preroll: Duration
+        /// Sets the camera's own zoom for a factor, through its session; nil: zoom is digital.
+        var cameraZoom: (@Sendable (Double) -> Void)?
+        var zoomLimit: Double
+    }
+
+    /// What reaches the pipeline from the camera session, in capture order.
+    enum Delivery: Sendable {
+        case capture(Capture)
+        /// The camera streams `stream` from now; `said` is reported once the take
+        /// before it closed, and a take split by a switch goes on from `startAt`.
+        case stream(Stream, said: Event, startAt: Instant?)
+        /// The camera stopped streaming; `lost` says why when it was not asked to.
+        case end(lost: String?)
+        /// Something the camera session says between two frames.
+        case event(Event)
+        /// A switch is over (whatever came of it): commands held meanwhile go on.
+        case switched
+    }
+
+    /// The pipeline's mailbox.
+    struct Inbox: Sendable {
+        var backlog = CaptureBacklog<Delivery>(capacity: TakeRecorder.backlogCapacity)
+        var commands: [Command] = []
+        var shuttingDown = false
+    }
+
+    /// Frames held for the pipeline: at 1080p, 3 MB each. One that falls behind
+    /// loses the oldest frames (a take counts them as the gaps they leave),
+    /// never the first frame of a take.
+    static let backlogCapacity = 4
     /// How long after a frame's capture the commands for it are read: more than
     /// an input event takes from the kernel to `start(at:)`.
     static let commandDelay = Duration.milliseconds(10)
-    private let shared = Monitor()
-    private var commands: [Command] = []
-    /// Deletes and exports wait until no take is closing.
-    private var deferred: [Command] = []
-    private var events: [Event] = []
-    private var thread: pthread_t?
 
-    // Owned by the recording thread.
+    private let inbox: Mailbox<Inbox>
+    private let events: Mailbox<[Event]>
+    /// The encoder's name, as the pipeline last set it.
+    private let encoder: Mailbox<String>
+    private let camera: CameraSession
+    private let pipeline: WorkerThread
+
+    /// Records `source` (moved to its session's thread): opens the encoder (the
+    /// first of `codecs` that opens) and starts encoding; takes start with
+    /// `start(at:)`. With `passThrough`, a source's compressed frames go into the
+    /// takes as they come, without an encoder. `exports` runs exports (none: an
+    /// export is refused); `onEvent` is called whenever `takeEvents()` has something.
+    public convenience init(
+        source: sending FrameSource, ledger: TakeLedger, exports: TakeExports? = nil, codecs: [String],
+        passThrough: Bool = false, preroll: Duration = .zero, rotation: Int = 0, logger: Logger,
+        onEvent: (@Sendable () -> Void)? = nil
+    ) throws {
+        let stream = Stream(
+            format: source.format, codecs: codecs, passThrough: passThrough, rotation: rotation, mirrored: false,
+            preroll: preroll, cameraZoom: nil, zoomLimit: ZoomRamp.limit)
+        let encoder = try CaptureEncoder(format: source.format, codecs: codecs, passThrough: passThrough)
+        try self.init(
+            ledger: ledger, exports: exports, logger: logger, onEvent: onEvent, first: (stream, encoder), source: source,
+            opener: nil)
+    }
+
+    /// A recorder for `slate run`: no camera until `open(_:)`, which `opener`
+    /// carries out on the camera session's thread.
+    public convenience init(
+        ledger: TakeLedger, exports: TakeExports?, opener: sending CameraOpener, logger: Logger,
+        onEvent: (@Sendable () -> Void)? = nil
+    ) throws {
+        try self.init(
+            ledger: ledger, exports: exports, logger: logger, onEvent: onEvent, first: nil, source: nil, opener: opener)
+    }
+
+    private init(
+        ledger: TakeLedger, exports: TakeExports?, logger: Logger, onEvent: (@Sendable () -> Void)?,
+        first: sending (Stream, CaptureEncoder)?, source: sending FrameSource?, opener: sending CameraOpener?
+    ) throws {
+        let inbox = try Mailbox(Inbox())
+        let events = try Mailbox<[Event]>()
+        let encoder = try Mailbox(first?.1.name ?? "")
+        self.inbox = inbox
+        self.events = events
+        self.encoder = encoder
+        camera = try CameraSession(pipeline: inbox, source: source, opener: opener, logger: logger)
+        let state = TakePipeline(
+            inbox: inbox, ledger: ledger, exports: exports, logger: logger,
+            report: { event in
+                events.post(event)
+                onEvent?()
+            },
+            named: { name in encoder.post { $0 = name } })
+        pipeline = try WorkerThread(name: "slate-takes") {
+            state.run(first: first)
+        }
+    }
+
+    deinit { shutdown() }
+
+    /// The encoder in use, e.g. `libx264`, or `mjpeg pass-through`.
+    public var encoderName: String { encoder.read { $0 } }
+
+    public func start(at time: Instant) {
+        inbox.post { inbox in
+            inbox.backlog.protect(from: time)
+            inbox.commands.append(.start(time))
+        }
+    }
+
+    public func stop(at time: Instant) { inbox.post { $0.commands.append(.stop(time)) } }
+
+    /// Deletes the last finished take (after a take in progress has closed).
+    public func deleteLast() { inbox.post { $0.commands.append(.deleteLast) } }
+
+    /// Joins the finished takes into one file in `outputFolder`, once a take
+    /// in progress has closed; the takes are deleted only when the result checks out.
+    public func export(_ options: TakeExporter.Options, to outputFolder: String) {
+        inbox.post { $0.commands.append(.export(options, outputFolder: outputFolder)) }
+    }
+
+    /// Opens a camera as `opening` says (on the camera session's thread); what
+    /// became of it comes from `takeEvents()`.
+    public func open(_ opening: CameraOpening) { camera.open(opening) }
+
+    /// Switches to the camera and rate `opening` says; a take in progress is
+    /// split at `time` when `splitting` (a take file holds one format).
+    public func switchTo(_ opening: CameraOpening, splitting: Bool, at time: Instant) {
+        inbox.post { $0.commands.append(.awaitSwitch) }
+        camera.switchTo(opening, splitAt: splitting ? time : nil)
+    }
+
+    /// Aims the zoom at `factor` (the pipeline ramps it frame by frame).
+    public func zoom(to factor: Double) { inbox.post { $0.commands.append(.zoom(factor)) } }
+
+    /// Turns the camera's torch on or off; a failure comes from `takeEvents()`.
+    public func torch(_ on: Bool) { camera.torch(on) }
+
+    /// Stops streaming; a take in progress is closed.
+    public func closeCamera() { camera.close() }
+
+    /// What happened since the last call.
+    public func takeEvents() -> [Event] { events.letters() }
+
+    /// Waits until `takeEvents()` has something or `milliseconds` pass.
+    public func waitForEvents(milliseconds: Int32) { events.wait(timeout: milliseconds) }
+
+    /// Stops the camera, closes a take in progress and joins the threads.
+    public func shutdown() {
+        camera.shutdown()
+        inbox.post { $0.shuttingDown = true }
+        pipeline.join()
+    }
+}
+
+/// The take pipeline's state, on its own thread: the encoder, the take router,
+/// the take file being written and the frame tuning.
+final class TakePipeline {
+    private typealias Command = TakeRecorder.Command
+    private let inbox: Mailbox<TakeRecorder.Inbox>
+    private let ledger: TakeLedger
+    private let exports: TakeExports?
+    private let log: Logger
+    private let report: @Sendable (TakeRecorder.Event) -> Void
+    private let named: @Sendable (String) -> Void
+
+    private var encoder: CaptureEncoder?
+    private var stream: TakeRecorder.Stream?
+    private var tuning: FrameTuning?
+    private var tuningFailed = false
+    private var zoomTarget = 1.0
     private var router: TakeRouter<EncodedPacket>
     private var writer: TakeWriter?
     private var take: TakeManifest.Take?
@@ -62,146 +231,167 @@ public final class TakeRecorder: @unchecked Sendable {
     private var lastPts: Int64 = 0
     /// Whether a stop came for the take in progress: commands behind it wait for its close.
     private var closing = false
+    /// Deletes and exports wait until no take is closing.
+    private var deferred: [Command] = []
+    /// Commands that came while the camera switched, once one is switching.
+    private var held: [Command]?
     private var captureTimes = [Instant](repeating: Instant(microseconds: 0), count: 64)
+    private var index: Int64 = -1
+    private var streamStart: Instant?
+    private var previous: Instant?
 
-    /// Opens the encoder (the first of `codecs` that opens) and starts recording
-    /// frames into the ring; takes start with `start(at:)`. With `passThrough`, a
-    /// source's compressed frames go into the takes as they come, without an encoder.
-    /// `tuning` zooms and mirrors raw frames; `exports` runs exports (none: an
-    /// export is refused); `onEvent` is called on the recording thread whenever
-    /// there are new events to take.
-    public init(
-        source: FrameSource, ledger: TakeLedger, exports: TakeExports? = nil, codecs: [String], passThrough: Bool = false,
-        preroll: Duration = .zero, rotation: Int = 0, tuning: FrameTuning? = nil, logger: Logger,
-        onEvent: (@Sendable () -> Void)? = nil
-    ) throws {
-        self.source = source
+    init(
+        inbox: Mailbox<TakeRecorder.Inbox>, ledger: TakeLedger, exports: TakeExports?, logger: Logger,
+        report: @escaping @Sendable (TakeRecorder.Event) -> Void, named: @escaping @Sendable (String) -> Void
+    ) {
+        self.inbox = inbox
         self.ledger = ledger
         self.exports = exports
-        self.rotation = rotation
-        self.tuning = tuning
-        self.onEvent = onEvent
         self.log = logger
-        router = TakeRouter(preroll: preroll)
-        encoder = try CaptureEncoder(source: source, codecs: codecs, passThrough: passThrough)
-        queue = try CaptureQueue(source: source)
-        switch BackgroundThread.spawn({ [self] in record() }) {
-        case .success(let handle): thread = handle
-        case .failure(let error): throw error
-        }
+        self.report = report
+        self.named = named
+        router = TakeRouter(preroll: .zero)
     }
-
-    deinit { shutdown() }
-
-    /// The encoder in use, e.g. `libx264`, or `mjpeg pass-through`.
-    public var encoderName: String { encoder.name }
 
     private var folder: TakeFolder { ledger.folder }
 
-    public func start(at time: Instant) {
-        queue.protect(from: time)
-        post(.start(time))
-    }
-
-    public func stop(at time: Instant) { post(.stop(time)) }
-
-    /// Deletes the last finished take (after a take in progress has closed).
-    public func deleteLast() { post(.deleteLast) }
-
-    /// Joins the finished takes into one file in `outputFolder`, once a take
-    /// in progress has closed; the takes are deleted only when the result checks out.
-    public func export(_ options: TakeExporter.Options, to outputFolder: String) {
-        post(.export(options, outputFolder: outputFolder))
-    }
-
-    /// What happened since the last call.
-    public func takeEvents() -> [Event] {
-        shared.locked {
-            defer { events.removeAll() }
-            return events
-        }
-    }
-
-    /// Stops the source, closes a take in progress and joins the threads.
-    public func shutdown() {
-        queue?.stop()
-        let joining: pthread_t? = shared.locked {
-            defer { thread = nil }
-            return thread
-        }
-        if let joining { pthread_join(joining, nil) }
-    }
-
-    private func post(_ command: Command) { shared.locked { commands.append(command) } }
-
-    private func report(_ event: Event) {
-        shared.locked { events.append(event) }
-        onEvent?()
-    }
-
-    private func record() {
-        var index: Int64 = -1
-        var streamStart: Instant?
-        var previous: Instant?
-        var tuningFailed = false
+    /// Encodes what the camera session delivers until the recorder shuts down.
+    func run(first: (TakeRecorder.Stream, CaptureEncoder)?) {
+        if let (stream, encoder) = first { begin(stream, encoder: encoder) }
         while true {
-            guard let next = queue.next() else { break }
-            guard var frame = next.unpacked() else { continue }
-            // A button's command reaches this thread a little after its event: a
-            // frame is matched with commands once they have had time to arrive.
-            MonotonicClock.sleep(until: frame.time + Self.commandDelay)
-            takeCommands(ended: false)
-            if let tuning {
-                do {
-                    frame = try tuning.apply(frame, interval: previous.map { frame.time - $0 } ?? .zero)
-                } catch {
-                    if !tuningFailed { log.error("frames are recorded without mirroring or digital zoom: \(error)") }
-                    tuningFailed = true
+            let (delivery, shuttingDown) = inbox.collect { ($0.backlog.pop()?.item, $0.shuttingDown) }
+            switch delivery {
+            case .capture(let capture): record(capture)
+            case .stream(let stream, let said, let startAt): switchStream(to: stream, said: said, startAt: startAt)
+            case .end(let lost):
+                finishStream()
+                report(lost.map(TakeRecorder.Event.sourceLost) ?? .cameraClosed)
+            case .switched: releaseHeld()
+            case .event(let event): report(event)
+            case nil:
+                if encoder == nil { takeCommands() }
+                if shuttingDown {
+                    finishStream()
+                    return
                 }
-            }
-            previous = frame.time
-            let keyframe = router.needsKeyframe(forFrameAt: frame.time)
-            // Timestamps follow capture times, so frames the camera dropped leave gaps
-            // instead of making the take play faster.
-            let start = streamStart ?? frame.time
-            streamStart = start
-            let elapsed = frame.time.microseconds - start.microseconds
-            index = max(index + 1, (elapsed * Int64(encoder.fps) + 500_000) / 1_000_000)
-            captureTimes[Int(index % 64)] = frame.time
-            do {
-                for packet in try encoder.packets(for: frame, pts: index, keyframe: keyframe) {
-                    let timed = TakeRouter<EncodedPacket>.Timed(
-                        time: captureTimes[Int(packet.pts % 64)], isKeyframe: packet.isKeyframe, packet: packet)
-                    apply(router.packet(timed), current: packet.pts == index ? frame : nil)
-                }
-            } catch {
-                report(.failed("\(error)"))
+                inbox.wait()
             }
         }
-        apply(router.end(), current: nil)
-        takeCommands(ended: true)
-        runDeferred()
-        if let lost = queue.failed { report(.sourceLost(lost)) }
     }
 
-    /// Carries out the commands posted since the last frame. Once the source has
-    /// ended, takes can no longer start.
-    private func takeCommands(ended: Bool) {
-        for command in shared.locked({ () -> [Command] in
-            defer { commands.removeAll() }
-            return commands
-        }) {
-            switch command {
-            case .start(let time) where !ended:
-                apply(router.start(at: time), current: nil)
-            case .stop(let time) where !ended:
-                if take != nil { closing = true }
-                apply(router.stop(at: time), current: nil)
-            case .start, .stop: break
-            case .deleteLast, .export: deferred.append(command)
+    /// Starts encoding a new stream.
+    private func begin(_ stream: TakeRecorder.Stream, encoder: CaptureEncoder) {
+        self.stream = stream
+        self.encoder = encoder
+        named(encoder.name)
+        tuning = FrameTuning(mirrored: stream.mirrored, cameraMaximum: stream.zoomLimit, cameraZoom: stream.cameraZoom)
+        _ = tuning?.aim(at: zoomTarget)
+        tuningFailed = false
+        (index, streamStart, previous) = (-1, nil, nil)
+        router = TakeRouter(preroll: stream.preroll)
+    }
+
+    /// The camera streams something else: the take in progress closes with the
+    /// last frame of the old stream and, when it was split, goes on in the new one.
+    private func switchStream(to stream: TakeRecorder.Stream, said: TakeRecorder.Event, startAt: Instant?) {
+        finishStream()
+        report(said)
+        do {
+            begin(stream, encoder: try CaptureEncoder(format: stream.format, codecs: stream.codecs, passThrough: stream.passThrough))
+        } catch {
+            report(.failed("the camera's frames cannot be recorded: \(error)"))
+            return
+        }
+        if let startAt {
+            inbox.post { $0.backlog.protect(from: startAt) }
+            apply(router.start(at: startAt), current: nil)
+        }
+    }
+
+    /// The stream ended: a take in progress closes with its last frame.
+    private func finishStream() {
+        guard encoder != nil else { return }
+        apply(router.end(), current: nil)
+        encoder = nil
+        stream = nil
+        tuning = nil
+        takeCommands()
+        closing = false
+        runDeferred()
+    }
+
+    private func record(_ capture: Capture) {
+        guard let encoder, var frame = capture.unpacked() else { return }
+        // A button's command reaches this thread a little after its event: a
+        // frame is matched with commands once they have had time to arrive.
+        MonotonicClock.sleep(until: frame.time + TakeRecorder.commandDelay)
+        takeCommands()
+        if let tuning {
+            do {
+                frame = try tuning.apply(frame, interval: previous.map { frame.time - $0 } ?? .zero)
+            } catch {
+                if !tuningFailed { log.error("frames are recorded without mirroring or digital zoom: \(error)") }
+                tuningFailed = true
             }
         }
+        previous = frame.time
+        let keyframe = router.needsKeyframe(forFrameAt: frame.time)
+        // Timestamps follow capture times, so frames the camera dropped leave gaps
+        // instead of making the take play faster.
+        let start = streamStart ?? frame.time
+        streamStart = start
+        let elapsed = frame.time.microseconds - start.microseconds
+        index = max(index + 1, (elapsed * Int64(encoder.fps) + 500_000) / 1_000_000)
+        captureTimes[Int(index % 64)] = frame.time
+        do {
+            for packet in try encoder.packets(for: frame, pts: index, keyframe: keyframe) {
+                let timed = TakeRouter<EncodedPacket>.Timed(
+                    time: captureTimes[Int(packet.pts % 64)], isKeyframe: packet.isKeyframe, packet: packet)
+                apply(router.packet(timed), current: packet.pts == index ? frame : nil)
+            }
+        } catch {
+            report(.failed("\(error)"))
+        }
+    }
+
+    /// Carries out the commands posted since the last frame. Without a stream,
+    /// takes cannot start.
+    private func takeCommands() {
+        let commands = inbox.collect { inbox in
+            defer { inbox.commands.removeAll() }
+            return inbox.commands
+        }
+        for command in commands { perform(command) }
         runDeferred()
+    }
+
+    /// Carries out the commands held while the camera switched.
+    private func releaseHeld() {
+        takeCommands()
+        guard let commands = held else { return }
+        held = nil
+        for command in commands { perform(command) }
+        runDeferred()
+    }
+
+    private func perform(_ command: Command) {
+        if held != nil {
+            held?.append(command)
+            return
+        }
+        switch command {
+        case .start(let time) where encoder != nil:
+            apply(router.start(at: time), current: nil)
+        case .stop(let time) where encoder != nil:
+            if take != nil { closing = true }
+            apply(router.stop(at: time), current: nil)
+        case .zoom(let factor):
+            zoomTarget = factor
+            _ = tuning?.aim(at: factor)
+        case .awaitSwitch: held = []
+        case .start, .stop: break
+        case .deleteLast, .export: deferred.append(command)
+        }
     }
 
     /// Deletes and exports, in order, once no take is closing: they act on the
@@ -212,7 +402,7 @@ public final class TakeRecorder: @unchecked Sendable {
             switch deferred.removeFirst() {
             case .deleteLast: deleteLastTake()
             case .export(let options, let outputFolder): dispatchExport(options, to: outputFolder)
-            case .start, .stop: break
+            case .start, .stop, .zoom, .awaitSwitch: break
             }
         }
     }
@@ -241,6 +431,7 @@ public final class TakeRecorder: @unchecked Sendable {
     }
 
     private func open(firstFrame: Instant) {
+        guard let encoder else { return }
         let age = MonotonicClock.now().microseconds - firstFrame.microseconds
         let started = WallClock.microseconds() - max(0, age)
         do {
@@ -250,14 +441,14 @@ public final class TakeRecorder: @unchecked Sendable {
         }
         // The take is listed before its file exists, so a crash at any point
         // leaves nothing unlisted: recovery measures the file, or drops the entry.
-        let take = newTake(in: ledger.manifest, started: started)
+        let take = newTake(in: ledger.manifest, started: started, encoder: encoder)
         var created = false
         do {
             try ledger.change(undoIfUnsaved: true) { $0.takes.append(take) }
             let fd = try folder.create(take.file)
             created = true
             writer = try TakeWriter(
-                fd: fd, named: take.file, in: folder.directory, parameters: encoder.parameters, rotation: rotation)
+                fd: fd, named: take.file, in: folder.directory, parameters: encoder.parameters, rotation: stream?.rotation ?? 0)
         } catch {
             router.abandon()
             if created { try? folder.directory.remove(take.file) }
@@ -272,7 +463,7 @@ public final class TakeRecorder: @unchecked Sendable {
 
     /// A take starting at `started` with an id no take of `manifest` has and a
     /// file name no file in the folder has.
-    private func newTake(in manifest: TakeManifest, started: Int64) -> TakeManifest.Take {
+    private func newTake(in manifest: TakeManifest, started: Int64, encoder: CaptureEncoder) -> TakeManifest.Take {
         var number = Int(manifest.nextID()) ?? 1
         while true {
             let id = TakeManifest.id(number: number)
@@ -286,7 +477,7 @@ public final class TakeRecorder: @unchecked Sendable {
     }
 
     private func write(_ timed: TakeRouter<EncodedPacket>.Timed, frame: Capture?) {
-        guard let writer, var take else { return }
+        guard let writer, var take, let encoder else { return }
         let isFirst = firstPts == nil
         let first = firstPts ?? timed.packet.pts
         firstPts = first
@@ -333,7 +524,7 @@ public final class TakeRecorder: @unchecked Sendable {
         writer = nil
         if let first = firstPts {
             let slots = Int(lastPts - first + 1)
-            take.duration = .microseconds(Int64(slots) * 1_000_000 / Int64(encoder.fps))
+            take.duration = .microseconds(Int64(slots) * 1_000_000 / Int64(encoder?.fps ?? 1))
             take.dropped = max(0, slots - take.frames)
         }
         take.recording = false
@@ -371,7 +562,7 @@ public final class TakeRecorder: @unchecked Sendable {
     }
 
     /// Deletes the last take not held by an export; nil when there is none.
-    public static func deleteLast(in ledger: TakeLedger) -> Event? {
+    public static func deleteLast(in ledger: TakeLedger) -> TakeRecorder.Event? {
         guard let last = ledger.lastAvailable, let number = ledger.number(of: last.id) else { return nil }
         do {
             try ledger.folder.delete(last, from: ledger)

@@ -1,7 +1,7 @@
 import SystemPackage
 
 /// Wakes an event loop from another thread: an eventfd the loop watches.
-public final class Wakeup: @unchecked Sendable {
+public final class Wakeup: Sendable {
     public let fd: FileDescriptor
 
     public init() throws(OperationError) {

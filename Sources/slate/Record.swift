@@ -80,8 +80,8 @@ struct Record: ParsableCommand {
                 taken = take
                 if let early { OutputStream.writeError("slate record: \(early)") }
             case .failed(let message), .startFailed(let message): OutputStream.writeError("slate record: \(message)")
-            case .opened, .deleted: break
             case .sourceLost(let message): OutputStream.writeError("slate record: the camera was lost: \(message)")
+            case .opened, .deleted, .cameraOpened, .cameraSwitchFailed, .cameraOpenFailed, .cameraClosed: break
             }
         }
         withExtendedLifetime(lock) {}

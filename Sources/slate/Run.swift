@@ -21,6 +21,9 @@ struct Run: ParsableCommand {
     @Flag(help: "One JSON object per line.")
     var json = false
 
+    @Flag(help: "With --json, add when each line was handled (dispatched, seconds since start) to measure latency.")
+    var timing = false
+
     @Option(help: "Play an evemu or libinput recording in real time instead of reading the rig's devices.")
     var replay: String?
 
@@ -59,7 +62,8 @@ struct Run: ParsableCommand {
         let daemon: RunDaemon
         do {
             daemon = try RunDaemon(
-                profilePath: profile, profile: loaded, recording: recording, settings: settings, json: json, log: log)
+                profilePath: profile, profile: loaded, recording: recording, settings: settings, json: json,
+                timing: timing, log: log)
         } catch {
             OutputStream.writeError(error is ReplayError ? "\(replay ?? ""): error: \(error)" : "slate run: \(error)")
             throw error is ReplayError ? Slate.badInput : ExitCode.failure

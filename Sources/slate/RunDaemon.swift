@@ -15,6 +15,8 @@ final class RunDaemon {
     private let profilePath: String
     private var profile: Profile
     private let json: Bool
+    /// Reports carry when they were handled (`dispatched`).
+    private let timing: Bool
     private let log: Logger
     private let loop: EventLoop
     private let wake: Wakeup
@@ -24,17 +26,20 @@ final class RunDaemon {
     private var replay: SlateCore.Replay?
     private var effects: EffectCarrier
     private var cameraRetryAt: Instant?
+    /// Whether the camera was asked for and has not answered yet.
+    private var awaitingCamera = false
     private var failed = false
     /// The recording to play, with its path.
     private var recording: (path: String, timeline: Timeline)?
 
     init(
         profilePath: String, profile: Profile, recording: (path: String, parsed: Recording)?, settings: LiveRecorder.Settings, json: Bool,
-        log: Logger
+        timing: Bool, log: Logger
     ) throws {
         self.profilePath = profilePath
         self.profile = profile
         self.json = json
+        self.timing = timing
         self.log = log
         loop = try EventLoop()
         let wake = try Wakeup()
@@ -42,7 +47,7 @@ final class RunDaemon {
         recorder = try LiveRecorder(settings: settings, logger: log) { wake.signal() }
         let start = MonotonicClock.now()
         effects = EffectCarrier(
-            printer: ReportPrinter(format: ReportFormat(origin: start), json: json),
+            printer: ReportPrinter(format: ReportFormat(origin: start), json: json, timing: timing),
             sounds: Self.player(for: profile, path: profilePath, log: log), recorder: recorder, log: log)
         let book = RigBook(camera: profile.camera, takes: recorder.availableTakes, camera: .absent)
         rig = RigDriver(RigMachine(profile: profile, book: book, captureActive: false))
@@ -121,10 +126,13 @@ final class RunDaemon {
             setCaptureActive(false, at: now)
             cameraRetryAt = now + Self.cameraRetry
         }
+        if awaitingCamera, recorder.isStreaming || recorder.openFailure != nil {
+            _ = cameraAnswered(atStart: false)
+        }
         if let due = cameraRetryAt, due <= now {
             cameraRetryAt = nil
             _ = openCamera(atStart: false)
-        } else if cameraRetryAt == nil, !recorder.isStreaming, profile.camera.startOnInput, rig.machine.hasDevices {
+        } else if cameraRetryAt == nil, !recorder.isOpenOrOpening, profile.camera.startOnInput, rig.machine.hasDevices {
             _ = openCamera(atStart: false)
         }
         effects.carryOut(rig.takeEffects())
@@ -145,24 +153,36 @@ final class RunDaemon {
         return lost
     }
 
-    /// Opens the camera and makes capture active. At start a missing camera is
-    /// an error unless the profile waits for it; later it is retried.
+    /// Asks for the camera; at start waits for it. Returns false when it is
+    /// missing at start and the profile does not wait for it.
     private func openCamera(atStart: Bool) -> Bool {
-        do {
-            try recorder.open(position: rig.machine.book.position, fps: rig.machine.book.fps)
-        } catch {
+        recorder.open(position: rig.machine.book.position, fps: rig.machine.book.fps)
+        awaitingCamera = true
+        guard atStart else { return true }
+        recorder.waitForCamera()
+        return cameraAnswered(atStart: true)
+    }
+
+    /// The camera asked for streams (capture becomes active) or could not be
+    /// opened: an error at start unless the profile waits for it; later it is
+    /// retried. False when `slate run` must end.
+    private func cameraAnswered(atStart: Bool) -> Bool {
+        awaitingCamera = false
+        let now = MonotonicClock.now()
+        guard recorder.isStreaming else {
+            let error = recorder.openFailure.map { "\($0)" } ?? "the camera did not open"
             if atStart && (recording != nil || !profile.camera.waitForCamera) {
                 OutputStream.writeError("slate run: \(error)")
                 failed = true
                 return false
             }
             if atStart { log.warning("\(error); waiting for it") }
-            cameraRetryAt = MonotonicClock.now() + Self.cameraRetry
+            cameraRetryAt = now + Self.cameraRetry
             return true
         }
         if !atStart { log.info("recording from \(recorder.cameraName ?? "the camera") again") }
         enterFacts()
-        setCaptureActive(true, at: MonotonicClock.now())
+        setCaptureActive(true, at: now)
         return true
     }
 
@@ -188,7 +208,7 @@ final class RunDaemon {
             failed = true
             loop.stop()
         }
-        effects.printer = ReportPrinter(format: ReportFormat(origin: moved.start ?? now), json: json)
+        effects.printer = ReportPrinter(format: ReportFormat(origin: moved.start ?? now), json: json, timing: timing)
     }
 
     /// SIGHUP: the profile again. Every capture event in progress ends as

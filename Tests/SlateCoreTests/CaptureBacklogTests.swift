@@ -34,4 +34,17 @@ import Testing
         for frame in 2..<6 { backlog.push(frame, at: Self.at(Int64(frame) * 33)) }
         #expect(backlog.items.map(\.item) == [2, 5])
     }
+
+    @Test func aPinnedItemIsNeverDroppedAndTakesNoRoom() {
+        var backlog = CaptureBacklog<Int>(capacity: 2)
+        backlog.push(0, at: Self.at(0))
+        backlog.push(-1, at: Self.at(10), pinned: true)
+        for frame in 1..<5 { backlog.push(frame, at: Self.at(Int64(frame) * 33)) }
+        #expect(backlog.items.map(\.item) == [-1, 3, 4])
+        #expect(backlog.dropped == 3)
+        backlog.protect(from: Self.at(5))
+        #expect(backlog.pop()?.item == -1)
+        backlog.push(5, at: Self.at(165))
+        #expect(backlog.items.map(\.item) == [3, 5], "popping the pinned item kept the start's frame protected")
+    }
 }

@@ -9,7 +9,7 @@ import SlateCore
 /// decoded and encoded without it.
 @Suite struct PassThroughTests {
     /// Records one take of the frames captured in the second from now.
-    func record(_ source: FrameSource, passThrough: Bool) throws -> (TakeFolder, TakeManifest.Take, String) {
+    func record(_ source: sending FrameSource, passThrough: Bool) throws -> (TakeFolder, TakeManifest.Take, String) {
         let folder = try TakeFolder(path: try MediaFiles.folder("passthrough-\(passThrough)-\(UUID().uuidString)"), create: true)
         let recorder = try TakeRecorder(
             source: source, folder: folder, codecs: ["h264"], passThrough: passThrough, logger: Logger(label: "test"))

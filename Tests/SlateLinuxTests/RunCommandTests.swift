@@ -591,4 +591,37 @@ import SlateLinux
         #expect(interrupted.status == 0, "\(interrupted.stderr)")
         #expect(interrupted.takes("stopped").count == 1 && interrupted.takes("failed").isEmpty, "\(interrupted.lines)")
     }
+
+    /// A switch of frame rate whose camera is slow to open (every opendir of
+    /// /dev waits 100 ms, through the fault library) does not hold up input:
+    /// the report of a press 5 ms after the switch (KEY_A, bound to nothing)
+    /// is handled within a few milliseconds, while the take the switch split
+    /// goes on only once the camera streams again.
+    @Test(.timeLimit(.minutes(1))) func aSlowCameraSwitchDoesNotHoldUpTheNextPress() throws {
+        let folder = try MediaFiles.folder("run-slow-switch")
+        defer { MediaFiles.remove(folder) }
+        let profile = folder + "/rig.yaml"
+        try Self.rig(camera: ["back: [testpattern]", "fps: 30", "max-size: 320x180", "codec: [h264]"])
+            .write(toFile: profile, atomically: true, encoding: .utf8)
+        let recording = folder + "/session.evemu"
+        try Self.footswitch(
+            [(Self.middle, 0.1, 0.2), (Self.right, 1.0, 1.1), (Self.left, 1.105, 1.2), (Self.middle, 2.0, 2.1)], end: 2.4
+        ).write(toFile: recording, atomically: true, encoding: .utf8)
+        let library = try Self.faultLibrary(in: folder)
+        let result = try Self.run(
+            [
+                "--profile", profile, "--replay", recording, "--work", folder + "/takes", "--output", folder, "--timing",
+            ], environment: ["LD_PRELOAD": library, "SLATE_FAULTS": "opendir:*:slow", "SLATE_FAULTS_PATH": "/dev"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let press = try #require(
+            result.lines.first { $0["type"] as? String == "ignored" && $0["code"] as? String == "KEY_A" },
+            "\(result.lines)")
+        let delay = Self.seconds(press["dispatched"]) - Self.seconds(press["t"])
+        #expect(delay < 0.03, "the press 5 ms after the switch was handled \(delay) s late")
+        let started = result.takes("started")
+        #expect(started.count == 2 && result.takes("stopped").count == 2, "\(result.lines)")
+        if started.count == 2 {
+            #expect(Self.seconds(started[1]["t"]) >= 1.2, "the camera reopened at once: \(started[1])")
+        }
+    }
 }

@@ -1,10 +1,11 @@
 import SlateCore
+import SystemPackage
 
 @testable import SlateLinux
 
 /// A fake MJPEG camera: the test pattern in real time, each frame encoded as a
 /// JPEG with libavcodec, delivered compressed as a camera's MJPEG mode would.
-final class SyntheticMJPEGSource: FrameSource, @unchecked Sendable {
+final class SyntheticMJPEGSource: FrameSource {
     let pattern: TestPatternSource
     var width: Int { pattern.width }
     var height: Int { pattern.height }
@@ -16,11 +17,9 @@ final class SyntheticMJPEGSource: FrameSource, @unchecked Sendable {
         pattern = TestPatternSource(width: width, height: height, fps: fps)
     }
 
-    func nextCapture() throws -> Capture? {
-        guard let frame = pattern.nextFrame() else { return nil }
+    func next(orMail mail: FileDescriptor) throws -> SourceRead {
+        guard case .capture(.raw(let frame)) = try pattern.next(orMail: mail) else { return .mail }
         let jpeg = try JPEGThumbnail.jpeg(frame, width: width, height: height, path: "synthetic MJPEG")
-        return .compressed(CompressedFrame(data: jpeg, time: frame.time, isKeyframe: true))
+        return .capture(.compressed(CompressedFrame(data: jpeg, time: frame.time, isKeyframe: true)))
     }
-
-    func stop() { pattern.stop() }
 }

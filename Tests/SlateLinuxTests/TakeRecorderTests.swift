@@ -8,7 +8,7 @@ import SlateCore
 extension TakeRecorder {
     /// A recorder for `folder` with a ledger of its own and no exports.
     convenience init(
-        source: FrameSource, folder: TakeFolder, codecs: [String], passThrough: Bool = false, logger: Logger
+        source: sending FrameSource, folder: TakeFolder, codecs: [String], passThrough: Bool = false, logger: Logger
     ) throws {
         try self.init(
             source: source, ledger: try TakeLedger(folder: folder), codecs: codecs, passThrough: passThrough, logger: logger)

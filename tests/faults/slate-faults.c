@@ -5,7 +5,7 @@
    SLATE_FAULTS=OP:WHICH:ACTION[,OP:WHICH:ACTION...]
      OP      open openat read write pwrite fsync fdatasync rename renameat renameat2
              link linkat unlink unlinkat truncate ftruncate fallocate posix_fallocate
-             ioctl epoll_wait, or * for any of them
+             ioctl epoll_wait opendir, or * for any of them
      WHICH   N (the Nth matching call of OP, from 1), N+ (the Nth and every later
              one) or * (every one)
      ACTION  kill (SIGKILL before the call), an errno name such as EIO, ENOSPC or
@@ -25,6 +25,7 @@
    Bookkeeping (the trace, /proc/self/fd) goes through raw system calls, so it
    is neither counted nor faulted. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -45,13 +46,13 @@
 enum op {
     OP_OPEN, OP_OPENAT, OP_READ, OP_WRITE, OP_PWRITE, OP_FSYNC, OP_FDATASYNC, OP_RENAME, OP_RENAMEAT,
     OP_RENAMEAT2, OP_LINK, OP_LINKAT, OP_UNLINK, OP_UNLINKAT, OP_TRUNCATE, OP_FTRUNCATE, OP_FALLOCATE,
-    OP_POSIX_FALLOCATE, OP_IOCTL, OP_EPOLL_WAIT, OP_COUNT, OP_ANY = OP_COUNT
+    OP_POSIX_FALLOCATE, OP_IOCTL, OP_EPOLL_WAIT, OP_OPENDIR, OP_COUNT, OP_ANY = OP_COUNT
 };
 
 static const char *const op_names[OP_COUNT] = {
     "open", "openat", "read", "write", "pwrite", "fsync", "fdatasync", "rename", "renameat",
     "renameat2", "link", "linkat", "unlink", "unlinkat", "truncate", "ftruncate", "fallocate",
-    "posix_fallocate", "ioctl", "epoll_wait",
+    "posix_fallocate", "ioctl", "epoll_wait", "opendir",
 };
 
 enum action { ACT_NONE, ACT_KILL, ACT_ERRNO, ACT_EINTR, ACT_SHORT, ACT_SLOW };
@@ -523,6 +524,13 @@ int ioctl(int fd, unsigned long request, ...) {
 }
 
 /* The event loop's wait: a failure here ends `slate run`'s loop. */
+DIR *opendir(const char *path) {
+    REAL(opendir);
+    int error = 0;
+    if (decide_path(OP_OPENDIR, AT_FDCWD, path, NULL, 0, &error) == ACT_ERRNO) FAIL_WITH(NULL);
+    return real_opendir(path);
+}
+
 int epoll_wait(int epfd, struct epoll_event *events, int maxevents, int timeout) {
     REAL(epoll_wait);
     int error = 0;

@@ -15,6 +15,8 @@ unsigned long slate_eviocgid(void);
 
 /* The calling thread's id (gettid), for per-thread priorities. */
 int slate_gettid(void);
+/* Names the calling thread (prctl PR_SET_NAME: 15 bytes at most), as top -H shows it. */
+void slate_name_thread(const char *name);
 
 /* renameat(2) that fails with EEXIST instead of replacing `to` (renameat2 with
    RENAME_NOREPLACE, else linkat and unlinkat). */

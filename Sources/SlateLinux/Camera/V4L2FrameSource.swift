@@ -1,11 +1,12 @@
 import SlateCore
+import SystemPackage
 
 /// Frames from a V4L2 camera for the recorder: the mode the seed's rule picks,
 /// streamed with 4 buffers, each frame stamped with the driver's capture time.
 /// Raw formats are converted to I420; compressed ones (MJPEG, H.264) come as the
 /// camera sends them, to pass through, or (MJPEG without pass-through, when the
 /// camera has no raw format) to decode.
-public final class V4L2FrameSource: FrameSource, @unchecked Sendable {
+public final class V4L2FrameSource: FrameSource {
     public let camera: V4L2Camera
     public let width: Int
     public let height: Int
@@ -16,9 +17,7 @@ public final class V4L2FrameSource: FrameSource, @unchecked Sendable {
     public let passesThrough: Bool
     /// What was chosen and why, for the log.
     public let choice: String
-    private let format: FourCC
-    private let stopped = Monitor()
-    private var isStopped = false
+    private let pixelFormat: FourCC
 
     /// Why a camera cannot feed the recorder.
     public struct Unusable: Error, CustomStringConvertible {
@@ -45,8 +44,8 @@ public final class V4L2FrameSource: FrameSource, @unchecked Sendable {
         try camera.start(bufferCount: 4)
         width = set.mode.width
         height = set.mode.height
-        format = set.mode.pixelFormat
-        codec = V4L2FrameSource.codecs[format]
+        pixelFormat = set.mode.pixelFormat
+        codec = V4L2FrameSource.codecs[pixelFormat]
         passesThrough = picked.passesThrough
         self.fps = set.interval.fps.isFinite ? max(1, Int(set.interval.fps.rounded())) : fps
         reason += "; the driver set \(set.mode.formatName) \(width)x\(height) at \(set.interval.fpsText) fps"
@@ -56,9 +55,13 @@ public final class V4L2FrameSource: FrameSource, @unchecked Sendable {
     /// The compressed formats Slate passes through or decodes, by libav codec name.
     static let codecs: [FourCC: String] = [.mjpeg: "mjpeg", .jpeg: "mjpeg", .h264: "h264"]
 
-    public func nextCapture() throws -> Capture? {
-        while !stopped.locked({ isStopped }) {
-            guard try camera.waitForFrame(milliseconds: 100) else { continue }
+    public func next(orMail mail: FileDescriptor) throws -> SourceRead {
+        while true {
+            switch try camera.waitForFrame(orMail: mail) {
+            case .mail: return .mail
+            case .timedOut: continue
+            case .frame: break
+            }
             let captured = try camera.withNextFrame { bytes, info -> Capture? in
                 guard !info.isCorrupt else { return nil }
                 if codec != nil {
@@ -68,17 +71,16 @@ public final class V4L2FrameSource: FrameSource, @unchecked Sendable {
                 // Converted on the recording thread: the buffer goes back to the driver at once.
                 return .packed(
                     PackedFrame(
-                        bytes: [UInt8](bytes), format: format, width: width, height: height,
+                        bytes: [UInt8](bytes), format: pixelFormat, width: width, height: height,
                         bytesPerLine: camera.bytesPerLine, time: info.timestamp))
             }
-            if let capture = captured ?? nil { return capture }
+            if let capture = captured ?? nil { return .capture(capture) }
         }
-        return nil
     }
 
-    public func stop() { stopped.locked { isStopped = true } }
-
     public func close() { camera.close() }
+
+    public func adopt() { camera.adopt() }
 
     /// Frames the driver dropped so far (gaps in its sequence numbers).
     public var droppedFrames: Int { camera.droppedFrames }

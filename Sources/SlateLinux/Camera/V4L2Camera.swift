@@ -102,6 +102,9 @@ public final class V4L2Camera {
 
     private var buffers: [UnsafeMutableRawBufferPointer] = []
     private var sequence = FrameSequence()
+    /// The thread the camera belongs to (its id): the one that opened it, or
+    /// adopted it since. In debug builds a call from any other thread stops Slate.
+    private var owner = Syscall.threadID
     private static let captureType = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
     private static let mmapMemory = V4L2_MEMORY_MMAP.rawValue
 
@@ -144,10 +147,21 @@ public final class V4L2Camera {
 
     deinit { close() }
 
+    /// Makes the calling thread the camera's owner: the only one that may use it from now on.
+    public func adopt() { owner = Syscall.threadID }
+
+    /// Stops Slate in a debug build when the calling thread is not the camera's owner.
+    private func checkOwner(_ function: String = #function) {
+        assert(
+            Syscall.threadID == owner,
+            "\(path): \(function) called on thread \(Syscall.threadID); the camera belongs to thread \(owner)")
+    }
+
     /// Stops streaming and closes the device, so it can be opened and set up
     /// again (a driver refuses a new format while another descriptor holds
     /// buffers). Calls after this fail with EBADF. Safe to call twice.
     public func close() {
+        checkOwner()
         guard fd.rawValue >= 0 else { return }
         stop()
         Syscall.v4l2Close(fd)
@@ -175,6 +189,7 @@ public final class V4L2Camera {
     /// (`VIDIOC_ENUM_FMT`, `VIDIOC_ENUM_FRAMESIZES`, `VIDIOC_ENUM_FRAMEINTERVALS`).
     /// A stepwise frame size gives its largest and smallest sizes and the common sizes between them.
     public func modes() throws(CameraError) -> [CameraMode] {
+        checkOwner()
         var modes: [CameraMode] = []
         var index: UInt32 = 0
         while true {
@@ -274,6 +289,7 @@ public final class V4L2Camera {
 
     /// The interval the device runs at now (`VIDIOC_G_PARM`), if it says.
     public func currentInterval() -> Fraction? {
+        checkOwner()
         var parm = v4l2_streamparm()
         parm.type = Self.captureType
         guard case .success = Syscall.v4l2Ioctl(fd, slate_vidioc_g_parm(), &parm) else { return nil }
@@ -289,6 +305,7 @@ public final class V4L2Camera {
     public func configure(mode: CameraMode, interval: Fraction) throws(CameraError) -> (
         mode: CameraMode, interval: Fraction
     ) {
+        checkOwner()
         guard !isStreaming else {
             throw .state(path: path, operation: "configure the format", reason: "the camera is streaming")
         }
@@ -330,6 +347,7 @@ public final class V4L2Camera {
     /// Requests mmap buffers (`VIDIOC_REQBUFS`, at least 4; the driver may give another count),
     /// maps and queues them all, and starts streaming (`VIDIOC_STREAMON`).
     public func start(bufferCount: Int = 4) throws(CameraError) {
+        checkOwner()
         guard !isStreaming else { return }
         var request = v4l2_requestbuffers()
         request.count = UInt32(max(4, bufferCount))
@@ -381,7 +399,26 @@ public final class V4L2Camera {
     /// Waits up to `milliseconds` for a frame (poll). True when one is ready, or when the
     /// device reports an error (the next `nextFrame()` says which).
     public func waitForFrame(milliseconds: Int32) throws(CameraError) -> Bool {
-        try Syscall.pollInput(fd, timeout: milliseconds).camera("poll", on: path, to: "wait for a frame")
+        checkOwner()
+        return try Syscall.pollInput(fd, timeout: milliseconds).camera("poll", on: path, to: "wait for a frame")
+    }
+
+    /// What a wait for a frame or mail brought.
+    public enum Wait {
+        /// A frame is ready, or the device reports an error (the next `nextFrame()` says which).
+        case frame
+        /// `mail` became readable first.
+        case mail
+        /// A signal interrupted the wait.
+        case timedOut
+    }
+
+    /// Waits for a frame or for `mail` (a worker's mailbox) to become readable.
+    public func waitForFrame(orMail mail: FileDescriptor) throws(CameraError) -> Wait {
+        checkOwner()
+        let ready = try Syscall.pollInputs([mail, fd], timeout: -1).camera("poll", on: path, to: "wait for a frame")
+        if ready.contains(mail) { return .mail }
+        return ready.isEmpty ? .timedOut : .frame
     }
 
     /// Dequeues a frame without blocking (`VIDIOC_DQBUF`): nil when none is ready. Copies its
@@ -396,6 +433,7 @@ public final class V4L2Camera {
     public func withNextFrame<Result>(_ body: (UnsafeRawBufferPointer, FrameInfo) -> Result) throws(CameraError)
         -> Result?
     {
+        checkOwner()
         guard isStreaming else {
             throw .state(path: path, operation: "dequeue a frame", reason: "the camera is not streaming")
         }
@@ -430,6 +468,7 @@ public final class V4L2Camera {
     /// Stops streaming (`VIDIOC_STREAMOFF`), unmaps the buffers and frees them. Safe to call twice,
     /// and after the device went away.
     public func stop() {
+        checkOwner()
         if isStreaming {
             var type = Int32(Self.captureType)
             _ = Syscall.v4l2Ioctl(fd, slate_vidioc_streamoff(), &type)
@@ -454,6 +493,7 @@ public final class V4L2Camera {
     /// Every control (`VIDIOC_QUERY_EXT_CTRL`, or `VIDIOC_QUERYCTRL` on old drivers), without
     /// class headers and disabled ones, with current values and menu entries.
     public func controls() throws(CameraError) -> [CameraControl] {
+        checkOwner()
         var controls: [CameraControl] = []
         let next = UInt32(V4L2_CTRL_FLAG_NEXT_CTRL) | UInt32(V4L2_CTRL_FLAG_NEXT_COMPOUND)
         var id = next
@@ -468,7 +508,8 @@ public final class V4L2Camera {
 
     /// One control by id; nil when the device has no such control.
     public func control(_ id: CameraControl.ID) throws(CameraError) -> CameraControl? {
-        try queryControl(id.rawValue)
+        checkOwner()
+        return try queryControl(id.rawValue)
     }
 
     private func queryControl(_ id: UInt32) throws(CameraError) -> CameraControl? {
@@ -516,6 +557,7 @@ public final class V4L2Camera {
     /// Sets a control (`VIDIOC_S_EXT_CTRLS`) and returns the value the driver kept (drivers clamp).
     @discardableResult
     public func set(_ id: CameraControl.ID, _ value: Int64) throws(CameraError) -> Int64 {
+        checkOwner()
         guard let control = try queryControl(id.rawValue), control.id == id else {
             throw .state(path: path, operation: "set control \(id)", reason: "the camera has no such control")
         }

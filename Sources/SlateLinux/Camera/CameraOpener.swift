@@ -1,0 +1,149 @@
+import Logging
+import SlateCore
+
+/// Which camera to open: a position and a rate, by the profile's camera settings.
+public struct CameraOpening: Sendable {
+    public var position: CameraPosition
+    public var fps: Int
+    public var spec: CameraSpec
+    /// `--camera`: a device path or `testpattern` instead of the profile's candidates.
+    public var override: String?
+
+    public init(position: CameraPosition, fps: Int, spec: CameraSpec, override: String?) {
+        self.position = position
+        self.fps = fps
+        self.spec = spec
+        self.override = override
+    }
+
+    /// The candidates tried for the position, in order.
+    public var candidates: [String] {
+        if let override { return [override] }
+        if let listed = spec.candidates[position], !listed.isEmpty { return listed }
+        return position == .back ? ["/dev/video*"] : []
+    }
+
+    /// The same camera settings at another position and rate.
+    public func with(position: CameraPosition, fps: Int) -> CameraOpening {
+        CameraOpening(position: position, fps: fps, spec: spec, override: override)
+    }
+}
+
+/// Why the camera could not be opened.
+public struct CameraOpenFailure: Error, CustomStringConvertible {
+    public var description: String
+}
+
+/// A camera streaming, as the camera session holds it.
+struct OpenedCamera {
+    var source: FrameSource
+    /// The V4L2 device behind `source`; nil for the test pattern.
+    var camera: V4L2Camera?
+    /// What the take pipeline needs to record it.
+    var stream: TakeRecorder.Stream
+    /// The camera's zoom control, when zoom is done by the camera.
+    var zoomControl: CameraControl?
+    var facts: CameraFacts
+}
+
+/// Opens cameras on the camera session's thread: picks the first candidate
+/// present, sets it up, chooses mirroring and zoom by its controls, and the
+/// encoder by a short speed probe (once per size and rate).
+public final class CameraOpener {
+    /// Test-pattern size when the profile sets no `max-size`.
+    static let testPatternSize = (width: 1920, height: 1080)
+
+    private let log: Logger
+    /// Measures an encoder (codec, width, height, fps) for the probe: its speed
+    /// and the peak memory measuring it took; nil to measure in this process.
+    private let measureEncoder: (@Sendable (String, Int, Int, Int) -> (speed: Double, memory: Int?))?
+    /// Encoders picked per size and rate, so a reopened camera is not probed again.
+    private var encoders: [String: String] = [:]
+
+    public init(
+        logger: Logger, measureEncoder: (@Sendable (String, Int, Int, Int) -> (speed: Double, memory: Int?))? = nil
+    ) {
+        log = logger
+        self.measureEncoder = measureEncoder
+    }
+
+    /// Whether one of the candidates for `opening` is among the cameras `present`.
+    func isPresent(_ opening: CameraOpening, among present: [CameraCandidates.Present]) -> Bool {
+        CameraCandidates.pick(opening.candidates, present: present) != nil
+    }
+
+    /// Opens the first candidate for `opening` among the cameras `present`.
+    func open(
+        _ opening: CameraOpening, present: [CameraCandidates.Present] = CameraDirectory.present()
+    ) throws(CameraOpenFailure) -> OpenedCamera {
+        let spec = opening.spec
+        let listed = opening.candidates
+        guard let choice = CameraCandidates.pick(listed, present: present) else {
+            let cameras = present.isEmpty ? "none" : present.map { "\($0.path) (\($0.card))" }.joined(separator: ", ")
+            throw CameraOpenFailure(
+                description: "no \(opening.position.rawValue) camera: none of \(listed.joined(separator: ", ")) is present "
+                    + "(cameras present: \(cameras))")
+        }
+        let source: FrameSource
+        var camera: V4L2Camera?
+        let name: String
+        do {
+            switch choice {
+            case .testPattern:
+                let size = spec.maxSize ?? Self.testPatternSize
+                source = TestPatternSource(width: size.width, height: size.height, fps: opening.fps)
+                name = "testpattern"
+            case .device(let path):
+                let opened = try V4L2FrameSource(
+                    path: path, fps: opening.fps, maxSize: spec.maxSize, passThrough: spec.passthrough)
+                log.info("\(path) (\(opened.camera.card)): \(opened.choice)")
+                source = opened
+                camera = opened.camera
+                name = "\(path) (\(opened.camera.card))"
+            }
+        } catch {
+            throw CameraOpenFailure(description: "\(error)")
+        }
+        let mirrored = spec.mirror ?? (opening.position == .front)
+        var softwareMirror = mirrored
+        if let camera, (try? camera.control(.hflip)) != nil, (try? camera.set(.hflip, mirrored ? 1 : 0)) != nil {
+            softwareMirror = false
+        }
+        let zoomControl = camera.flatMap { try? $0.control(.zoomAbsolute) }.flatMap { $0.maximum > $0.minimum ? $0 : nil }
+        let passThrough = spec.passthrough && source.codec != nil
+        if passThrough, softwareMirror {
+            log.warning("\(name) is recorded as it comes (pass-through) and has no horizontal flip control: takes are not mirrored")
+        }
+        let codec = passThrough ? spec.codecs.first ?? "h264" : pickEncoder(spec.codecs, for: source.format)
+        let stream = TakeRecorder.Stream(
+            format: source.format, codecs: [codec] + spec.codecs.filter { $0 != codec }, passThrough: passThrough,
+            rotation: spec.orientation, mirrored: softwareMirror, preroll: spec.preroll, cameraZoom: nil,
+            zoomLimit: ZoomRamp.limit)
+        let facts = CameraFacts(
+            name: name, position: opening.position, fps: opening.fps, zoomLimit: ZoomRamp.limit,
+            zooms: !passThrough || zoomControl != nil, hasTorch: camera.map(Self.hasTorch) ?? false)
+        log.info("recording \(name) at \(source.width)x\(source.height) \(source.fps) fps")
+        return OpenedCamera(source: source, camera: camera, stream: stream, zoomControl: zoomControl, facts: facts)
+    }
+
+    /// Whether the camera has a flash LED control.
+    static func hasTorch(_ camera: V4L2Camera) -> Bool {
+        (try? camera.control(.flashLEDMode)) != nil
+    }
+
+    /// The first of `codecs` that keeps up at this size and rate, by a short
+    /// speed probe (once per size and rate).
+    private func pickEncoder(_ codecs: [String], for format: SourceFormat) -> String {
+        let (width, height, fps) = (format.width, format.height, format.fps)
+        let key = "\(width)x\(height)@\(fps)"
+        if let known = encoders[key] { return known }
+        let measure = measureEncoder.map { measure in { (codec: String) in measure(codec, width, height, fps) } }
+        guard let (codec, lines) = EncoderChoice.probing(codecs: codecs, width: width, height: height, fps: fps, measure: measure)
+        else {
+            return codecs.first ?? "h264"
+        }
+        for line in lines { log.info("\(line)") }
+        encoders[key] = codec
+        return codec
+    }
+}

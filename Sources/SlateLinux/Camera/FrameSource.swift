@@ -1,0 +1,114 @@
+import SlateCore
+import SystemPackage
+
+/// What waiting on a frame source brought.
+public enum SourceRead {
+    case capture(Capture)
+    /// The camera's owner was sent something.
+    case mail
+    /// The source has ended.
+    case ended
+}
+
+/// Where a recorder's frames come from: a camera or the test pattern. A source
+/// belongs to the thread that reads it (the camera session's).
+public protocol FrameSource: AnyObject {
+    var width: Int { get }
+    var height: Int { get }
+    var fps: Int { get }
+    /// libav's name for the codec of the compressed frames the source yields
+    /// (`mjpeg`, `h264`), or nil when it yields raw I420 frames.
+    var codec: String? { get }
+    /// Makes the calling thread the source's only user (a camera moved to its session's thread).
+    func adopt()
+    /// The next frame, stamped with its capture time on CLOCK_MONOTONIC, or
+    /// `mail` as soon as `mail` (a mailbox's bell) is readable.
+    func next(orMail mail: FileDescriptor) throws -> SourceRead
+    /// Releases the device.
+    func close()
+    /// Frames lost so far (the camera's sequence gaps).
+    var droppedFrames: Int { get }
+}
+
+extension FrameSource {
+    public func close() {}
+
+    public func adopt() {}
+
+    /// What the recorder needs to know of the source's frames.
+    public var format: SourceFormat { SourceFormat(width: width, height: height, fps: fps, codec: codec) }
+}
+
+/// The size, rate and codec of a source's frames.
+public struct SourceFormat: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    public var fps: Int
+    /// libav's codec name for compressed frames, nil for raw I420.
+    public var codec: String?
+
+    public init(width: Int, height: Int, fps: Int, codec: String?) {
+        self.width = width
+        self.height = height
+        self.fps = fps
+        self.codec = codec
+    }
+}
+
+/// The test pattern in real time: a frame every 1/fps on the monotonic clock,
+/// with a visible frame counter and timestamp.
+///
+/// Like a camera streaming into a few buffers, it captures on schedule whether
+/// or not the recorder keeps up: a frame is stamped with the time it was due,
+/// and frames due while all buffers were full are dropped (and counted).
+public final class TestPatternSource: FrameSource {
+    public let width: Int
+    public let height: Int
+    public let fps: Int
+    public let codec: String? = nil
+    /// Frames a late reader still gets, as with a camera's buffers.
+    public static let bufferCount = 4
+    private let pattern: TestPattern
+    private let start = MonotonicClock.now()
+    private var index: Int64 = 0
+    private var dropped = 0
+
+    public init(width: Int, height: Int, fps: Int) {
+        self.width = width
+        self.height = height
+        self.fps = fps
+        pattern = TestPattern(width: width, height: height)
+    }
+
+    /// The next frame, waiting for the time it is due.
+    public func nextFrame() -> VideoFrame {
+        let due = nextDue()
+        MonotonicClock.sleep(until: due)
+        defer { index += 1 }
+        return pattern.frame(index: Int(index), time: due)
+    }
+
+    public func next(orMail mail: FileDescriptor) throws -> SourceRead {
+        let wait = max(0, (nextDue().microseconds - MonotonicClock.now().microseconds + 999) / 1000)
+        let ready = try Syscall.pollInputs([mail], timeout: Int32(wait)).value("poll", to: "wait for the next test-pattern frame")
+        return ready.isEmpty ? .capture(.raw(nextFrame())) : .mail
+    }
+
+    /// When the next frame is due; frames due while every buffer was full are dropped.
+    private func nextDue() -> Instant {
+        let captured = (MonotonicClock.now().microseconds - start.microseconds) * Int64(fps) / 1_000_000 + 1
+        let missed = captured - index - Int64(TestPatternSource.bufferCount)
+        if missed > 0 {
+            dropped += Int(missed)
+            index += missed
+        }
+        return time(of: index)
+    }
+
+    /// Frames due while the reader was more than `bufferCount` frames behind.
+    public var droppedFrames: Int { dropped }
+
+    private func time(of index: Int64) -> Instant {
+        Instant(microseconds: start.microseconds + index * 1_000_000 / Int64(fps))
+    }
+}
