@@ -36,7 +36,7 @@ public final class LiveInputs {
     private let rig: RigDriver
     private let loop: EventLoop
     private let udev: Udev
-    private var monitor: Udev.Monitor?
+    private var deviceWatch: Udev.DeviceWatch?
     private let log: Logger
     private var open: [String: OpenNode] = [:]
     private var pending: [String: PendingNode] = [:]
@@ -58,9 +58,9 @@ public final class LiveInputs {
 
     /// Starts listening for hotplug, then binds the devices present now.
     public func start() throws(OperationError) {
-        let monitor = try Udev.Monitor(udev)
-        self.monitor = monitor
-        try loop.watch(monitor.fd) { [unowned self] in self.hotplug() }
+        let deviceWatch = try Udev.DeviceWatch(udev)
+        self.deviceWatch = deviceWatch
+        try loop.watch(deviceWatch.fd) { [unowned self] in self.hotplug() }
         for node in udev.inputNodes() { consider(node, at: MonotonicClock.now()) }
     }
 
@@ -94,12 +94,12 @@ public final class LiveInputs {
     /// Releases every device and stops following hotplug, for good.
     public func stop() {
         releaseAll()
-        if let monitor { loop.unwatch(monitor.fd) }
-        monitor = nil
+        if let deviceWatch { loop.unwatch(deviceWatch.fd) }
+        deviceWatch = nil
     }
 
     private func hotplug() {
-        while let (action, node) = monitor?.receive() {
+        while let (action, node) = deviceWatch?.receive() {
             let now = MonotonicClock.now()
             switch action {
             case .add, .change:
