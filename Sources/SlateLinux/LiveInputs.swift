@@ -149,7 +149,7 @@ public final class LiveInputs {
         identity.udev = node.properties
         groupCodes[node.group, default: []].formUnion(identity.codes)
         identity.codes = groupCodes[node.group] ?? identity.codes
-        guard case .bound(let source, let inputName) = rig.attach(identity), let input = rig.machine.input(of: source) else {
+        guard case .bound(let source, let inputName) = rig.attach(identity), let input = rig.input(of: source) else {
             log.debug("\(node.devnode) (\(identity.name)) matches no input")
             return
         }
@@ -168,7 +168,7 @@ public final class LiveInputs {
         guard let entry = open[path] else { return }
         let rig = self.rig
         let result = entry.device.readAvailable { event, resync in
-            let used = rig.machine.uses(event, from: entry.source)
+            let used = rig.uses(event, from: entry.source)
             if used || event.type == EventType.syn { rig.handle(.event(event, from: entry.source, resync: resync)) }
             if !used, entry.device.hasClone { entry.device.passThrough(event) }
         }
@@ -199,7 +199,7 @@ public final class LiveInputs {
     private func applyGrab(_ path: String) {
         guard let entry = open[path] else { return }
         let mode = entry.input.effectiveGrab
-        let wanted = mode == .always || (mode == .whenActive && rig.machine.isCaptureActive)
+        let wanted = mode == .always || (mode == .whenActive && rig.isCaptureActive)
         let device = entry.device
         guard wanted != device.isGrabbed else { return }
         guard wanted else {

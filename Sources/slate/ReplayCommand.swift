@@ -93,7 +93,7 @@ struct ReplayCommand: ParsableCommand {
                 MonotonicClock.sleep(until: wallStart + (next - replay.origin))
             }
             replay.advance(to: next)
-            printer.print(replay.driver.reports)
+            for case .report(let report) in replay.driver.effects { printer.print(report) }
             replay.driver.effects.removeAll(keepingCapacity: true)
             if realtime { printer.output.flush() }
             if printer.output.closed { break }
