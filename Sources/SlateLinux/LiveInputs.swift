@@ -36,7 +36,7 @@ public final class LiveInputs {
     private let rig: RigDriver
     private let loop: EventLoop
     private let udev: Udev
-    private var monitor: Udev.Monitor?
+    private var deviceWatch: Udev.DeviceWatch?
     private let log: Logger
     private var open: [String: OpenNode] = [:]
     private var pending: [String: PendingNode] = [:]
@@ -58,9 +58,9 @@ public final class LiveInputs {
 
     /// Starts listening for hotplug, then binds the devices present now.
     public func start() throws(OperationError) {
-        let monitor = try Udev.Monitor(udev)
-        self.monitor = monitor
-        try loop.watch(monitor.fd) { [unowned self] in self.hotplug() }
+        let deviceWatch = try Udev.DeviceWatch(udev)
+        self.deviceWatch = deviceWatch
+        try loop.watch(deviceWatch.fd) { [unowned self] in self.hotplug() }
         for node in udev.inputNodes() { consider(node, at: MonotonicClock.now()) }
     }
 
@@ -94,12 +94,12 @@ public final class LiveInputs {
     /// Releases every device and stops following hotplug, for good.
     public func stop() {
         releaseAll()
-        if let monitor { loop.unwatch(monitor.fd) }
-        monitor = nil
+        if let deviceWatch { loop.unwatch(deviceWatch.fd) }
+        deviceWatch = nil
     }
 
     private func hotplug() {
-        while let (action, node) = monitor?.receive() {
+        while let (action, node) = deviceWatch?.receive() {
             let now = MonotonicClock.now()
             switch action {
             case .add, .change:
@@ -149,7 +149,7 @@ public final class LiveInputs {
         identity.udev = node.properties
         groupCodes[node.group, default: []].formUnion(identity.codes)
         identity.codes = groupCodes[node.group] ?? identity.codes
-        guard case .bound(let source, let inputName) = rig.attach(identity), let input = rig.machine.input(of: source) else {
+        guard case .bound(let source, let inputName) = rig.attach(identity), let input = rig.input(of: source) else {
             log.debug("\(node.devnode) (\(identity.name)) matches no input")
             return
         }
@@ -168,7 +168,7 @@ public final class LiveInputs {
         guard let entry = open[path] else { return }
         let rig = self.rig
         let result = entry.device.readAvailable { event, resync in
-            let used = rig.machine.uses(event, from: entry.source)
+            let used = rig.uses(event, from: entry.source)
             if used || event.type == EventType.syn { rig.handle(.event(event, from: entry.source, resync: resync)) }
             if !used, entry.device.hasClone { entry.device.passThrough(event) }
         }
@@ -199,7 +199,7 @@ public final class LiveInputs {
     private func applyGrab(_ path: String) {
         guard let entry = open[path] else { return }
         let mode = entry.input.effectiveGrab
-        let wanted = mode == .always || (mode == .whenActive && rig.machine.isCaptureActive)
+        let wanted = mode == .always || (mode == .whenActive && rig.isCaptureActive)
         let device = entry.device
         guard wanted != device.isGrabbed else { return }
         guard wanted else {

@@ -82,11 +82,11 @@ public final class Udev {
 
     /// Hotplug events for input nodes. Listens to udevd's processed events when
     /// udevd runs, else to the kernel's (the node may not be readable yet then).
-    public final class Monitor {
+    public final class DeviceWatch {
         public enum Action: Equatable { case add, remove, change }
 
         private let monitor: OpaquePointer
-        /// The monitor's netlink socket, to watch; libudev owns it.
+        /// The udev monitor's netlink socket, to watch; libudev owns it.
         public let fd: FileDescriptor
 
         public init(_ udev: Udev) throws(OperationError) {

@@ -3,7 +3,7 @@ import Glibc
 import SlateCore
 import SlateLinux
 
-// Replays a 1,000,000-event recording through the capture engine and macro
+// Replays a 1,000,000-event recording through the gesture engine and macro
 // runner (release build) and prints throughput and per-event latency.
 // `slate-bench video` measures the test pattern and the video encoders instead;
 // `slate-bench encode` and `slate-bench export` compare encoding and joining
@@ -105,7 +105,7 @@ func cpuSeconds() -> Double {
 let profile = try! ProfileLoader.load(profileText, file: "bench.yaml").get()
 let text = makeRecording(events: eventCount)
 var start = MonotonicClock.nanoseconds()
-let recording = try! Recording.parse(utf8: Array(text.utf8), file: "bench.evemu")
+let recording = try! InputRecording.parse(utf8: Array(text.utf8), file: "bench.evemu")
 let parseTime = seconds(MonotonicClock.nanoseconds() - start)
 let events = recording.devices[0].events
 print("recording: \(events.count) events, \(text.utf8.count / 1_000_000) MB of evemu text, parsed in \(String(format: "%.3f", parseTime)) s")

@@ -11,11 +11,6 @@ struct ReportPrinter {
     /// Prints presses that did nothing (`ignored` lines); `--quiet-ignored` turns this off.
     var showsIgnored = true
 
-    func print(_ reports: [Report]) {
-        let dispatched = timing ? MonotonicClock.now() : nil
-        for report in reports { print(report, dispatched: dispatched) }
-    }
-
     func print(_ report: Report, dispatched: Instant? = nil) {
         if !showsIgnored, case .ignored = report { return }
         output.writeLine(json ? format.json(report, dispatched: dispatched) : format.text(report))

@@ -40,7 +40,7 @@ struct Run: ParsableCommand {
         Slate.bootstrapLogging()
         let log = Logger(label: "slate.run")
         let loaded = try ProfileSource.loadOrExit(profile)
-        let recording = try replay.map { (path: $0, parsed: try Replay.loadOrExit($0)) }
+        let recording = try replay.map { (path: $0, parsed: try ReplayCommand.loadOrExit($0)) }
         let work: TakeFolder
         let output: String
         let lock: TakeFolderLock

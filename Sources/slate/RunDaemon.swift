@@ -23,7 +23,7 @@ final class RunDaemon {
     private let recorder: LiveRecorder
     private var rig: RigDriver
     private var inputs: LiveInputs?
-    private var replay: SlateCore.Replay?
+    private var replay: Replay?
     private var effects: EffectCarrier
     private var cameraRetryAt: Instant?
     /// Whether the camera was asked for and has not answered yet.
@@ -33,8 +33,8 @@ final class RunDaemon {
     private var recording: (path: String, timeline: Timeline)?
 
     init(
-        profilePath: String, profile: Profile, recording: (path: String, parsed: Recording)?, settings: LiveRecorder.Settings, json: Bool,
-        timing: Bool, log: Logger
+        profilePath: String, profile: Profile, recording: (path: String, parsed: InputRecording)?,
+        settings: LiveRecorder.Settings, json: Bool, timing: Bool, log: Logger
     ) throws {
         self.profilePath = profilePath
         self.profile = profile
@@ -54,7 +54,7 @@ final class RunDaemon {
         if let recording {
             // Checked now, played from when the camera is ready.
             let timeline = Timeline(recording: recording.parsed)
-            _ = try SlateCore.Replay(profile: profile, timeline: timeline)
+            _ = try Replay(profile: profile, timeline: timeline)
             self.recording = (recording.path, timeline)
         } else {
             inputs = try LiveInputs(rig: rig, loop: loop, logger: log)
@@ -90,7 +90,7 @@ final class RunDaemon {
         do {
             try loop.run(
                 nextDeadline: { [unowned self] in
-                    [rig.machine.nextDeadline, inputs?.nextDeadline, replay?.nextTime, cameraRetryAt].compactMap { $0 }.min()
+                    [rig.machine.nextDeadline, inputs?.nextDeadline, replay?.nextDeadline, cameraRetryAt].compactMap { $0 }.min()
                 },
                 afterWake: { [unowned self] in tick() })
         } catch {
@@ -115,8 +115,8 @@ final class RunDaemon {
         let now = MonotonicClock.now()
         inputs?.retryDue(now: now)
         if let replay {
-            while let next = replay.nextTime, next <= now { replay.advance(to: next) }
-            if replay.nextTime == nil { loop.stop() }
+            while let next = replay.nextDeadline, next <= now { replay.advance(to: next) }
+            if replay.nextDeadline == nil { loop.stop() }
         } else {
             rig.handle(.time(now))
         }
@@ -199,7 +199,7 @@ final class RunDaemon {
         let now = MonotonicClock.now()
         let moved = timeline.moved(toStart: now)
         do {
-            let replay = try SlateCore.Replay(
+            let replay = try Replay(
                 profile: profile, timeline: moved, book: rig.machine.book, captureActive: true)
             self.replay = replay
             rig = replay.driver

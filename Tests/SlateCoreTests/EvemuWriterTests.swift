@@ -22,7 +22,7 @@ import Testing
         var writer = EvemuWriter()
         let text = (EvemuWriter.header(identity, properties: [1], axes: axes) + events.map { writer.event($0) })
             .joined(separator: "\n") + "\n"
-        let parsed = try Recording.parse(text, file: "written.evemu")
+        let parsed = try InputRecording.parse(text, file: "written.evemu")
         let device = try #require(parsed.devices.first)
         #expect(device.identity.name == identity.name)
         #expect(device.identity.bus == identity.bus)

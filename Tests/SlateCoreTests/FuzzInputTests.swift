@@ -62,7 +62,7 @@ import SlateCore
     func recordingInputsParseOrFailOnALine(target: String) throws {
         var outcomes = Outcomes()
         for input in try Self.inputs(target) {
-            _ = RecordingFormat.detect(input.text)
+            _ = InputRecordingFormat.detect(input.text)
             do {
                 if target == "fuzz-evemu" {
                     _ = try EvemuRecording.parse(input.text, file: input.name)

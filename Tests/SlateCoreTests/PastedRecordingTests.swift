@@ -11,11 +11,11 @@ import Testing
         try String(contentsOf: Self.fixtures.appendingPathComponent(name), encoding: .utf8)
     }
 
-    func parse(_ name: String) throws -> Recording { try Recording.parse(fixture(name), file: name) }
+    func parse(_ name: String) throws -> InputRecording { try InputRecording.parse(fixture(name), file: name) }
 
     func profile(_ text: String) throws -> Profile { try ProfileLoader.load(text, file: "rig.yaml").get() }
 
-    func replayLines(_ recording: Recording, _ profile: Profile) throws -> [String] {
+    func replayLines(_ recording: InputRecording, _ profile: Profile) throws -> [String] {
         let replay = try Replay(profile: profile, timeline: Timeline(recording: recording))
         replay.run()
         let format = ReportFormat(origin: replay.origin)
@@ -50,14 +50,14 @@ import Testing
 
     @Test func textThatIsNotTerminalEchoIsAnErrorWithAHint() {
         let head = "N: Pedal\nI: 0003 3553 b001 0110\n"
-        let prompt = #expect(throws: RecordingError.self) {
+        let prompt = #expect(throws: InputRecordingError.self) {
             try EvemuRecording.parse(head + "user@rig:~$ E: 0.000000 0001 0030 1\n", file: "p.evemu")
         }
         #expect(
             prompt?.description
                 == "p.evemu:3: error: unexpected line 'user@rig:~$ E: 0.000000 0001 0030 1': expected a line such as"
                 + " 'N:', 'I:', 'B:' or 'E:' (hint: delete the text before 'E:' on this line)")
-        let after = #expect(throws: RecordingError.self) {
+        let after = #expect(throws: InputRecordingError.self) {
             try EvemuRecording.parse(head + "\u{1B}OPoops E: 0.000000 0001 0030 1\n", file: "p.evemu")
         }
         #expect(
@@ -67,22 +67,22 @@ import Testing
     }
 
     @Test func messagesShowControlCharactersInCaretNotation() {
-        let error = #expect(throws: RecordingError.self) {
+        let error = #expect(throws: InputRecordingError.self) {
             try EvemuRecording.parse("N: Pedal\nI: 0003 3553 b001 0110\n\u{1}\u{1B}]0;title\u{07}hello\n", file: "c.evemu")
         }
         #expect(
             error?.description
                 == "c.evemu:3: error: unexpected text 'hello' after the terminal echo '^A^[]0;title^G'"
                 + " (hint: delete this line, or keep only its 'E:' event if it has one)")
-        let value = #expect(throws: RecordingError.self) {
+        let value = #expect(throws: InputRecordingError.self) {
             try EvemuRecording.parse("N: Pedal\nI: 0003 3553 b001 0110\nE: 0.000000 0001 0030 1\u{1B}[A\n", file: "c.evemu")
         }
         #expect(value?.description == "c.evemu:3: error: invalid event value '1^[[A': expected a decimal number")
     }
 
     @Test func echoAloneOrBeforeTheFirstLineDoesNotHideTheFormat() {
-        #expect(RecordingFormat.detect("^C\n^[OPE: 0.000000 0001 0030 1\n") == .evemu)
-        #expect(RecordingFormat.detect("\u{1B}[15;2~N: Pedal\n") == .evemu)
+        #expect(InputRecordingFormat.detect("^C\n^[OPE: 0.000000 0001 0030 1\n") == .evemu)
+        #expect(InputRecordingFormat.detect("\u{1B}[15;2~N: Pedal\n") == .evemu)
         #expect(TerminalEcho.prefixLength(Array("^[[15;2~E:".utf8), 0, 10) == 8)
         #expect(TerminalEcho.prefixLength(Array("\u{1B}OP \u{1B}[24~ E:".utf8), 0, 12) == 10)
         #expect(TerminalEcho.prefixLength(Array("^[[15;2".utf8), 0, 7) == 0)
@@ -97,7 +97,7 @@ import Testing
         }
         let recording = try EvemuRecording.parse(text, file: "e.evemu")
         #expect(recording.devices[0].events.count == 32)
-        #expect(recording.warnings.count == RecordingWarnings.limit + 2)
+        #expect(recording.warnings.count == InputRecordingWarnings.limit + 2)
         #expect(recording.warnings.first?.message.hasPrefix("no 'B:' lines") == true)
         #expect(recording.warnings.filter { $0.message.hasPrefix("terminal echo") }.map(\.line) == [3, 4, 7, 8, 11])
         #expect(
@@ -226,7 +226,7 @@ import Testing
     }
 
     @Test func tabsThatNoWidthMakesSenseOfAreAnErrorWithAHint() {
-        let error = #expect(throws: RecordingError.self) {
+        let error = #expect(throws: InputRecordingError.self) {
             try LibinputRecording.parse("version: 1\ndevices:\n\t- [\n", file: "t.yml")
         }
         #expect(error?.line == 3)
@@ -377,7 +377,7 @@ import Testing
         #expect(
             recording.warnings.last?.description
                 == "n.evemu:5: warning: the file ends early: the half-written last line 'E: 0.2000' is dropped")
-        let complete = #expect(throws: RecordingError.self) {
+        let complete = #expect(throws: InputRecordingError.self) {
             try EvemuRecording.parse(text.replacingOccurrences(of: "E: 0.2000\n", with: "E: 0.2 0001 0030 0\n"), file: "n.evemu")
         }
         #expect(complete?.line == 5)
@@ -393,7 +393,7 @@ import Testing
 
     @Test func aBrokenLineBeforeTheEndIsStillAnError() {
         let text = libinputPedal(frames: ["[0, 0, 1, 48, 1", "[0, 0, 0, 0, 0]"])
-        let error = #expect(throws: RecordingError.self) { try LibinputRecording.parse(text, file: "b.yml") }
+        let error = #expect(throws: InputRecordingError.self) { try LibinputRecording.parse(text, file: "b.yml") }
         #expect(error?.message.hasPrefix("invalid YAML") == true)
     }
 

@@ -15,8 +15,8 @@ private func fixture(_ name: String) throws -> String {
     try String(contentsOf: fixtureURL("recordings/" + name), encoding: .utf8)
 }
 
-private func parseFixture(_ name: String) throws -> Recording {
-    try Recording.parse(fixture(name), file: name)
+private func parseFixture(_ name: String) throws -> InputRecording {
+    try InputRecording.parse(fixture(name), file: name)
 }
 
 private func code(_ name: String) throws -> EventCode { try #require(EventCodes.code(named: name)) }
@@ -38,16 +38,16 @@ private func keyAndRelEvents(_ device: RecordedDevice) -> [(Instant, EventCode, 
 struct RecordingParserFixtureTests {
     @Test func detectsFormats() throws {
         for name in ["pcsensor-footswitch.evemu", "griffin-powermate.evemu", "wh1000xm4-avrcp.evemu"] {
-            #expect(RecordingFormat.detect(try fixture(name)) == .evemu, "\(name)")
+            #expect(InputRecordingFormat.detect(try fixture(name)) == .evemu, "\(name)")
         }
         for name in ["pcsensor-footswitch.yml", "griffin-powermate.yml", "wh1000xm4-avrcp.yml"] {
-            #expect(RecordingFormat.detect(try fixture(name)) == .libinputRecord, "\(name)")
+            #expect(InputRecordingFormat.detect(try fixture(name)) == .libinputRecord, "\(name)")
         }
-        #expect(RecordingFormat.detect("N: x\nI: 0003 0001 0002 0003\n") == .evemu)
-        #expect(RecordingFormat.detect("\n# a comment\nversion: 1\n") == .libinputRecord)
-        #expect(RecordingFormat.detect("---\nversion: 1\n") == .libinputRecord)
-        #expect(RecordingFormat.detect("hello world\n") == nil)
-        #expect(RecordingFormat.detect("") == nil)
+        #expect(InputRecordingFormat.detect("N: x\nI: 0003 0001 0002 0003\n") == .evemu)
+        #expect(InputRecordingFormat.detect("\n# a comment\nversion: 1\n") == .libinputRecord)
+        #expect(InputRecordingFormat.detect("---\nversion: 1\n") == .libinputRecord)
+        #expect(InputRecordingFormat.detect("hello world\n") == nil)
+        #expect(InputRecordingFormat.detect("") == nil)
     }
 
     @Test func footswitchEvemu() throws {
@@ -233,24 +233,24 @@ struct RecordingParserDetailTests {
 
     @Test func parsesUTF8BytesAndRejectsInvalidUTF8() throws {
         let good = Array("N: Pedal\nI: 0003 0001 0002 0003\n".utf8)
-        #expect(try Recording.parse(utf8: good, file: "a.evemu").devices[0].identity.name == "Pedal")
+        #expect(try InputRecording.parse(utf8: good, file: "a.evemu").devices[0].identity.name == "Pedal")
         let bad = Array("N: Pedal\nI: 0003 0001 0002 0003\nE: 0.000000 0001 0030 1 # \u{0}".utf8) + [0xff, 0x0a]
-        let error = #expect(throws: RecordingError.self) { try Recording.parse(utf8: bad, file: "b.evemu") }
+        let error = #expect(throws: InputRecordingError.self) { try InputRecording.parse(utf8: bad, file: "b.evemu") }
         #expect(error?.description == "b.evemu:3: error: the file is not valid UTF-8 text")
     }
 
     @Test func unrecognizedFormat() {
-        let error = #expect(throws: RecordingError.self) {
-            try Recording.parse("# just a comment\n\nhello there\n", file: "x.txt")
+        let error = #expect(throws: InputRecordingError.self) {
+            try InputRecording.parse("# just a comment\n\nhello there\n", file: "x.txt")
         }
         #expect(error?.line == 3)
         #expect(error?.description.hasPrefix("x.txt:3: error: unrecognized recording format") == true)
-        let empty = #expect(throws: RecordingError.self) { try Recording.parse("\n\n", file: "e.txt") }
+        let empty = #expect(throws: InputRecordingError.self) { try InputRecording.parse("\n\n", file: "e.txt") }
         #expect(empty?.description.hasPrefix("e.txt:1: error: empty recording") == true)
     }
 
     @Test func errorDescription() {
-        let error = RecordingError(file: "pedal.evemu", line: 12, message: "something is wrong")
+        let error = InputRecordingError(file: "pedal.evemu", line: 12, message: "something is wrong")
         #expect(error.description == "pedal.evemu:12: error: something is wrong")
     }
 }
@@ -350,7 +350,7 @@ private func evemu(_ body: String, _ expected: String) -> Malformed {
         + EventLimits.describe(type: EventType.sw)),
 ])
 func evemuErrors(_ input: Malformed) {
-    let error = #expect(throws: RecordingError.self) { try EvemuRecording.parse(input.text, file: "t.evemu") }
+    let error = #expect(throws: InputRecordingError.self) { try EvemuRecording.parse(input.text, file: "t.evemu") }
     #expect(error?.description == input.expected)
 }
 
@@ -428,7 +428,7 @@ private func libinput(_ line: Int, _ replacement: String, _ expected: String) ->
     libinput(2, "ndevices: 1\nndevices: 1", "2: error: duplicate key 'ndevices'"),
 ])
 func libinputErrors(_ input: Malformed) {
-    let error = #expect(throws: RecordingError.self) { try LibinputRecording.parse(input.text, file: "t.yml") }
+    let error = #expect(throws: InputRecordingError.self) { try LibinputRecording.parse(input.text, file: "t.yml") }
     #expect(error?.description == input.expected)
 }
 
@@ -441,7 +441,7 @@ func libinputInvalidYAML() {
         ("version: 1\ndevices: []\nx: \u{1}\n", 3),
     ]
     for (text, line) in cases {
-        let error = #expect(throws: RecordingError.self) { try LibinputRecording.parse(text, file: "y.yml") }
+        let error = #expect(throws: InputRecordingError.self) { try LibinputRecording.parse(text, file: "y.yml") }
         #expect(error?.line == line, "\(String(describing: error))")
         #expect(error?.message.hasPrefix("invalid YAML: ") == true, "\(String(describing: error))")
     }
@@ -451,13 +451,13 @@ func libinputInvalidYAML() {
 func libinputHostileYAML() {
     let laughs = "version: 1\na: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
         + "devices: [{evdev: {name: n, id: [1, 2, 3, 4]}, events: [{evdev: [*b, *b]}]}]\n"
-    let error = #expect(throws: RecordingError.self) { try LibinputRecording.parse(laughs, file: "l.yml") }
+    let error = #expect(throws: InputRecordingError.self) { try LibinputRecording.parse(laughs, file: "l.yml") }
     #expect(error?.description == "l.yml:3: error: YAML aliases ('*name') are not supported in libinput recordings")
 
     let deep = "version: 1\ndevices: " + String(repeating: "[", count: 999) + String(repeating: "]", count: 999) + "\n"
-    #expect(throws: RecordingError.self) { try LibinputRecording.parse(deep, file: "d.yml") }
+    #expect(throws: InputRecordingError.self) { try LibinputRecording.parse(deep, file: "d.yml") }
     let deeper = "version: 1\ndevices: " + String(repeating: "[", count: 5000) + "\n"
-    #expect(throws: RecordingError.self) { try LibinputRecording.parse(deeper, file: "d.yml") }
+    #expect(throws: InputRecordingError.self) { try LibinputRecording.parse(deeper, file: "d.yml") }
 }
 
 @Test("RecordingParser evemu event-type bitmask (B: 00) lists types, not codes")
@@ -474,6 +474,6 @@ func evemuTypeBitmask() throws {
     let device = try #require(try EvemuRecording.parse(keyboard, file: "k.evemu").devices.first)
     #expect(device.identity.codes == [EventCode(type: EventType.key, code: 114)])
     let beyond = keyboard.replacingOccurrences(of: "B: 00 13 00 12 00 00", with: "B: 00 13 00 12 00 01")
-    let error = #expect(throws: RecordingError.self) { try EvemuRecording.parse(beyond, file: "k.evemu") }
+    let error = #expect(throws: InputRecordingError.self) { try EvemuRecording.parse(beyond, file: "k.evemu") }
     #expect(error?.description == "k.evemu:3: error: event type 0x20 in 'B: 00' is above EV_MAX (0x1f)")
 }

@@ -14,7 +14,7 @@ import Testing
 
     func replay(_ recording: String, through profileName: String) throws -> [String] {
         let text = try String(contentsOf: Self.fixtures.appendingPathComponent(recording), encoding: .utf8)
-        let parsed = try Recording.parse(text, file: recording)
+        let parsed = try InputRecording.parse(text, file: recording)
         let replay = try Replay(
             profile: profile(profileName), timeline: Timeline(recording: parsed))
         replay.run()
@@ -51,7 +51,7 @@ import Testing
                     ]
                 })
         }
-        let recording = Recording(devices: [
+        let recording = InputRecording(devices: [
             device("Left", 30, [1_000_000, 1_100_000]), device("Right", 48, [500_000, 1_000_000]),
         ])
         let timeline = Timeline(recording: recording)
@@ -111,7 +111,7 @@ import Testing
 
     @Test func unmatchedRecordingExplainsEveryInput() throws {
         let text = try String(contentsOf: Self.fixtures.appendingPathComponent("griffin-powermate.evemu"), encoding: .utf8)
-        let parsed = try Recording.parse(text, file: "griffin-powermate.evemu")
+        let parsed = try InputRecording.parse(text, file: "griffin-powermate.evemu")
         let error = #expect(throws: ReplayError.self) {
             try Replay(
                 profile: profile("pcsensor-footswitch.yaml"), timeline: Timeline(recording: parsed))

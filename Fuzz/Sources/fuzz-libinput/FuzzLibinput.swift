@@ -1,11 +1,11 @@
 import FuzzSupport
 import SlateCore
 
-/// libFuzzer entry point: any input must parse or throw a RecordingError.
+/// libFuzzer entry point: any input must parse or throw a InputRecordingError.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = fuzzText(data, size)
-    _ = RecordingFormat.detect(text)
+    _ = InputRecordingFormat.detect(text)
     _ = try? LibinputRecording.parse(text, file: "fuzz")
     return 0
 }

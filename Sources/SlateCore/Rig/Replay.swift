@@ -31,7 +31,7 @@ public final class Replay {
     public let origin: Instant
 
     /// The instant of the next thing to happen: an item or a timer; nil when done.
-    public var nextTime: Instant? {
+    public var nextDeadline: Instant? {
         guard !finished else { return nil }
         let item = index < timeline.items.count ? timeline.items[index].time : nil
         switch (item, driver.machine.nextDeadline) {
@@ -61,7 +61,7 @@ public final class Replay {
 
     /// Runs the whole timeline.
     public func run() {
-        while let next = nextTime { advance(to: next) }
+        while let next = nextDeadline { advance(to: next) }
     }
 
     private func apply(_ entry: (time: Instant, item: Timeline.Item)) {

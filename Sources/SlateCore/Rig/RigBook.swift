@@ -146,59 +146,61 @@ public struct RigBook: Sendable {
         switch fact {
         case .takeStarted(let take, let path, let firstFrame):
             if isRecording { recordingOpened = true }
-            effects.append(.report(.take(TakeReport(time: firstFrame, event: .started, take: take, path: path))))
+            report(TakeReport(time: firstFrame, event: .started, take: take, path: path), into: &effects)
         case .takeStopped(let summary, let early):
-            effects.append(
-                .report(
-                    .take(
-                        TakeReport(
-                            time: time, event: .stopped, take: summary.take, path: summary.path,
-                            duration: summary.duration, frames: summary.frames, dropped: summary.dropped))))
+            report(
+                TakeReport(
+                    time: time, event: .stopped, take: summary.take, path: summary.path, duration: summary.duration,
+                    frames: summary.frames, dropped: summary.dropped),
+                into: &effects)
             if let early {
-                effects.append(.report(.take(TakeReport(time: time, event: .failed, message: early))))
-                recordingOpened = true  // a take that closes had started
-                closedUnasked()
+                report(TakeReport(time: time, event: .failed, message: early), into: &effects)
+                closedUnasked(started: true)
             }
         case .takeStartFailed(let reason):
-            effects.append(.report(.take(TakeReport(time: time, event: .failed, message: reason))))
+            report(TakeReport(time: time, event: .failed, message: reason), into: &effects)
             isRecording = false
             recordingOpened = false
         case .takeDeleted(let take, let path):
-            effects.append(.report(.take(TakeReport(time: time, event: .deleted, take: take, path: path))))
+            report(TakeReport(time: time, event: .deleted, take: take, path: path), into: &effects)
         case .recorderFailed(let reason):
-            effects.append(.report(.take(TakeReport(time: time, event: .failed, message: reason))))
+            report(TakeReport(time: time, event: .failed, message: reason), into: &effects)
         case .exported(let export):
-            effects.append(
-                .report(
-                    .take(
-                        TakeReport(
-                            time: time, event: .exported, take: export.takes, path: export.path,
-                            duration: export.duration, frames: export.frames, message: export.method))))
+            report(
+                TakeReport(
+                    time: time, event: .exported, take: export.takes, path: export.path, duration: export.duration,
+                    frames: export.frames, message: export.method),
+                into: &effects)
         case .exportFailed(let reason, let returned):
             takes += returned
-            effects.append(.report(.take(TakeReport(time: time, event: .failed, message: "export: \(reason)"))))
+            report(TakeReport(time: time, event: .failed, message: "export: \(reason)"), into: &effects)
         case .cameraOpened(let facts):
             opened(facts, at: time, into: &effects)
         case .cameraSwitchFailed(let reason, let kept, let unsplit):
-            effects.append(.report(.take(TakeReport(time: time, event: .failed, message: reason))))
+            report(TakeReport(time: time, event: .failed, message: reason), into: &effects)
             if unsplit { takes -= 1 }
             opened(kept, at: time, into: &effects)
         case .cameraLost(let reason):
-            effects.append(.report(.take(TakeReport(time: time, event: .failed, message: "camera lost: \(reason)"))))
+            report(TakeReport(time: time, event: .failed, message: "camera lost: \(reason)"), into: &effects)
             camera = .absent
-            closedUnasked()
+            closedUnasked(started: recordingOpened)
         case .cameraClosed:
             camera = .absent
-            closedUnasked()
+            closedUnasked(started: recordingOpened)
         }
     }
 
+    /// Appends a `type: take` report line.
+    private func report(_ take: TakeReport, into effects: inout [RigEffect]) {
+        effects.append(.report(.take(take)))
+    }
+
     /// The take in progress ended without a stop (a full disk, a lost camera):
-    /// counted if it had started recording.
-    private mutating func closedUnasked() {
+    /// counted if it had `started` recording, as a take the recorder closed has.
+    private mutating func closedUnasked(started: Bool) {
         guard isRecording else { return }
         isRecording = false
-        if recordingOpened { takes += 1 }
+        if started { takes += 1 }
         recordingOpened = false
     }
 

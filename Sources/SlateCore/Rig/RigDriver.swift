@@ -21,6 +21,19 @@ public final class RigDriver {
         machine.attach(device)
     }
 
+    /// Whether the rig uses `event`: a bound button or axis of the source's input.
+    public func uses(_ event: InputEvent, from source: SourceID) -> Bool {
+        machine.uses(event, from: source)
+    }
+
+    /// The profile input a source is bound to.
+    public func input(of source: SourceID) -> InputSpec? {
+        machine.input(of: source)
+    }
+
+    /// Whether capture is active: bound buttons act and `when-active` grabs hold.
+    public var isCaptureActive: Bool { machine.isCaptureActive }
+
     /// The effects asked for so far, which are then forgotten.
     public func takeEffects() -> [RigEffect] {
         defer { effects.removeAll(keepingCapacity: true) }

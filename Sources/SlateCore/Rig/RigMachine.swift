@@ -1,5 +1,5 @@
 /// A rig as a state machine: the profile's inputs bound to devices, the
-/// capture engine, the macro runner and the books on the recorder and camera.
+/// gesture engine, the macro runner and the books on the recorder and camera.
 ///
 /// Everything reaches it as a `RigInput` (events in time order, devices,
 /// time passing, facts from the recorder and camera) and everything it wants
@@ -15,7 +15,7 @@ public struct RigMachine: Sendable {
 
     public let profile: Profile
     private let bindings: Bindings
-    private var engine: CaptureEngine
+    private var engine: GestureEngine
     private var runner: MacroRunner
     /// The books on the recorder and the camera.
     public private(set) var book: RigBook
@@ -32,7 +32,7 @@ public struct RigMachine: Sendable {
     public init(profile: Profile, book: RigBook = RigBook(), captureActive: Bool = true) {
         self.profile = profile
         bindings = Bindings(profile: profile)
-        engine = CaptureEngine(bindings: bindings, capture: profile.capture, active: captureActive)
+        engine = GestureEngine(bindings: bindings, capture: profile.capture, active: captureActive)
         runner = MacroRunner(sounds: profile.sounds)
         self.book = book
         engineOutput.reserveCapacity(8)
@@ -188,11 +188,11 @@ public struct RigMachine: Sendable {
     private mutating func dispatch(into effects: inout [RigEffect]) {
         for output in engineOutput {
             switch output {
-            case let .capture(_, input, code, role, phase, time):
+            case let .phase(_, input, code, role, phase, time):
                 effects.append(
                     .report(
-                        .capture(
-                            CaptureReport(
+                        .phase(
+                            PhaseReport(
                                 time: time, input: profile.inputs[input].name,
                                 code: EventCode(type: EventType.key, code: code), role: role, phase: phase))))
             case let .gesture(_, input, code, target, gesture, time):

@@ -1,6 +1,6 @@
 /// One thing that happened in a rig, as replay, monitor and run print it.
 public enum Report: Sendable {
-    case capture(CaptureReport)
+    case phase(PhaseReport)
     case action(ActionReport)
     case sound(SoundReport)
     case take(TakeReport)
@@ -9,7 +9,7 @@ public enum Report: Sendable {
     public var time: Instant {
         switch self {
         case .ignored(let report): report.time
-        case .capture(let report): report.time
+        case .phase(let report): report.time
         case .action(let report): report.time
         case .sound(let report): report.time
         case .take(let report): report.time
@@ -17,8 +17,8 @@ public enum Report: Sendable {
     }
 }
 
-/// A capture event: a bound button's phase.
-public struct CaptureReport: Sendable {
+/// A bound button's phase (a capture event, printed as a `capture` line).
+public struct PhaseReport: Sendable {
     public var time: Instant
     public var input: String
     public var code: EventCode

@@ -14,14 +14,15 @@ enum IgnoreCause: Equatable {
     case captureInactive
 }
 
-/// A capture event, a gesture whose handler must run, or a press the engine ignored.
+/// A button's phase, a gesture whose handler must run, or a press the engine ignored.
 enum EngineOutput {
-    case capture(source: SourceID, input: Int, code: UInt16, role: Role?, phase: Phase, time: Instant)
+    case phase(source: SourceID, input: Int, code: UInt16, role: Role?, phase: Phase, time: Instant)
     case gesture(source: SourceID, input: Int, code: UInt16, target: PressTarget, gesture: Gesture, time: Instant)
     case ignored(source: SourceID, input: Int, code: UInt16, cause: IgnoreCause, time: Instant)
 }
 
-/// The capture-event state machine (the counterpart of AVCaptureEventInteraction).
+/// The gesture state machine: a bound button's phases and the gestures on top of
+/// them (the counterpart of AVCaptureEventInteraction).
 ///
 /// Press gives `began`, release gives `ended`; `cancelled` when capture stops,
 /// the device goes away, the stream ends or a resync finds the button up.
@@ -29,7 +30,7 @@ enum EngineOutput {
 /// buttons meanwhile are ignored, and reported as such. On top of the phases it recognizes click,
 /// hold (with its release) and double click. It never does I/O or reads a clock:
 /// the caller passes every instant and fires timers with `fireTimers(upTo:)`.
-struct CaptureEngine {
+struct GestureEngine {
     private struct Press {
         var source: SourceID
         var input: Int
@@ -169,14 +170,14 @@ struct CaptureEngine {
         var hold: Instant?
         if case .role(let role) = target, bindings.handler(role, .hold) != nil { hold = time + holdThreshold }
         press = Press(source: source, input: input, code: code, target: target, holdDeadline: hold, second: second)
-        out.append(.capture(source: source, input: input, code: code, role: target.role, phase: .began, time: time))
+        out.append(.phase(source: source, input: input, code: code, role: target.role, phase: .began, time: time))
     }
 
     private mutating func released(source: SourceID, code: UInt16, time: Instant, into out: inout [EngineOutput]) {
         guard let current = press, current.source == source, current.code == code else { return }
         press = nil
         out.append(
-            .capture(source: source, input: current.input, code: code, role: current.target.role, phase: .ended, time: time))
+            .phase(source: source, input: current.input, code: code, role: current.target.role, phase: .ended, time: time))
         let gesture: Gesture
         switch current.target {
         case .direct:
@@ -206,7 +207,7 @@ struct CaptureEngine {
         guard let current = press else { return }
         press = nil
         out.append(
-            .capture(
+            .phase(
                 source: current.source, input: current.input, code: current.code, role: current.target.role,
                 phase: .cancelled, time: time))
         if current.held, case .role(let role) = current.target, bindings.handler(role, .release) != nil {
@@ -232,7 +233,7 @@ struct CaptureEngine {
 }
 
 extension PressTarget {
-    /// The role reported in capture events; nil for a button bound directly to actions.
+    /// The role reported with a button's phases; nil for a button bound directly to actions.
     var role: Role? {
         if case .role(let role) = self { return role }
         return nil

@@ -4,8 +4,9 @@ import SlateCore
 import SlateLinux
 
 /// `slate replay`: runs an input recording through a profile.
-struct Replay: ParsableCommand {
+struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "replay",
         abstract: "Replay an evemu or libinput recording through a profile and print what the rig would do.",
         discussion: """
             Capture events, actions, sounds and ignored presses (with the reason) are printed \
@@ -62,9 +63,9 @@ struct Replay: ParsableCommand {
             }
             parsed = described
         }
-        let replay: SlateCore.Replay
+        let replay: Replay
         do {
-            replay = try SlateCore.Replay(
+            replay = try Replay(
                 profile: loaded, timeline: Timeline(recording: parsed), book: RigBook(camera: loaded.camera),
                 captureActive: !inactive)
         } catch {
@@ -87,12 +88,12 @@ struct Replay: ParsableCommand {
         let printer = ReportPrinter(
             format: ReportFormat(origin: replay.origin), json: json, showsIgnored: !quietIgnored)
         let wallStart = MonotonicClock.now()
-        while let next = replay.nextTime {
+        while let next = replay.nextDeadline {
             if realtime {
                 MonotonicClock.sleep(until: wallStart + (next - replay.origin))
             }
             replay.advance(to: next)
-            printer.print(replay.driver.reports)
+            for case .report(let report) in replay.driver.effects { printer.print(report) }
             replay.driver.effects.removeAll(keepingCapacity: true)
             if realtime { printer.output.flush() }
             if printer.output.closed { break }
@@ -102,10 +103,10 @@ struct Replay: ParsableCommand {
 
     /// The recording at `path` (- for standard input), its warnings printed; a
     /// bad one is reported and exits 2.
-    static func loadOrExit(_ path: String) throws -> Recording {
+    static func loadOrExit(_ path: String) throws -> InputRecording {
         do {
             let bytes = try FileReading.bytes(atPath: path)
-            let recording = try Recording.parse(utf8: bytes, file: path)
+            let recording = try InputRecording.parse(utf8: bytes, file: path)
             recording.warnings.forEach { OutputStream.writeError($0.description) }
             return recording
         } catch let error as OperationError {

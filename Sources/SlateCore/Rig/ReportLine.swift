@@ -82,11 +82,11 @@ public struct ReportLine: Codable, Hashable, Sendable {
         t = (report.time - origin).inSeconds()
         self.dispatched = dispatched.map { ($0 - origin).inSeconds() }
         switch report {
-        case .capture(let capture):
+        case .phase(let report):
             fields = .capture(
                 Capture(
-                    input: capture.input, code: capture.code.name, role: capture.role?.rawValue ?? "direct",
-                    phase: capture.phase.rawValue))
+                    input: report.input, code: report.code.name, role: report.role?.rawValue ?? "direct",
+                    phase: report.phase.rawValue))
         case .action(let report):
             var action = Action(action: report.action.name, value: report.value.map(Self.rounded))
             switch report.action {

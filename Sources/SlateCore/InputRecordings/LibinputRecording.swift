@@ -13,7 +13,7 @@ import Yams
 /// without `codes`, a device's codes are those of its events.
 public enum LibinputRecording {
     /// Parses a libinput record file; `file` names the input in error messages.
-    public static func parse(_ text: String, file: String) throws(RecordingError) -> Recording {
+    public static func parse(_ text: String, file: String) throws(InputRecordingError) -> InputRecording {
         var parser = LibinputParser(file: file)
         return try parser.parse(text)
     }
@@ -21,11 +21,11 @@ public enum LibinputRecording {
 
 private struct LibinputParser {
     let file: String
-    var warnings: RecordingWarnings
+    var warnings: InputRecordingWarnings
 
     init(file: String) {
         self.file = file
-        warnings = RecordingWarnings(file: file)
+        warnings = InputRecordingWarnings(file: file)
     }
 
     /// Tab widths tried, in order, for a file indented with tabs.
@@ -33,9 +33,9 @@ private struct LibinputParser {
 
     /// Reads the text as it is; when that fails and it has tabs, as if each
     /// tab were spaces up to the next tab stop, for each width in `tabWidths`.
-    mutating func parse(_ text: String) throws(RecordingError) -> Recording {
+    mutating func parse(_ text: String) throws(InputRecordingError) -> InputRecording {
         try rejectAliases(text)
-        var failure: RecordingError
+        var failure: InputRecordingError
         do {
             return try parseDocument(text)
         } catch {
@@ -64,8 +64,8 @@ private struct LibinputParser {
     /// Reads a document; one whose YAML breaks off at its very end (a file cut
     /// in the middle of its last line) is read without that line when the rest
     /// reads, with a warning.
-    private mutating func parseDocument(_ text: String, mayDropLastLine: Bool = true) throws(RecordingError)
-        -> Recording
+    private mutating func parseDocument(_ text: String, mayDropLastLine: Bool = true) throws(InputRecordingError)
+        -> InputRecording
     {
         let composed: Node?
         do {
@@ -81,7 +81,7 @@ private struct LibinputParser {
             }
             throw failure
         } catch {
-            throw RecordingError(file: file, line: 1, message: "invalid YAML: \(error)")
+            throw InputRecordingError(file: file, line: 1, message: "invalid YAML: \(error)")
         }
         return try read(composed)
     }
@@ -89,7 +89,7 @@ private struct LibinputParser {
     /// Whether libyaml stopped at the end of the text, as it does in a line cut
     /// short (an open `[` or quote): at the end of input, or anywhere in a last
     /// line that has no newline.
-    private static func breaksOffAtTheEnd(_ error: YamlError, _ failure: RecordingError, _ text: String) -> Bool {
+    private static func breaksOffAtTheEnd(_ error: YamlError, _ failure: InputRecordingError, _ text: String) -> Bool {
         switch error {
         case .scanner, .parser: break
         default: return false
@@ -106,9 +106,9 @@ private struct LibinputParser {
         return failure.line > lastContent || (text.utf8.last != 0x0A && failure.line >= lastContent)
     }
 
-    private mutating func read(_ composed: Node?) throws(RecordingError) -> Recording {
+    private mutating func read(_ composed: Node?) throws(InputRecordingError) -> InputRecording {
         guard let root = composed else {
-            throw RecordingError(file: file, line: 1, message: "empty recording: expected 'version: 1' and 'devices:'")
+            throw InputRecordingError(file: file, line: 1, message: "empty recording: expected 'version: 1' and 'devices:'")
         }
         guard case .mapping(let top) = root else {
             throw fail(root, "expected a YAML mapping with 'version' and 'devices' keys at the top level")
@@ -140,7 +140,7 @@ private struct LibinputParser {
         for (index, node) in deviceNodes.enumerated() {
             devices.append(try device(node, path: "devices[\(index)]"))
         }
-        return Recording(devices: devices, warnings: warnings.all)
+        return InputRecording(devices: devices, warnings: warnings.all)
     }
 
     // MARK: Text
@@ -204,7 +204,7 @@ private struct LibinputParser {
 
     // MARK: Devices
 
-    private mutating func device(_ node: Node, path: String) throws(RecordingError) -> RecordedDevice {
+    private mutating func device(_ node: Node, path: String) throws(InputRecordingError) -> RecordedDevice {
         guard case .mapping(let map) = node else {
             throw fail(node, "\(path): expected a device mapping with 'evdev' and 'events'")
         }
@@ -267,7 +267,7 @@ private struct LibinputParser {
         return RecordedDevice(identity: identity, events: events, described: described)
     }
 
-    private func readCodes(_ node: Node, path: String, into codes: inout Set<EventCode>) throws(RecordingError) {
+    private func readCodes(_ node: Node, path: String, into codes: inout Set<EventCode>) throws(InputRecordingError) {
         if isNull(node) { return }
         guard case .mapping(let map) = node else {
             throw fail(node, "\(path): expected a mapping from event type to a list of codes")
@@ -284,7 +284,7 @@ private struct LibinputParser {
         }
     }
 
-    private func checkAbsinfo(_ node: Node, path: String) throws(RecordingError) {
+    private func checkAbsinfo(_ node: Node, path: String) throws(InputRecordingError) {
         if isNull(node) { return }
         guard case .mapping(let map) = node else {
             throw fail(node, "\(path): expected a mapping from axis code to [min, max, fuzz, flat, resolution]")
@@ -303,7 +303,7 @@ private struct LibinputParser {
         }
     }
 
-    private func udevProperties(_ node: Node, path: String) throws(RecordingError) -> [String: String] {
+    private func udevProperties(_ node: Node, path: String) throws(InputRecordingError) -> [String: String] {
         if isNull(node) { return [:] }
         guard case .mapping(let map) = node else {
             throw fail(node, "\(path): expected a mapping with 'properties'")
@@ -323,7 +323,7 @@ private struct LibinputParser {
 
     // MARK: Events
 
-    private mutating func readEvents(_ node: Node, path: String) throws(RecordingError) -> [InputEvent] {
+    private mutating func readEvents(_ node: Node, path: String) throws(InputRecordingError) -> [InputEvent] {
         var events = RecordedEvents()
         for (index, entry) in try list(node, path, expected: "a list of event frames such as '- evdev: [...]'")
             .enumerated()
@@ -344,7 +344,7 @@ private struct LibinputParser {
         return events.finish(warnings: &warnings)
     }
 
-    private func event(_ node: Node, path: String) throws(RecordingError) -> InputEvent {
+    private func event(_ node: Node, path: String) throws(InputRecordingError) -> InputEvent {
         guard case .sequence(let items) = node, items.count == 5 else {
             throw fail(node, "\(path): expected [sec, usec, type, code, value]")
         }
@@ -371,7 +371,7 @@ private struct LibinputParser {
     }
 
     /// The items of a sequence; an empty (null) value is an empty list.
-    private func list(_ node: Node, _ path: String, expected: String) throws(RecordingError) -> [Node] {
+    private func list(_ node: Node, _ path: String, expected: String) throws(InputRecordingError) -> [Node] {
         switch node {
         case .sequence(let sequence): return Array(sequence)
         case _ where isNull(node): return []
@@ -380,7 +380,7 @@ private struct LibinputParser {
     }
 
     /// A decimal integer scalar within `range`.
-    private func integer(_ node: Node, _ what: String, in range: ClosedRange<Int64>) throws(RecordingError) -> Int64 {
+    private func integer(_ node: Node, _ what: String, in range: ClosedRange<Int64>) throws(InputRecordingError) -> Int64 {
         guard case .scalar(let scalar) = node else {
             throw fail(node, "\(what): expected a number, found \(describe(node))")
         }
@@ -424,8 +424,8 @@ private struct LibinputParser {
 
     // MARK: Errors
 
-    private func fail(_ node: Node, _ message: String) -> RecordingError {
-        RecordingError(file: file, line: node.mark?.line ?? 1, message: message)
+    private func fail(_ node: Node, _ message: String) -> InputRecordingError {
+        InputRecordingError(file: file, line: node.mark?.line ?? 1, message: message)
     }
 
     /// Rejects YAML aliases (`*name`), which libinput never writes and which
@@ -434,7 +434,7 @@ private struct LibinputParser {
     /// libyaml can only read an alias where a token starts, so any `*` at the
     /// start of a line or after a blank, an indicator (`-`, `?`, `:`, `,`, `[`,
     /// `{`) or a non-ASCII byte counts, even inside a quoted name or a comment.
-    private func rejectAliases(_ text: String) throws(RecordingError) {
+    private func rejectAliases(_ text: String) throws(InputRecordingError) {
         var line = 1
         var previous: UInt8 = 0x0A
         for byte in text.utf8 {
@@ -442,7 +442,7 @@ private struct LibinputParser {
                 switch previous {
                 case 0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "-"), UInt8(ascii: "?"), UInt8(ascii: ":"),
                     UInt8(ascii: ","), UInt8(ascii: "["), UInt8(ascii: "{"), 0x80...:
-                    throw RecordingError(
+                    throw InputRecordingError(
                         file: file, line: line,
                         message: "YAML aliases ('*name') are not supported in libinput recordings")
                 default:
@@ -455,7 +455,7 @@ private struct LibinputParser {
         }
     }
 
-    private func yamlError(_ error: YamlError, _ text: String) -> RecordingError {
+    private func yamlError(_ error: YamlError, _ text: String) -> InputRecordingError {
         func context(_ context: YamlError.Context?) -> String {
             guard let context else { return "" }
             return " (\(context.text) at line \(context.mark.line))"
@@ -463,20 +463,20 @@ private struct LibinputParser {
         switch error {
         case .scanner(let ctx, let problem, let mark, _), .parser(let ctx, let problem, let mark, _),
             .composer(let ctx, let problem, let mark, _):
-            return RecordingError(
+            return InputRecordingError(
                 file: file, line: max(mark.line, 1), message: "invalid YAML: \(problem)\(context(ctx))")
         case .reader(let problem, let offset, _, _):
             var line = 1
             if let offset {
                 line += text.prefix(max(offset, 0)).utf8.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
             }
-            return RecordingError(file: file, line: line, message: "invalid YAML: \(problem)")
+            return InputRecordingError(file: file, line: line, message: "invalid YAML: \(problem)")
         case .duplicatedKeysInMapping(let duplicates, let ctx):
-            return RecordingError(
+            return InputRecordingError(
                 file: file, line: max(ctx.mark.line, 1),
                 message: "duplicate key \(duplicates.map { "'\(short($0))'" }.joined(separator: ", "))")
         default:
-            return RecordingError(file: file, line: 1, message: "invalid YAML: \(error)")
+            return InputRecordingError(file: file, line: 1, message: "invalid YAML: \(error)")
         }
     }
 }

@@ -14,9 +14,9 @@ public struct ReportFormat: Sendable {
     public func text(_ report: Report) -> String {
         let time = Self.pad(report.time.seconds(since: origin, decimals: 3), 9, right: true)
         switch report {
-        case .capture(let capture):
-            return "\(time)  capture  " + Self.pad(capture.input, 12) + " " + Self.pad(capture.code.name, 16) + " "
-                + Self.pad(capture.role?.rawValue ?? "direct", 9) + " " + capture.phase.rawValue
+        case .phase(let report):
+            return "\(time)  capture  " + Self.pad(report.input, 12) + " " + Self.pad(report.code.name, 16) + " "
+                + Self.pad(report.role?.rawValue ?? "direct", 9) + " " + report.phase.rawValue
         case .action(let action):
             var line = "\(time)  action   " + Self.pad(actionText(action), 22)
             if let outcome = action.outcome { line += " -> " + outcome.summary }

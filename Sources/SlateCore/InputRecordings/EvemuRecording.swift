@@ -8,11 +8,11 @@
 /// a half-written last line dropped, each with a warning.
 public enum EvemuRecording {
     /// Parses an evemu recording; `file` names the input in error messages.
-    public static func parse(_ text: String, file: String) throws(RecordingError) -> Recording {
+    public static func parse(_ text: String, file: String) throws(InputRecordingError) -> InputRecording {
         var text = text
         let result = text.withUTF8 { bytes in
             var parser = EvemuParser(bytes: bytes, file: file)
-            return Result { () throws(RecordingError) in try parser.parse() }
+            return Result { () throws(InputRecordingError) in try parser.parse() }
         }
         return try result.get()
     }
@@ -36,19 +36,19 @@ private struct EvemuParser {
     private var descriptionLine = 0
     private var maskBytes = [Int](repeating: 0, count: Int(EventLimits.evMax) + 1)
     private var events: RecordedEvents
-    private var warnings: RecordingWarnings
+    private var warnings: InputRecordingWarnings
 
     init(bytes: UnsafeBufferPointer<UInt8>, file: String) {
         self.bytes = bytes
         self.file = file
         events = RecordedEvents(capacity: bytes.count / 48)
-        warnings = RecordingWarnings(file: file)
+        warnings = InputRecordingWarnings(file: file)
     }
 
     /// Largest seconds value whose microseconds still fit in an `Int64`.
     static let maxSeconds: Int64 = Int64.max / 1_000_000 - 1
 
-    mutating func parse() throws(RecordingError) -> Recording {
+    mutating func parse() throws(InputRecordingError) -> InputRecording {
         let count = bytes.count
         var next = 0
         while next < count {
@@ -99,7 +99,7 @@ private struct EvemuParser {
         }
         let identity = DeviceIdentity(
             name: name, bus: id[0], vendor: id[1], product: id[2], version: id[3], codes: codes)
-        return Recording(
+        return InputRecording(
             devices: [RecordedDevice(identity: identity, events: read, described: described)],
             warnings: warnings.all)
     }
@@ -121,7 +121,7 @@ private struct EvemuParser {
         return fields < 4
     }
 
-    private mutating func parseLine(_ start: Int, _ end: Int) throws(RecordingError) {
+    private mutating func parseLine(_ start: Int, _ end: Int) throws(InputRecordingError) {
         var s = start
         let echo = TerminalEcho.prefixLength(bytes, s, end)
         if echo > 0 {
@@ -265,7 +265,7 @@ private struct EvemuParser {
 
     /// Parses `<sec>.<usec> <type> <code> <value>` after `E:`.
     @inline(__always)
-    private func event(_ c: inout Int, _ end: Int) throws(RecordingError) -> InputEvent {
+    private func event(_ c: inout Int, _ end: Int) throws(InputRecordingError) -> InputEvent {
         guard let stamp = nextToken(&c, end) else {
             throw error("event line without fields: expected 'E: <sec>.<usec> <type> <code> <value>'")
         }
@@ -333,7 +333,7 @@ private struct EvemuParser {
 
     /// A hexadecimal field without `0x`, at most `max`.
     @inline(__always)
-    private func hexField(_ c: inout Int, _ end: Int, max: UInt16, what: String) throws(RecordingError)
+    private func hexField(_ c: inout Int, _ end: Int, max: UInt16, what: String) throws(InputRecordingError)
         -> UInt16
     {
         guard let token = nextToken(&c, end) else { throw error("missing \(what)") }
@@ -352,7 +352,7 @@ private struct EvemuParser {
 
     /// A signed decimal field that fits in 32 bits.
     @inline(__always)
-    private func int32Field(_ c: inout Int, _ end: Int, what: String) throws(RecordingError) -> Int32 {
+    private func int32Field(_ c: inout Int, _ end: Int, what: String) throws(InputRecordingError) -> Int32 {
         guard let token = nextToken(&c, end) else { throw error("missing \(what)") }
         var p = token.lowerBound
         let negative = bytes[p] == UInt8(ascii: "-")
@@ -377,7 +377,7 @@ private struct EvemuParser {
 
     /// Requires that only blanks or a comment follow.
     @inline(__always)
-    private func endOfLine(_ c: Int, _ end: Int, after what: String) throws(RecordingError) {
+    private func endOfLine(_ c: Int, _ end: Int, after what: String) throws(InputRecordingError) {
         var c = c
         if let extra = nextToken(&c, end) {
             throw error("unexpected '\(text(extra))' at the end of the \(what)")
@@ -399,7 +399,7 @@ private struct EvemuParser {
         return shown
     }
 
-    private func error(_ message: String, hint: String? = nil) -> RecordingError {
-        RecordingError(file: file, line: line, message: message, hint: hint)
+    private func error(_ message: String, hint: String? = nil) -> InputRecordingError {
+        InputRecordingError(file: file, line: line, message: message, hint: hint)
     }
 }

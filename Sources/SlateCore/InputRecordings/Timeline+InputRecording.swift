@@ -1,7 +1,7 @@
 extension Timeline {
     /// The events of every device of a recording, merged in time order
     /// (devices in recording order, then event order, on equal times).
-    public init(recording: Recording) {
+    public init(recording: InputRecording) {
         let devices = recording.devices
         var items: [(time: Instant, item: Item)] = []
         items.reserveCapacity(devices.reduce(0) { $0 + $1.events.count })

@@ -4,12 +4,12 @@
 /// Files as people paste them are read as far as they can be: terminal echo
 /// before a line, a missing device description, tab indentation, times that go
 /// back and a file that ends early each give a warning instead of an error.
-public struct Recording: Hashable, Sendable {
+public struct InputRecording: Hashable, Sendable {
     public var devices: [RecordedDevice]
     /// What the parser read past or repaired, in line order.
-    public var warnings: [RecordingWarning]
+    public var warnings: [InputRecordingWarning]
 
-    public init(devices: [RecordedDevice], warnings: [RecordingWarning] = []) {
+    public init(devices: [RecordedDevice], warnings: [InputRecordingWarning] = []) {
         self.devices = devices
         self.warnings = warnings
     }
@@ -17,13 +17,13 @@ public struct Recording: Hashable, Sendable {
     /// Parses a recording in either format, detecting which from its content.
     ///
     /// `file` names the input in error messages.
-    public static func parse(_ text: String, file: String) throws(RecordingError) -> Recording {
-        switch RecordingFormat.detect(text) {
+    public static func parse(_ text: String, file: String) throws(InputRecordingError) -> InputRecording {
+        switch InputRecordingFormat.detect(text) {
         case .evemu: return try EvemuRecording.parse(text, file: file)
         case .libinputRecord: return try LibinputRecording.parse(text, file: file)
         case nil:
-            let line = RecordingFormat.firstContentLine(text)
-            throw RecordingError(
+            let line = InputRecordingFormat.firstContentLine(text)
+            throw InputRecordingError(
                 file: file, line: line ?? 1,
                 message: line == nil
                     ? "empty recording: expected an evemu recording or a libinput record YAML file"
@@ -33,9 +33,9 @@ public struct Recording: Hashable, Sendable {
     }
 
     /// Parses a recording from raw file bytes, which must be UTF-8.
-    public static func parse(utf8 bytes: [UInt8], file: String) throws(RecordingError) -> Recording {
+    public static func parse(utf8 bytes: [UInt8], file: String) throws(InputRecordingError) -> InputRecording {
         if let line = UTF8Check.firstInvalidLine(bytes) {
-            throw RecordingError(file: file, line: line, message: "the file is not valid UTF-8 text")
+            throw InputRecordingError(file: file, line: line, message: "the file is not valid UTF-8 text")
         }
         return try parse(String(decoding: bytes, as: UTF8.self), file: file)
     }
@@ -89,7 +89,7 @@ public struct RecordedDevice: Hashable, Sendable {
 }
 
 /// A recording that cannot be read, with the 1-based line where the problem is.
-public struct RecordingError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct InputRecordingError: Error, Hashable, Sendable, CustomStringConvertible {
     public var file: String
     public var line: Int
     public var message: String
@@ -110,7 +110,7 @@ public struct RecordingError: Error, Hashable, Sendable, CustomStringConvertible
 }
 
 /// Something a recording's parser read past or repaired: `FILE:LINE: warning: MESSAGE`.
-public struct RecordingWarning: Hashable, Sendable, CustomStringConvertible {
+public struct InputRecordingWarning: Hashable, Sendable, CustomStringConvertible {
     public var file: String
     public var line: Int
     public var message: String
@@ -126,7 +126,7 @@ public struct RecordingWarning: Hashable, Sendable, CustomStringConvertible {
 
 /// The warnings of one parse. Those that can repeat on every line (terminal
 /// echo, times that go back) are given for the first few lines, then counted.
-struct RecordingWarnings {
+struct InputRecordingWarnings {
     enum Kind: Hashable {
         case terminalEcho, timeGoesBack, other
 
@@ -141,7 +141,7 @@ struct RecordingWarnings {
 
     static let limit = 5
     let file: String
-    private var list: [RecordingWarning] = []
+    private var list: [InputRecordingWarning] = []
     private var repeats: [Kind: (count: Int, lastLine: Int)] = [:]
 
     init(file: String) { self.file = file }
@@ -152,16 +152,16 @@ struct RecordingWarnings {
             repeats[kind] = (count, line)
             guard count <= Self.limit else { return }
         }
-        list.append(RecordingWarning(file: file, line: line, message: message()))
+        list.append(InputRecordingWarning(file: file, line: line, message: message()))
     }
 
     /// Every warning, in line order, with a count of those left out.
-    var all: [RecordingWarning] {
+    var all: [InputRecordingWarning] {
         var result = list
         for kind in [Kind.terminalEcho, .timeGoesBack] {
             guard let entry = repeats[kind], entry.count > Self.limit else { continue }
             result.append(
-                RecordingWarning(
+                InputRecordingWarning(
                     file: file, line: entry.lastLine,
                     message: "\(entry.count - Self.limit) more \(kind.plural) read the same way, the last one here"))
         }
@@ -185,7 +185,7 @@ struct RecordedEvents {
 
     init(capacity: Int = 0) { events.reserveCapacity(capacity) }
 
-    mutating func append(_ event: InputEvent, line: Int, warnings: inout RecordingWarnings) {
+    mutating func append(_ event: InputEvent, line: Int, warnings: inout InputRecordingWarnings) {
         var event = event
         let inFile = event.time.microseconds
         var time = Self.adding(inFile, shift)
@@ -210,7 +210,7 @@ struct RecordedEvents {
     }
 
     /// The events, without a last frame that no SYN_REPORT closes.
-    mutating func finish(warnings: inout RecordingWarnings) -> [InputEvent] {
+    mutating func finish(warnings: inout InputRecordingWarnings) -> [InputEvent] {
         if let open = openFrame {
             warnings.add(
                 line: open.line,
@@ -229,7 +229,7 @@ struct RecordedEvents {
 }
 
 /// The recording file formats Slate reads.
-public enum RecordingFormat: Hashable, Sendable {
+public enum InputRecordingFormat: Hashable, Sendable {
     /// `evemu-record` output (`# EVEMU 1.3`, `N:`, `I:`, `B:`, `E:` lines).
     case evemu
     /// `libinput record` YAML output.
@@ -242,8 +242,8 @@ public enum RecordingFormat: Hashable, Sendable {
     /// `# libinput record` header or a first line that is a YAML key such as
     /// `version: 1` means libinput record. Terminal echo before the first line
     /// (see ``EvemuRecording``) is passed over.
-    public static func detect(_ text: String) -> RecordingFormat? {
-        var result: RecordingFormat?
+    public static func detect(_ text: String) -> InputRecordingFormat? {
+        var result: InputRecordingFormat?
         scanHead(text) { line, _ in
             if line.starts(with: "# EVEMU".utf8) {
                 result = .evemu
@@ -263,7 +263,7 @@ public enum RecordingFormat: Hashable, Sendable {
         return result
     }
 
-    static func classify(contentLine line: some Collection<UInt8>) -> RecordingFormat? {
+    static func classify(contentLine line: some Collection<UInt8>) -> InputRecordingFormat? {
         var bytes = line.makeIterator()
         guard let first = bytes.next() else { return nil }
         let second = bytes.next()
@@ -405,11 +405,11 @@ public struct DeviceIDs: Hashable, Sendable {
     }
 }
 
-extension Recording {
+extension InputRecording {
     /// The recording with `name` and `ids` given to the devices whose file does
     /// not say them (a snippet of events without its description), and how many
     /// devices took one or the other.
-    public func describing(name: String?, ids: DeviceIDs?) -> (recording: Recording, described: Int) {
+    public func describing(name: String?, ids: DeviceIDs?) -> (recording: InputRecording, described: Int) {
         var copy = self
         var count = 0
         for index in copy.devices.indices {

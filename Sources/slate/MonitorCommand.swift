@@ -5,8 +5,9 @@ import SlateCore
 import SlateLinux
 
 /// `slate monitor`: live capture events from the rig's devices.
-struct Monitor: ParsableCommand {
+struct MonitorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "monitor",
         abstract: "Show live capture events, actions and sounds from the rig's input devices.",
         discussion: """
             Output is replay's format, with t in seconds since monitor start, from the events' \
