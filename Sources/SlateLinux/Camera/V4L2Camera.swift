@@ -102,9 +102,9 @@ public final class V4L2Camera {
 
     private var buffers: [UnsafeMutableRawBufferPointer] = []
     private var sequence = FrameSequence()
-    /// The thread the camera belongs to (its id): the one that opened it, or
-    /// adopted it since. In debug builds a call from any other thread stops Slate.
-    private var owner = Syscall.threadID
+    /// The thread the camera belongs to: the one that opened it, or adopted it
+    /// since. In debug builds a call from any other thread stops Slate.
+    private var owner = ThreadOwner()
     private static let captureType = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
     private static let mmapMemory = V4L2_MEMORY_MMAP.rawValue
 
@@ -148,14 +148,10 @@ public final class V4L2Camera {
     deinit { close() }
 
     /// Makes the calling thread the camera's owner: the only one that may use it from now on.
-    public func adopt() { owner = Syscall.threadID }
+    public func adopt() { owner.adopt() }
 
     /// Stops Slate in a debug build when the calling thread is not the camera's owner.
-    private func checkOwner(_ function: String = #function) {
-        assert(
-            Syscall.threadID == owner,
-            "\(path): \(function) called on thread \(Syscall.threadID); the camera belongs to thread \(owner)")
-    }
+    private func checkOwner(_ function: String = #function) { owner.check(path, function) }
 
     /// Stops streaming and closes the device, so it can be opened and set up
     /// again (a driver refuses a new format while another descriptor holds
