@@ -389,7 +389,8 @@ final class TakePipeline {
             zoomTarget = factor
             _ = tuning?.aim(at: factor)
         case .awaitSwitch: held = []
-        case .start, .stop: break
+        case .start: report(.startFailed("a take could not start: the camera is not streaming"))
+        case .stop: break
         case .deleteLast, .export: deferred.append(command)
         }
     }
