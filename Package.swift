@@ -28,28 +28,35 @@ let package = Package(
         .target(name: "CSlateShim"),
 
         .target(name: "SlateCore", dependencies: [.product(name: "Yams", package: "Yams")]),
+        // The only module that imports Glibc: the system-call seam, the event loop,
+        // signals, clocks, workers, process launching, folders and files.
+        .target(
+            name: "SlateSystem",
+            dependencies: [
+                "SlateCore", "CV4L2", "CSlateShim", .product(name: "SystemPackage", package: "swift-system"),
+            ]),
         .target(
             name: "SlateLinux",
             dependencies: [
-                "SlateCore", "CEvdev", "CUdev", "CV4L2", "CAV", "CALSA", "CSlateShim",
+                "SlateCore", "SlateSystem", "CEvdev", "CUdev", "CV4L2", "CAV", "CALSA", "CSlateShim",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
         .executableTarget(
             name: "slate",
             dependencies: [
-                "SlateCore", "SlateLinux",
+                "SlateCore", "SlateSystem", "SlateLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
-        .executableTarget(name: "slate-bench", dependencies: ["SlateCore", "SlateLinux"]),
+        .executableTarget(name: "slate-bench", dependencies: ["SlateCore", "SlateSystem", "SlateLinux"]),
 
         .testTarget(name: "SlateCoreTests", dependencies: ["SlateCore"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "SlateLinuxTests",
             dependencies: [
-                "SlateCore", "SlateLinux", "CEvdev", .product(name: "Logging", package: "swift-log"),
+                "SlateCore", "SlateSystem", "SlateLinux", "CEvdev", .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
         .testTarget(name: "slateTests", dependencies: ["slate"]),

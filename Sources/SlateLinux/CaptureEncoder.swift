@@ -1,4 +1,5 @@
 import SlateCore
+import SlateSystem
 
 /// Turns what a frame source captures into a take's packets: raw frames are
 /// encoded; a camera's compressed frames are passed through as they come (near

@@ -1,4 +1,5 @@
 import SlateCore
+import SlateSystem
 
 extension EncoderChoice {
     /// Probes `codecs` in preference order on the test pattern at this size and

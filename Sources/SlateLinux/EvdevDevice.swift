@@ -1,7 +1,7 @@
 import CEvdev
-import Glibc
 import SlateCore
 import SystemPackage
+import SlateSystem
 
 /// An open evdev node read through libevdev, with timestamps on CLOCK_MONOTONIC.
 /// Frees the libevdev handle, any uinput clone, and closes the node on deinit.
@@ -26,7 +26,7 @@ public final class EvdevDevice {
                 "read the device identity",
                 cause: SystemCallError("libevdev_new_from_fd", subject: path, errno: Errno(rawValue: -status)))
         }
-        _ = libevdev_set_clock_id(handle, CLOCK_MONOTONIC)
+        _ = libevdev_set_clock_id(handle, Syscall.monotonicClockID)
         self.path = path
         self.fd = fd
         self.handle = handle

@@ -1,5 +1,6 @@
 import CAV
 import SlateCore
+import SlateSystem
 
 /// A libavfilter graph for I420 frames of one size: libavfilter's `buffer`
 /// source, the filters of a chain in libavfilter's own syntax (`hflip`,

@@ -1,5 +1,6 @@
 import CAV
 import SlateCore
+import SlateSystem
 
 /// Decodes compressed video (any codec libavcodec can decode: H.264, HEVC,
 /// MJPEG, ...) into I420 `VideoFrame`s at their decoded size, converted with

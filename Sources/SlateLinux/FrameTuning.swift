@@ -1,4 +1,5 @@
 import SlateCore
+import SlateSystem
 
 /// What the recording thread does to each frame before it is encoded:
 /// mirroring, and zoom that ramps towards its target frame by frame, either

@@ -1,5 +1,6 @@
 import CAV
 import SlateCore
+import SlateSystem
 
 /// A take's thumbnail: one frame, scaled down with libswscale and encoded
 /// with libavcodec's MJPEG encoder.

@@ -1,6 +1,6 @@
 import CAV
 import SlateCore
-import Glibc
+import SlateSystem
 
 /// Process-wide libav settings, applied once before the first libav call.
 enum LibAV {

@@ -1,5 +1,6 @@
 import CEvdev
 import SlateCore
+import SlateSystem
 
 /// libevdev's own names for event types and codes, used to check SlateCore's table.
 public enum LibevdevNames {

@@ -1,6 +1,7 @@
 import Logging
 import SlateCore
 import SystemPackage
+import SlateSystem
 
 /// The live side of a rig: finds input devices with libudev, binds those the
 /// profile matches, reads them with libevdev on the event loop, follows hotplug,

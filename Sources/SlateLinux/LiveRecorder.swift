@@ -1,5 +1,6 @@
 import Logging
 import SlateCore
+import SlateSystem
 
 /// The recorder `slate run` drives: the profile's camera streaming into a
 /// `TakeRecorder`, carrying out the rig machine's take and camera commands.

@@ -1,5 +1,6 @@
 import CAV
 import SlateCore
+import SlateSystem
 
 /// Decodes a camera's compressed frames to I420 with libavcodec and libswscale:
 /// MJPEG when pass-through is off, and the odd H.264 frame a pass-through take's

@@ -1,4 +1,5 @@
 import CAV
+import SlateSystem
 
 /// A failed libav call: the operation, the file or encoder it was about, and
 /// libav's own message for the error code.

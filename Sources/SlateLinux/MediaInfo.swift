@@ -1,3 +1,4 @@
+import SlateSystem
 /// What `MediaProbe` found in a media file's first video stream.
 public struct MediaInfo: Hashable, Sendable {
     /// libav's container name, e.g. `mov,mp4,m4a,3gp,3g2,mj2`.

@@ -1,5 +1,6 @@
 import CAV
 import SlateCore
+import SlateSystem
 
 /// Reads a media file packet by packet to say what it really holds: the tool
 /// that verifies takes and exports. A truncated fragmented MP4 is read up to

@@ -1,5 +1,6 @@
 import CALSA
 import SlateCore
+import SlateSystem
 
 /// A failed ALSA call: what Slate was doing, on which device, and ALSA's reason.
 public struct ALSAError: Error, Sendable, CustomStringConvertible {

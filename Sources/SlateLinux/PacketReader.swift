@@ -1,5 +1,6 @@
 import CAV
 import SlateCore
+import SlateSystem
 
 /// Reads the encoded video packets of a take, in file order, for joining takes
 /// without re-encoding. Timestamps are in the stream's own time base.

@@ -1,6 +1,6 @@
-import Glibc
 import Logging
 import SlateCore
+import SlateSystem
 
 /// Plays a rig's sounds on an ALSA device from a thread of its own, so that
 /// asking for a sound never blocks the caller.
@@ -220,20 +220,8 @@ public enum InstalledSounds {
     /// The first existing folder of `SoundLibrary.builtInFolderCandidates` for this
     /// executable (`/proc/self/exe`) and `SLATE_SOUNDS`, or nil.
     public static func folder() -> String? {
-        let override = getenv("SLATE_SOUNDS").map { String(cString: $0) }
-        return SoundLibrary.builtInFolderCandidates(executable: executablePath() ?? "", override: override)
-            .first(where: isFolder)
-    }
-
-    static func executablePath() -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    static func isFolder(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+        SoundLibrary.builtInFolderCandidates(
+            executable: Syscall.executablePath ?? "", override: Syscall.environmentValue("SLATE_SOUNDS")
+        ).first(where: Syscall.isFolder)
     }
 }

@@ -1,4 +1,5 @@
 import SlateCore
+import SlateSystem
 
 /// Joining takes that cannot be stream copied: decode, filter, encode.
 extension TakeExporter {

@@ -1,5 +1,5 @@
-import Glibc
 import SlateCore
+import SlateSystem
 
 /// Joins a work folder's finished takes into one video in the output folder,
 /// with continuous timestamps: by stream copy when the takes allow it and no

@@ -1,4 +1,5 @@
 import SlateCore
+import SlateSystem
 
 /// Runs a rig's exports on a thread of their own, one after another, at a
 /// lower priority than recording, so recording never waits for one: a take can

@@ -1,6 +1,6 @@
-import Glibc
 import SlateCore
 import SystemPackage
+import SlateSystem
 
 /// A rig's work folder: the take files, their thumbnails and `takes.json`,
 /// opened once and checked (`Folder`), every file created relative to it.
@@ -193,7 +193,7 @@ public struct TakeFolder: Sendable {
 
 extension TakeAccess {
     /// The work folder's mode: 0700, 0750 or 0755.
-    public var folderMode: mode_t {
+    public var folderMode: UInt32 {
         switch self {
         case .private: 0o700
         case .group: 0o750
@@ -202,7 +202,7 @@ extension TakeAccess {
     }
 
     /// The mode of takes, thumbnails and `takes.json`: 0600, 0640 or 0644.
-    public var fileMode: mode_t { folderMode & 0o666 }
+    public var fileMode: UInt32 { folderMode & 0o666 }
 }
 
 /// The work folder's lock (`flock` on `.slate.lock`): one process at a time
@@ -236,7 +236,7 @@ public final class TakeFolderLock {
     }
 
     /// `slate NAME (pid N)`: who this process is, for the lock file.
-    public static func holder(_ command: String) -> String { "slate \(command) (pid \(getpid()))" }
+    public static func holder(_ command: String) -> String { "slate \(command) (pid \(Syscall.processID))" }
 
     deinit { try? fd.close() }
 }

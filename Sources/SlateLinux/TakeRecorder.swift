@@ -1,5 +1,6 @@
 import Logging
 import SlateCore
+import SlateSystem
 
 /// Records takes from a camera on threads of their own: a `CameraSession`
 /// owns the camera and streams its frames into the take pipeline, whose thread

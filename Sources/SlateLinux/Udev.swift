@@ -1,5 +1,6 @@
 import CUdev
 import SystemPackage
+import SlateSystem
 
 /// An input event node as udev knows it.
 public struct UdevInputNode: Sendable {

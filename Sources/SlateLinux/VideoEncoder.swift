@@ -1,5 +1,6 @@
 import CAV
 import SlateCore
+import SlateSystem
 
 /// A libavcodec video encoder for I420 frames, set up for recording live:
 /// no B-frames (pts == dts), no look-ahead, a keyframe every second, and a

@@ -1,4 +1,5 @@
 import CAV
+import SlateSystem
 
 /// A rational time unit: timestamps count `numerator / denominator` seconds.
 public struct TimeBase: Hashable, Sendable {

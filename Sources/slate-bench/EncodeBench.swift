@@ -1,6 +1,7 @@
 import Foundation
 import SlateCore
 import SlateLinux
+import SlateSystem
 
 /// `slate-bench encode [frames]`: encode throughput at 1080p30 for each encoder,
 /// Slate's VideoEncoder against the ffmpeg command line encoding the same raw

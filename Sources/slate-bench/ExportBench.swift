@@ -1,6 +1,7 @@
 import Foundation
 import SlateCore
 import SlateLinux
+import SlateSystem
 
 /// `slate-bench export [takes]`: joining takes by stream copy, Slate's exporter
 /// (probing, copying, re-opening to verify, deleting the takes) against

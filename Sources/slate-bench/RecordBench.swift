@@ -1,7 +1,7 @@
 import Foundation
-import Glibc
 import SlateCore
 import SlateLinux
+import SlateSystem
 
 /// `slate-bench record [seconds]`: the real `slate record` of the test pattern at
 /// 1080p30 as a child process, with its own peak resident memory (VmHWM, polled),

@@ -1,5 +1,6 @@
 import SlateCore
 import SlateLinux
+import SlateSystem
 
 /// `slate-bench video [WxH] [fps] [frames]`: how fast the test pattern is drawn
 /// and how fast each encoder encodes it, in frames per second.

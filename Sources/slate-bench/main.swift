@@ -1,7 +1,7 @@
 import Foundation
-import Glibc
 import SlateCore
 import SlateLinux
+import SlateSystem
 
 // Replays a 1,000,000-event recording through the gesture engine and macro
 // runner (release build) and prints throughput and per-event latency.

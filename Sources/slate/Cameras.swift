@@ -1,7 +1,7 @@
 import ArgumentParser
-import Glibc
 import SlateCore
 import SlateLinux
+import SlateSystem
 
 /// `slate cameras`: the V4L2 capture devices, their modes and controls, and the mode Slate would pick.
 struct Cameras: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import SlateCore
 import SlateLinux
+import SlateSystem
 
 /// `slate check FILE...`: validates profiles.
 struct Check: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import SlateCore
 import SlateLinux
+import SlateSystem
 
 /// `slate codes`: the event code names profiles can use.
 struct Codes: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import SlateCore
 import SlateLinux
+import SlateSystem
 
 /// `slate devices`: the input devices present, and how they match a profile.
 struct Devices: ParsableCommand {

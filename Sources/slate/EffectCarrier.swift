@@ -1,6 +1,7 @@
 import Logging
 import SlateCore
 import SlateLinux
+import SlateSystem
 
 /// Carries out a rig machine's effects in order: report lines printed, sounds
 /// played, programs started (their times on CLOCK_MONOTONIC, as live events

@@ -1,8 +1,8 @@
 import ArgumentParser
-import Glibc
 import Logging
 import SlateCore
 import SlateLinux
+import SlateSystem
 
 /// `slate monitor`: live capture events from the rig's devices.
 struct MonitorCommand: ParsableCommand {
@@ -45,8 +45,8 @@ struct MonitorCommand: ParsableCommand {
         do {
             loop = try EventLoop()
             inputs = try LiveInputs(rig: rig, loop: loop, logger: log)
-            try loop.handleSignals([SIGINT, SIGTERM, SIGCHLD]) { signal in
-                if signal == SIGCHLD {
+            try loop.handleSignals([Signal.interrupt, Signal.terminate, Signal.child]) { signal in
+                if signal == Signal.child {
                     ProcessLauncher.reapChildren()
                 } else {
                     loop.stop()

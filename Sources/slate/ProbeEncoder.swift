@@ -1,7 +1,7 @@
 import ArgumentParser
-import Glibc
 import SlateCore
 import SlateLinux
+import SlateSystem
 
 /// `slate probe-encoder`: one encoder's speed and the peak memory of the
 /// process measuring it, for `slate run` and `slate record`, so that the memory
@@ -18,9 +18,7 @@ struct ProbeEncoder: ParsableCommand {
 
     func run() {
         let speed = EncoderChoice.probeSpeed(codec: codec, width: width, height: height, fps: fps)
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        print(speed, usage.ru_maxrss * 1024)
+        print(speed, ProcessInfoReading.peakMemory)
     }
 
     /// Measures `codec` with this executable in a child process: frames per

@@ -1,8 +1,8 @@
 import ArgumentParser
-import Glibc
 import Logging
 import SlateCore
 import SlateLinux
+import SlateSystem
 
 /// `slate record`: one take now, from a camera or the test pattern.
 struct Record: ParsableCommand {
@@ -67,7 +67,7 @@ struct Record: ParsableCommand {
             throw ExitCode.failure
         }
         let loop = try EventLoop()
-        try loop.handleSignals([SIGINT, SIGTERM]) { _ in loop.stop() }
+        try loop.handleSignals([Signal.interrupt, Signal.terminate]) { _ in loop.stop() }
         let end = MonotonicClock.now() + .microseconds(Int64(video.seconds * 1_000_000))
         recorder.start(at: MonotonicClock.now())
         try loop.run(nextDeadline: { end }, afterWake: { if MonotonicClock.now() >= end { loop.stop() } })

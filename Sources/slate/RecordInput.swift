@@ -1,8 +1,8 @@
 import ArgumentParser
-import Glibc
 import SlateCore
 import SlateLinux
 import SystemPackage
+import SlateSystem
 
 /// `slate record-input`: an evemu recording of one device, for `slate replay`.
 struct RecordInput: ParsableCommand {
@@ -20,7 +20,7 @@ struct RecordInput: ParsableCommand {
         do {
             input = try EvdevDevice(path: device)
             loop = try EventLoop()
-            try loop.handleSignals([SIGINT, SIGTERM]) { _ in loop.stop() }
+            try loop.handleSignals([Signal.interrupt, Signal.terminate]) { _ in loop.stop() }
         } catch {
             OutputStream.writeError("slate record-input: \(error)")
             throw ExitCode.failure

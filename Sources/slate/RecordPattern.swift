@@ -1,7 +1,7 @@
 import ArgumentParser
-import Glibc
 import SlateCore
 import SlateLinux
+import SlateSystem
 
 /// `slate record-pattern`: records the test pattern in real time, as a camera
 /// would, to check a machine's encoders and the crash-safe take files.
@@ -42,7 +42,7 @@ struct RecordPattern: ParsableCommand {
             // Signals are blocked before the encoder starts its threads, which
             // inherit the mask: otherwise one of them would take SIGTERM and die.
             loop = try EventLoop()
-            try loop.handleSignals([SIGINT, SIGTERM]) { signal in
+            try loop.handleSignals([Signal.interrupt, Signal.terminate]) { signal in
                 stoppedBy = signal
                 loop.stop()
             }
@@ -97,7 +97,7 @@ struct RecordPattern: ParsableCommand {
             try writer.finish()
             let info = try MediaProbe.probe(name, in: folder)
             let duration = Instant(microseconds: info.durationMicroseconds).seconds(since: Instant(microseconds: 0), decimals: 3)
-            if let stoppedBy { output.writeLine("stopped by \(stoppedBy == SIGINT ? "SIGINT" : "SIGTERM") after \(next) frames") }
+            if let stoppedBy { output.writeLine("stopped by \(stoppedBy == Signal.interrupt ? "SIGINT" : "SIGTERM") after \(next) frames") }
             output.writeLine(
                 "wrote \(self.output): \(info.codec) \(info.width)x\(info.height), \(info.frameCount) frames, \(duration) s, \(info.keyframeCount) keyframes"
             )

@@ -2,6 +2,7 @@ import ArgumentParser
 import Logging
 import SlateCore
 import SlateLinux
+import SlateSystem
 
 /// `slate replay`: runs an input recording through a profile.
 struct ReplayCommand: ParsableCommand {

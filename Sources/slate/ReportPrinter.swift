@@ -1,5 +1,6 @@
 import SlateCore
 import SlateLinux
+import SlateSystem
 
 /// Prints reports as replay, monitor and run show them, one line each.
 struct ReportPrinter {

@@ -1,8 +1,8 @@
 import ArgumentParser
-import Glibc
 import Logging
 import SlateCore
 import SlateLinux
+import SlateSystem
 
 /// `slate run`: the daemon.
 struct Run: ParsableCommand {
@@ -76,8 +76,7 @@ struct Run: ParsableCommand {
     /// `path` with `~` expanded, made absolute against the working folder.
     static func absolute(_ path: String) -> String {
         let expanded = UserPath.expand(path)
-        guard !expanded.hasPrefix("/"), let here = getcwd(nil, 0) else { return expanded }
-        defer { free(here) }
-        return String(cString: here) + "/" + expanded
+        guard !expanded.hasPrefix("/"), let here = ProcessInfoReading.workingFolder else { return expanded }
+        return here + "/" + expanded
     }
 }

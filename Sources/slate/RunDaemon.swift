@@ -1,7 +1,7 @@
-import Glibc
 import Logging
 import SlateCore
 import SlateLinux
+import SlateSystem
 
 /// `slate run`'s event loop: the rig's inputs (live devices, or a recording
 /// played in real time) drive the rig machine; its effects are carried out
@@ -66,10 +66,10 @@ final class RunDaemon {
     func run() -> Bool {
         do {
             try loop.watch(wake.fd) { [wake] in wake.clear() }
-            try loop.handleSignals([SIGINT, SIGTERM, SIGHUP, SIGCHLD]) { [unowned self] signal in
+            try loop.handleSignals([Signal.interrupt, Signal.terminate, Signal.hangUp, Signal.child]) { [unowned self] signal in
                 switch signal {
-                case SIGCHLD: ProcessLauncher.reapChildren()
-                case SIGHUP: reload()
+                case Signal.child: ProcessLauncher.reapChildren()
+                case Signal.hangUp: reload()
                 default: loop.stop()
                 }
             }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Logging
 import SlateCore
 import SlateLinux
+import SlateSystem
 
 @main
 struct Slate: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import SlateCore
 import SlateLinux
+import SlateSystem
 
 /// `slate sound NAME|FILE`: plays one sound, to test a rig's audio.
 struct Sound: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import SlateCore
 import SlateLinux
+import SlateSystem
 
 /// `slate takes`: the takes of a rig's work folder, when no daemon runs.
 struct Takes: ParsableCommand {

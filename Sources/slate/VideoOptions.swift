@@ -1,4 +1,5 @@
 import ArgumentParser
+import SlateSystem
 
 /// The frame size, rate, codecs and length shared by the recording commands.
 struct VideoOptions: ParsableArguments {

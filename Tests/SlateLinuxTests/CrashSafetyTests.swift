@@ -4,6 +4,7 @@ import Testing
 
 import SlateCore
 import SlateLinux
+import SlateSystem
 
 /// A recording killed with SIGKILL keeps everything up to its last fragment.
 @Suite struct CrashSafetyTests {

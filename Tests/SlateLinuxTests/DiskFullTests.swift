@@ -5,6 +5,7 @@ import Testing
 
 import SlateCore
 @testable import SlateLinux
+import SlateSystem
 
 /// A take on a disk that fills up ends cleanly: playable up to what was written,
 /// reported with its path, kept in the manifest; saving the manifest on a full

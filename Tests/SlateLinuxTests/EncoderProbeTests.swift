@@ -2,6 +2,7 @@ import Testing
 
 import SlateCore
 @testable import SlateLinux
+import SlateSystem
 
 @Suite struct EncoderProbeTests {
     @Test func oneCodecIsTakenWithoutAProbe() {

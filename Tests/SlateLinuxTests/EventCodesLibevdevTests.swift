@@ -2,6 +2,7 @@ import CEvdev
 import SlateCore
 import SlateLinux
 import Testing
+import SlateSystem
 
 /// SlateCore's generated name table against the installed libevdev.
 @Suite struct EventCodesLibevdevTests {

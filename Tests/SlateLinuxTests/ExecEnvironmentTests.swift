@@ -3,6 +3,7 @@ import Glibc
 import Testing
 
 import SlateLinux
+import SlateSystem
 
 /// The environment of a program an `exec` action starts in `slate run`: Slate's
 /// own, and the SLATE_* variables of the event that ran it, each checked as

@@ -4,6 +4,7 @@ import Testing
 
 import SlateCore
 @testable import SlateLinux
+import SlateSystem
 
 /// A rig's raw footage is private by default: `slate record` makes the work
 /// folder 0700 and its takes, thumbnails and `takes.json` 0600; a profile's

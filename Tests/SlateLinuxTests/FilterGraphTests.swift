@@ -2,6 +2,7 @@ import Testing
 
 import SlateCore
 @testable import SlateLinux
+import SlateSystem
 
 /// The libavfilter graph behind the export filters, mirroring and digital zoom.
 @Suite struct FilterGraphTests {

@@ -5,6 +5,7 @@ import Testing
 
 import SlateCore
 @testable import SlateLinux
+import SlateSystem
 
 /// The folders Slate writes into: refused when another user could plant files
 /// in them, made private for takes, and never written through a link.

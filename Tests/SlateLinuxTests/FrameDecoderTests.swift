@@ -3,6 +3,7 @@ import Testing
 
 import SlateCore
 @testable import SlateLinux
+import SlateSystem
 
 @Suite struct FrameDecoderTests {
     /// A flat-colour JPEG (full-range yuvj420p, as MJPEG cameras send) as one packet.

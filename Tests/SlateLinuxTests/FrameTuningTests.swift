@@ -2,6 +2,7 @@ import Testing
 
 import SlateCore
 @testable import SlateLinux
+import SlateSystem
 
 /// Zoom and mirroring on the recording thread.
 @Suite struct FrameTuningTests {

@@ -4,6 +4,7 @@ import SystemPackage
 import Testing
 
 import SlateLinux
+import SlateSystem
 
 /// A fresh folder for one test's media files.
 enum MediaFiles {

@@ -4,6 +4,7 @@ import Testing
 
 import SlateCore
 @testable import SlateLinux
+import SlateSystem
 
 /// A camera's compressed frames are stored as they come with pass-through, and
 /// decoded and encoded without it.

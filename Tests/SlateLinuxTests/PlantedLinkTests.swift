@@ -4,6 +4,7 @@ import Testing
 
 import SlateCore
 @testable import SlateLinux
+import SlateSystem
 
 /// Links planted under the names Slate writes, pointing at a file of the user's
 /// (the victim) or at a path that does not exist: Slate never writes through

@@ -5,6 +5,7 @@ import Testing
 
 import SlateCore
 @testable import SlateLinux
+@testable import SlateSystem
 
 @Suite struct ProcessLauncherTests {
     @Test func runsTheProgramWithItsArgumentsAndTheEventEnvironment() throws {

@@ -5,6 +5,7 @@ import Testing
 
 import SlateCore
 import SlateLinux
+import SlateSystem
 
 /// `slate run` with the test-pattern camera: takes recorded from a replayed
 /// pedal session, deleted and exported; signals; bad start-up situations.

@@ -3,6 +3,7 @@ import Logging
 import SlateCore
 import SlateLinux
 import Testing
+import SlateSystem
 
 /// The repository's `sounds/` folder.
 private let soundsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -2,6 +2,7 @@ import SlateCore
 import SystemPackage
 
 @testable import SlateLinux
+import SlateSystem
 
 /// A fake MJPEG camera: the test pattern in real time, each frame encoded as a
 /// JPEG with libavcodec, delivered compressed as a camera's MJPEG mode would.

@@ -4,6 +4,7 @@ import Testing
 
 import SlateCore
 @testable import SlateLinux
+import SlateSystem
 
 @Suite struct TakeExporterTests {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("slate-export-\(UUID().uuidString)").path

@@ -3,6 +3,7 @@ import Testing
 
 import SlateCore
 @testable import SlateLinux
+import SlateSystem
 
 @Suite struct TakeFolderTests {
     func makeFolder() throws -> TakeFolder {

@@ -4,6 +4,7 @@ import Testing
 
 import SlateCore
 @testable import SlateLinux
+import SlateSystem
 
 extension TakeRecorder {
     /// A recorder for `folder` with a ledger of its own and no exports.

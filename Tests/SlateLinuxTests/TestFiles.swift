@@ -1,6 +1,7 @@
 import Glibc
 import SlateCore
 import SlateLinux
+import SlateSystem
 
 /// Files the tests write by path, through the same checked folders Slate uses.
 extension TakeWriter {

@@ -2,6 +2,7 @@ import Testing
 
 import SlateCore
 @testable import SlateLinux
+import SlateSystem
 
 @Suite struct TestPatternSourceTests {
     /// Like a camera with four buffers: a reader that falls behind gets the frames

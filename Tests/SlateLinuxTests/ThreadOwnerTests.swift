@@ -2,6 +2,7 @@ import Synchronization
 import Testing
 
 @testable import SlateLinux
+import SlateSystem
 
 @Suite struct ThreadOwnerTests {
     /// Runs `body` on a worker thread of its own and waits for it.

@@ -5,6 +5,7 @@ import Testing
 
 import SlateCore
 @testable import SlateLinux
+import SlateSystem
 
 /// What runs without a camera; streaming from vivid is tests/vm/scenario-camera.sh.
 @Suite struct V4L2CameraTests {

@@ -3,6 +3,7 @@ import Testing
 
 import SlateCore
 import SlateLinux
+import SlateSystem
 
 /// The encoder, the take writer and the probe, on small frames.
 @Suite struct VideoEncodingTests {

@@ -1,5 +1,5 @@
-import Glibc
 import SlateCore
+import SlateSystem
 
 /// The V4L2 capture devices present now, with their card names and their
 /// /dev/v4l/by-id and by-path links, for `CameraCandidates`.
@@ -8,27 +8,15 @@ public enum CameraDirectory {
         var links: [String: [String]] = [:]
         for folder in ["by-id", "by-path"] {
             let path = devices + "/v4l/" + folder
-            for name in entries(of: path) {
+            for name in Syscall.folderEntries(path) {
                 let link = path + "/" + name
-                guard let target = realpath(link, nil) else { continue }
-                defer { free(target) }
-                links[String(cString: target), default: []].append(link)
+                guard let target = Syscall.resolvedPath(link) else { continue }
+                links[target, default: []].append(link)
             }
         }
         return V4L2Camera.devicePaths(in: devices).compactMap { path in
             guard let camera = try? V4L2Camera(path: path) else { return nil }
             return CameraCandidates.Present(path: path, card: camera.card, links: links[path, default: []].sorted())
         }
-    }
-
-    private static func entries(of folder: String) -> [String] {
-        guard let directory = opendir(folder) else { return [] }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if !name.hasPrefix(".") { names.append(name) }
-        }
-        return names
     }
 }

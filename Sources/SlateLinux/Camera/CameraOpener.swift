@@ -1,5 +1,6 @@
 import Logging
 import SlateCore
+import SlateSystem
 
 /// Which camera to open: a position and a rate, by the profile's camera settings.
 public struct CameraOpening: Sendable {

@@ -1,5 +1,6 @@
 import Logging
 import SlateCore
+import SlateSystem
 
 /// The camera's one owner: a thread that streams its frames into the take
 /// pipeline and carries out everything else asked of it, in order, from its

@@ -1,5 +1,6 @@
 import SlateCore
 import SystemPackage
+import SlateSystem
 
 /// What waiting on a frame source brought.
 public enum SourceRead {

@@ -1,7 +1,7 @@
 import CV4L2
-import Glibc
 import SlateCore
 import SystemPackage
+import SlateSystem
 
 /// Why a camera operation failed; every case names the device.
 public enum CameraError: Error, CustomStringConvertible {
@@ -166,15 +166,8 @@ public final class V4L2Camera {
 
     /// The `/dev/video*` nodes, in number order (capture devices or not).
     public static func devicePaths(in folder: String = "/dev") -> [String] {
-        guard let dir = opendir(folder) else { return [] }
-        defer { closedir(dir) }
-        var numbers: [Int] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            guard name.hasPrefix("video"), let number = Int(name.dropFirst(5)) else { continue }
-            numbers.append(number)
+        let numbers = Syscall.folderEntries(folder).compactMap { name in
+            name.hasPrefix("video") ? Int(name.dropFirst(5)) : nil
         }
         return numbers.sorted().map { "\(folder)/video\($0)" }
     }

@@ -195,7 +195,7 @@ public final class Folder: Sendable {
 
     /// Creates `path` and its parents if they do not exist: the last one with
     /// `mode`, the parents with 0755.
-    static func makeFolders(_ path: String, mode: mode_t) throws(Failure) {
+    package static func makeFolders(_ path: String, mode: mode_t) throws(Failure) {
         let components = path.split(separator: "/")
         var current = path.hasPrefix("/") ? "" : "."
         for (index, component) in components.enumerated() {
@@ -241,7 +241,7 @@ public final class Folder: Sendable {
         return String(decoding: bytes.map { alphabet[Int($0) % alphabet.count] }, as: UTF8.self)
     }
 
-    static func octal(_ mode: mode_t) -> String {
+    package static func octal(_ mode: mode_t) -> String {
         let digits = String(mode, radix: 8)
         return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }

@@ -59,7 +59,7 @@ public enum ProcessLauncher {
 
     /// A pipe whose ends are closed on exec from the start (`pipe2` with
     /// O_CLOEXEC): a program another thread starts meanwhile never holds them.
-    static func makePipe(for program: String) throws(OperationError) -> (read: FileDescriptor, write: FileDescriptor) {
+    package static func makePipe(for program: String) throws(OperationError) -> (read: FileDescriptor, write: FileDescriptor) {
         let ends = try errnoResult { try FileDescriptor.pipe(options: .closeOnExec) }.value(
             "pipe2", on: program, to: "make a pipe")
         return (ends.readEnd, ends.writeEnd)

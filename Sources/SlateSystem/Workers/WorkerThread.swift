@@ -5,12 +5,12 @@ import Synchronization
 /// takes its work from a `Mailbox`, so nothing else touches it. The thread
 /// starts with every signal blocked, so SIGINT and SIGTERM always reach the
 /// thread that handles them, and carries `name` (as `top -H` shows it).
-final class WorkerThread: Sendable {
+package final class WorkerThread: Sendable {
     private let handle: Mutex<ThreadHandle?>
 
     /// Starts `body` on a new thread at `niceness` (where the process may set
     /// it: a negative one needs CAP_SYS_NICE or RLIMIT_NICE).
-    init(name: String, niceness: Int32 = 0, _ body: sending @escaping () -> Void) throws(OperationError) {
+    package init(name: String, niceness: Int32 = 0, _ body: sending @escaping () -> Void) throws(OperationError) {
         let started = Syscall.startThread { [name] in
             Syscall.nameThread(String(name.prefix(15)))
             if niceness != 0 { Syscall.setThreadNiceness(niceness) }
@@ -26,7 +26,7 @@ final class WorkerThread: Sendable {
     deinit { join() }
 
     /// Waits for the thread's body to return (at once when it has, or was joined).
-    func join() {
+    package func join() {
         guard let thread = handle.withLock({ handle in defer { handle = nil }; return handle }) else { return }
         Syscall.joinThread(thread)
     }

@@ -56,7 +56,7 @@ extension Errno {
 
 extension Result where Failure == Errno {
     /// The value, or the failure as the system call `operation` on `subject`.
-    func value(_ operation: String, on subject: String? = nil) throws(SystemCallError) -> Success {
+    package func value(_ operation: String, on subject: String? = nil) throws(SystemCallError) -> Success {
         switch self {
         case .success(let value): return value
         case .failure(let errno): throw SystemCallError(operation, subject: subject, errno: errno)
@@ -65,7 +65,7 @@ extension Result where Failure == Errno {
 
     /// The value, or the failure as what Slate could not do (`action`) through
     /// the system call `operation` on `subject`.
-    func value(_ operation: String, on subject: String? = nil, to action: String) throws(OperationError) -> Success {
+    package func value(_ operation: String, on subject: String? = nil, to action: String) throws(OperationError) -> Success {
         do {
             return try value(operation, on: subject)
         } catch {

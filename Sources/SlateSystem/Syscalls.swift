@@ -38,7 +38,7 @@ private func nothingOrErrorNumber(_ status: Int32) -> Result<Void, Errno> {
 }
 
 /// A swift-system call (whose errors are always `Errno`) as a `Result`.
-func errnoResult<T>(_ call: () throws -> T) -> Result<T, Errno> {
+package func errnoResult<T>(_ call: () throws -> T) -> Result<T, Errno> {
     do {
         return .success(try call())
     } catch let error as Errno {
@@ -48,19 +48,19 @@ func errnoResult<T>(_ call: () throws -> T) -> Result<T, Errno> {
     }
 }
 
-enum Syscall {
+package enum Syscall {
     /// errno as a library call that just failed left it (libudev's constructors).
-    static var lastError: Errno { Errno(rawValue: Glibc.errno) }
+    package static var lastError: Errno { Errno(rawValue: Glibc.errno) }
 
     // MARK: Event loop
 
     /// `epoll_create1(EPOLL_CLOEXEC)`.
-    static func epollCreate() -> Result<FileDescriptor, Errno> {
+    package static func epollCreate() -> Result<FileDescriptor, Errno> {
         valueOrErrno { epoll_create1(Int32(EPOLL_CLOEXEC)) }.map(FileDescriptor.init(rawValue:))
     }
 
     /// `epoll_ctl(EPOLL_CTL_ADD)`: `fd` readable or hung up wakes `epoll`.
-    static func epollAdd(_ epoll: FileDescriptor, _ fd: FileDescriptor) -> Result<Void, Errno> {
+    package static func epollAdd(_ epoll: FileDescriptor, _ fd: FileDescriptor) -> Result<Void, Errno> {
         var event = epoll_event()
         event.events = EPOLLIN.rawValue | EPOLLRDHUP.rawValue
         event.data.fd = fd.rawValue
@@ -68,13 +68,13 @@ enum Syscall {
     }
 
     /// `epoll_ctl(EPOLL_CTL_DEL)`.
-    static func epollRemove(_ epoll: FileDescriptor, _ fd: FileDescriptor) -> Result<Void, Errno> {
+    package static func epollRemove(_ epoll: FileDescriptor, _ fd: FileDescriptor) -> Result<Void, Errno> {
         valueOrErrno { epoll_ctl(epoll.rawValue, EPOLL_CTL_DEL, fd.rawValue, nil) }.map { _ in }
     }
 
     /// `epoll_wait`: the descriptors ready, at most `capacity`, within `timeout`
     /// milliseconds (-1: no limit); none when a signal interrupted the wait.
-    static func epollWait(_ epoll: FileDescriptor, capacity: Int, timeout: Int32) -> Result<[FileDescriptor], Errno> {
+    package static func epollWait(_ epoll: FileDescriptor, capacity: Int, timeout: Int32) -> Result<[FileDescriptor], Errno> {
         var events = [epoll_event](repeating: epoll_event(), count: capacity)
         return waitOrErrno({ epoll_wait(epoll.rawValue, &events, Int32(capacity), timeout) }, interrupted: 0).map {
             events.prefix(Int($0)).map { FileDescriptor(rawValue: $0.data.fd) }
@@ -89,24 +89,24 @@ enum Syscall {
     }
 
     /// `pthread_sigmask(SIG_BLOCK)` of `signals` on this thread.
-    static func blockSignals(_ signals: [Int32]) -> Result<Void, Errno> {
+    package static func blockSignals(_ signals: [Int32]) -> Result<Void, Errno> {
         setSignalMask(SIG_BLOCK, signalSet(signals)).map { _ in }
     }
 
     /// `pthread_sigmask(SIG_BLOCK)` of every signal on this thread: the mask before, to restore.
-    static func blockAllSignals() -> Result<sigset_t, Errno> {
+    package static func blockAllSignals() -> Result<sigset_t, Errno> {
         var all = sigset_t()
         sigfillset(&all)
         return setSignalMask(SIG_BLOCK, all)
     }
 
     /// `pthread_sigmask(SIG_SETMASK)`: this thread's mask becomes `mask`.
-    static func restoreSignalMask(_ mask: sigset_t) {
+    package static func restoreSignalMask(_ mask: sigset_t) {
         _ = setSignalMask(SIG_SETMASK, mask)
     }
 
     /// `signalfd(-1, signals, SFD_NONBLOCK | SFD_CLOEXEC)`.
-    static func signalDescriptor(_ signals: [Int32]) -> Result<FileDescriptor, Errno> {
+    package static func signalDescriptor(_ signals: [Int32]) -> Result<FileDescriptor, Errno> {
         var mask = signalSet(signals)
         return valueOrErrno { signalfd(-1, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC)) }.map(FileDescriptor.init(rawValue:))
     }
@@ -119,22 +119,22 @@ enum Syscall {
     }
 
     /// `eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)`.
-    static func eventDescriptor() -> Result<FileDescriptor, Errno> {
+    package static func eventDescriptor() -> Result<FileDescriptor, Errno> {
         valueOrErrno { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) }.map(FileDescriptor.init(rawValue:))
     }
 
     /// `read` of the next signal from a signalfd: its number, nil when none is pending.
-    static func readSignal(_ fd: FileDescriptor) -> Result<Int32?, Errno> {
+    package static func readSignal(_ fd: FileDescriptor) -> Result<Int32?, Errno> {
         readRecord(fd, initial: signalfd_siginfo()).map { $0.map { Int32($0.ssi_signo) } }
     }
 
     /// `read` of an eventfd's counter, which sets it back to 0: nil when it was 0.
-    static func readCounter(_ fd: FileDescriptor) -> Result<UInt64?, Errno> {
+    package static func readCounter(_ fd: FileDescriptor) -> Result<UInt64?, Errno> {
         readRecord(fd, initial: UInt64(0))
     }
 
     /// `write` of an increment to an eventfd's counter.
-    static func addToCounter(_ fd: FileDescriptor, _ increment: UInt64) -> Result<Void, Errno> {
+    package static func addToCounter(_ fd: FileDescriptor, _ increment: UInt64) -> Result<Void, Errno> {
         var record = increment
         return valueOrErrno { Glibc.write(fd.rawValue, &record, MemoryLayout<UInt64>.size) }.map { _ in }
     }
@@ -157,7 +157,7 @@ enum Syscall {
     /// `poll` of descriptors for input within `timeout` milliseconds (-1: no
     /// limit): those readable or reporting an error; none when a signal
     /// interrupted the wait or the time passed.
-    static func pollInputs(_ fds: [FileDescriptor], timeout: Int32) -> Result<[FileDescriptor], Errno> {
+    package static func pollInputs(_ fds: [FileDescriptor], timeout: Int32) -> Result<[FileDescriptor], Errno> {
         var entries = fds.map { pollfd(fd: $0.rawValue, events: Int16(POLLIN), revents: 0) }
         return waitOrErrno({ poll(&entries, nfds_t(entries.count), timeout) }, interrupted: 0).map { _ in
             entries.filter { $0.revents != 0 }.map { FileDescriptor(rawValue: $0.fd) }
@@ -166,7 +166,7 @@ enum Syscall {
 
     /// `poll` of one descriptor for input within `timeout` milliseconds: whether
     /// it is readable or reports an error; false when a signal interrupted the wait.
-    static func pollInput(_ fd: FileDescriptor, timeout: Int32) -> Result<Bool, Errno> {
+    package static func pollInput(_ fd: FileDescriptor, timeout: Int32) -> Result<Bool, Errno> {
         var entry = pollfd(fd: fd.rawValue, events: Int16(POLLIN), revents: 0)
         return waitOrErrno({ poll(&entry, 1, timeout) }, interrupted: 0).map { $0 > 0 }
     }
@@ -174,32 +174,32 @@ enum Syscall {
     // MARK: Devices
 
     /// The kernel's own `ioctl(fd, request, argument)`.
-    static func ioctl<T>(_ fd: FileDescriptor, _ request: UInt, _ argument: inout T) -> Result<Void, Errno> {
+    package static func ioctl<T>(_ fd: FileDescriptor, _ request: UInt, _ argument: inout T) -> Result<Void, Errno> {
         withUnsafeMutablePointer(to: &argument) { pointer in
             valueOrErrno { slate_ioctl(fd.rawValue, request, pointer) }.map { _ in }
         }
     }
 
     /// libv4l2's `v4l2_ioctl(fd, request, argument)` (which converts formats).
-    static func v4l2Ioctl<T>(_ fd: FileDescriptor, _ request: UInt, _ argument: inout T) -> Result<Void, Errno> {
+    package static func v4l2Ioctl<T>(_ fd: FileDescriptor, _ request: UInt, _ argument: inout T) -> Result<Void, Errno> {
         withUnsafeMutablePointer(to: &argument) { pointer in
             valueOrErrno { slate_v4l2_ioctl(fd.rawValue, request, pointer) }.map { _ in }
         }
     }
 
     /// `VIDIOC_G_EXT_CTRLS` of one control (`wide`: a 64-bit one).
-    static func v4l2GetControl(_ fd: FileDescriptor, _ id: UInt32, wide: Bool) -> Result<Int64, Errno> {
+    package static func v4l2GetControl(_ fd: FileDescriptor, _ id: UInt32, wide: Bool) -> Result<Int64, Errno> {
         var value: Int64 = 0
         return valueOrErrno { slate_v4l2_get_control(fd.rawValue, id, wide ? 1 : 0, &value) }.map { _ in value }
     }
 
     /// `VIDIOC_S_EXT_CTRLS` of one control (`wide`: a 64-bit one).
-    static func v4l2SetControl(_ fd: FileDescriptor, _ id: UInt32, wide: Bool, _ value: Int64) -> Result<Void, Errno> {
+    package static func v4l2SetControl(_ fd: FileDescriptor, _ id: UInt32, wide: Bool, _ value: Int64) -> Result<Void, Errno> {
         valueOrErrno { slate_v4l2_set_control(fd.rawValue, id, wide ? 1 : 0, value) }.map { _ in }
     }
 
     /// `VIDIOC_QUERYMENU`: a menu entry's name and value.
-    static func v4l2QueryMenu(_ fd: FileDescriptor, _ id: UInt32, index: UInt32) -> Result<(name: String, value: Int64), Errno> {
+    package static func v4l2QueryMenu(_ fd: FileDescriptor, _ id: UInt32, index: UInt32) -> Result<(name: String, value: Int64), Errno> {
         var name = [CChar](repeating: 0, count: 32)
         var value: Int64 = 0
         return valueOrErrno { slate_v4l2_querymenu(fd.rawValue, id, index, &name, &value) }.map { _ in
@@ -208,17 +208,17 @@ enum Syscall {
     }
 
     /// `v4l2_fd_open`: libv4l2 takes `fd` over.
-    static func v4l2Open(_ fd: FileDescriptor) -> Result<Void, Errno> {
+    package static func v4l2Open(_ fd: FileDescriptor) -> Result<Void, Errno> {
         valueOrErrno { v4l2_fd_open(fd.rawValue, 0) }.map { _ in }
     }
 
     /// `v4l2_close`: libv4l2 lets go of `fd` and closes it.
-    static func v4l2Close(_ fd: FileDescriptor) {
+    package static func v4l2Close(_ fd: FileDescriptor) {
         _ = v4l2_close(fd.rawValue)
     }
 
     /// `v4l2_mmap` of a capture buffer, shared and writable.
-    static func v4l2Map(_ fd: FileDescriptor, length: Int, offset: Int64) -> Result<UnsafeMutableRawBufferPointer, Errno> {
+    package static func v4l2Map(_ fd: FileDescriptor, length: Int, offset: Int64) -> Result<UnsafeMutableRawBufferPointer, Errno> {
         guard let pointer = v4l2_mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd.rawValue, offset),
             pointer != MAP_FAILED
         else { return .failure(Errno(rawValue: Glibc.errno)) }
@@ -226,14 +226,14 @@ enum Syscall {
     }
 
     /// `v4l2_munmap`.
-    static func v4l2Unmap(_ buffer: UnsafeMutableRawBufferPointer) {
+    package static func v4l2Unmap(_ buffer: UnsafeMutableRawBufferPointer) {
         _ = v4l2_munmap(buffer.baseAddress, buffer.count)
     }
 
     // MARK: Files in an open folder
 
     /// `openat(folder, name, ...)`.
-    static func open(
+    package static func open(
         _ name: String, in folder: FileDescriptor, _ access: FileDescriptor.AccessMode,
         options: FileDescriptor.OpenOptions, permissions: FilePermissions? = nil
     ) -> Result<FileDescriptor, Errno> {
@@ -243,57 +243,57 @@ enum Syscall {
     }
 
     /// `unlinkat(folder, name, 0)`.
-    static func unlink(_ name: String, in folder: FileDescriptor) -> Result<Void, Errno> {
+    package static func unlink(_ name: String, in folder: FileDescriptor) -> Result<Void, Errno> {
         valueOrErrno { unlinkat(folder.rawValue, name, 0) }.map { _ in }
     }
 
     /// `renameat`, replacing `newName` if it exists.
-    static func rename(_ name: String, to newName: String, in folder: FileDescriptor) -> Result<Void, Errno> {
+    package static func rename(_ name: String, to newName: String, in folder: FileDescriptor) -> Result<Void, Errno> {
         valueOrErrno { renameat(folder.rawValue, name, folder.rawValue, newName) }.map { _ in }
     }
 
     /// `renameat2(RENAME_NOREPLACE)` (or `linkat` and `unlinkat`): EEXIST when `newName` exists.
-    static func renameNoReplace(_ name: String, to newName: String, in folder: FileDescriptor) -> Result<Void, Errno> {
+    package static func renameNoReplace(_ name: String, to newName: String, in folder: FileDescriptor) -> Result<Void, Errno> {
         valueOrErrno { slate_renameat_noreplace(folder.rawValue, name, folder.rawValue, newName) }.map { _ in }
     }
 
     /// `access(path, F_OK)`: whether `path` exists.
-    static func exists(_ path: String) -> Bool {
+    package static func exists(_ path: String) -> Bool {
         access(path, F_OK) == 0
     }
 
     /// `access(path, R_OK | W_OK)`: whether this user may open `path` for reading and writing.
-    static func mayReadAndWrite(_ path: String) -> Bool {
+    package static func mayReadAndWrite(_ path: String) -> Bool {
         access(path, R_OK | W_OK) == 0
     }
 
     /// `faccessat(folder, ".", W_OK)`: whether this user may create files in the folder.
-    static func checkWritable(_ folder: FileDescriptor) -> Result<Void, Errno> {
+    package static func checkWritable(_ folder: FileDescriptor) -> Result<Void, Errno> {
         valueOrErrno { faccessat(folder.rawValue, ".", W_OK, 0) }.map { _ in }
     }
 
     /// `fchmod`.
-    static func setMode(_ fd: FileDescriptor, _ permissions: FilePermissions) -> Result<Void, Errno> {
+    package static func setMode(_ fd: FileDescriptor, _ permissions: FilePermissions) -> Result<Void, Errno> {
         valueOrErrno { fchmod(fd.rawValue, permissions.rawValue) }.map { _ in }
     }
 
     /// `mkdir(path, permissions)`.
-    static func makeFolder(_ path: String, _ permissions: FilePermissions) -> Result<Void, Errno> {
+    package static func makeFolder(_ path: String, _ permissions: FilePermissions) -> Result<Void, Errno> {
         valueOrErrno { mkdir(path, permissions.rawValue) }.map { _ in }
     }
 
     /// `fsync`.
-    static func sync(_ fd: FileDescriptor) -> Result<Void, Errno> {
+    package static func sync(_ fd: FileDescriptor) -> Result<Void, Errno> {
         valueOrErrno { fsync(fd.rawValue) }.map { _ in }
     }
 
     /// `ftruncate`.
-    static func truncate(_ fd: FileDescriptor, to length: Int64) -> Result<Void, Errno> {
+    package static func truncate(_ fd: FileDescriptor, to length: Int64) -> Result<Void, Errno> {
         valueOrErrno { ftruncate(fd.rawValue, __off_t(length)) }.map { _ in }
     }
 
     /// `posix_fallocate(fd, 0, length)`.
-    static func allocate(_ fd: FileDescriptor, length: Int64) -> Result<Void, Errno> {
+    package static func allocate(_ fd: FileDescriptor, length: Int64) -> Result<Void, Errno> {
         while true {
             let status = posix_fallocate(fd.rawValue, 0, off_t(length))
             if status != EINTR { return nothingOrErrorNumber(status) }
@@ -301,12 +301,12 @@ enum Syscall {
     }
 
     /// `flock(LOCK_EX | LOCK_NB)`: `wouldBlock` while another descriptor holds it.
-    static func lockExclusively(_ fd: FileDescriptor) -> Result<Void, Errno> {
+    package static func lockExclusively(_ fd: FileDescriptor) -> Result<Void, Errno> {
         valueOrErrno { flock(fd.rawValue, LOCK_EX | LOCK_NB) }.map { _ in }
     }
 
     /// `getrandom(2)` with no flags, until `buffer` is full.
-    static func fillRandom(_ buffer: UnsafeMutableRawBufferPointer) {
+    package static func fillRandom(_ buffer: UnsafeMutableRawBufferPointer) {
         var filled = 0
         while filled < buffer.count {
             if case .success(let count) = valueOrErrno({ slate_getrandom(buffer.baseAddress! + filled, buffer.count - filled) }) {
@@ -318,7 +318,7 @@ enum Syscall {
     // MARK: Processes and threads
 
     /// `posix_spawnp`: the new process's id.
-    static func spawn(
+    package static func spawn(
         _ program: String, _ actions: UnsafePointer<posix_spawn_file_actions_t>?,
         _ attributes: UnsafePointer<posix_spawnattr_t>, _ argv: [UnsafeMutablePointer<CChar>?],
         _ environment: [UnsafeMutablePointer<CChar>?]
@@ -329,13 +329,62 @@ enum Syscall {
 
     /// `waitpid(pid, options)`: the child's id and its wait status; 0 for the id
     /// when WNOHANG and no child has exited.
-    static func wait(_ pid: pid_t, options: Int32) -> Result<(pid: pid_t, status: Int32), Errno> {
+    package static func wait(_ pid: pid_t, options: Int32) -> Result<(pid: pid_t, status: Int32), Errno> {
         var status: Int32 = 0
         return valueOrErrno { waitpid(pid, &status, options) }.map { ($0, status) }
     }
 
+    // MARK: Folders, paths and the process
+
+    /// The names in folder `path` (`opendir`, `readdir`), those starting with a
+    /// dot left out; none when it cannot be read.
+    package static func folderEntries(_ path: String) -> [String] {
+        guard let folder = opendir(path) else { return [] }
+        defer { closedir(folder) }
+        var names: [String] = []
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if !name.hasPrefix(".") { names.append(name) }
+        }
+        return names
+    }
+
+    /// `realpath`: the path with every link resolved; nil when it cannot be.
+    package static func resolvedPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Whether `path` is a folder (`stat`, links followed).
+    package static func isFolder(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// This process's executable (`/proc/self/exe`).
+    package static var executablePath: String? {
+        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = buffer.withUnsafeMutableBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { readlink("/proc/self/exe", $0.baseAddress!, $0.count - 1) }
+        }
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[0..<count], as: UTF8.self)
+    }
+
+    /// An environment variable's value (`getenv`).
+    package static func environmentValue(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+
+    /// This process's id (`getpid`).
+    package static var processID: Int32 { getpid() }
+
+    /// The id of CLOCK_MONOTONIC, for libraries that stamp events with a clock of their choice.
+    package static var monotonicClockID: Int32 { CLOCK_MONOTONIC }
+
     /// `pthread_create` of a thread that runs `body`, with every signal blocked.
-    static func startThread(_ body: sending @escaping () -> Void) -> Result<ThreadHandle, Errno> {
+    package static func startThread(_ body: sending @escaping () -> Void) -> Result<ThreadHandle, Errno> {
         final class Work {
             let body: () -> Void
             init(_ body: @escaping () -> Void) { self.body = body }
@@ -356,25 +405,25 @@ enum Syscall {
     }
 
     /// `pthread_join`.
-    static func joinThread(_ handle: ThreadHandle) {
+    package static func joinThread(_ handle: ThreadHandle) {
         pthread_join(handle.thread, nil)
     }
 
     /// `prctl(PR_SET_NAME)` of the calling thread (at most 15 bytes).
-    static func nameThread(_ name: String) {
+    package static func nameThread(_ name: String) {
         slate_name_thread(name)
     }
 
     /// `setpriority` of the calling thread, where the process may set it.
-    static func setThreadNiceness(_ niceness: Int32) {
+    package static func setThreadNiceness(_ niceness: Int32) {
         _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(slate_gettid()), niceness)
     }
 
     /// The calling thread's id (`gettid`).
-    static var threadID: Int32 { slate_gettid() }
+    package static var threadID: Int32 { slate_gettid() }
 }
 
 /// A thread `Syscall.startThread` started, to join.
-struct ThreadHandle: Sendable {
+package struct ThreadHandle: Sendable {
     fileprivate let thread: pthread_t
 }
