@@ -157,8 +157,9 @@ public final class V4L2Camera {
     /// again (a driver refuses a new format while another descriptor holds
     /// buffers). Calls after this fail with EBADF. Safe to call twice.
     public func close() {
-        checkOwner()
+        // A camera its owner closed may be let go from any thread.
         guard fd.rawValue >= 0 else { return }
+        checkOwner()
         stop()
         Syscall.v4l2Close(fd)
         fd = FileDescriptor(rawValue: -1)
