@@ -35,28 +35,46 @@ let package = Package(
             dependencies: [
                 "SlateCore", "CV4L2", "CSlateShim", .product(name: "SystemPackage", package: "swift-system"),
             ]),
+        // Slate's devices through their C libraries: evdev, udev, uinput, V4L2, ALSA.
         .target(
-            name: "SlateLinux",
+            name: "SlateDevices",
             dependencies: [
-                "SlateCore", "SlateSystem", "CEvdev", "CUdev", "CV4L2", "CAV", "CALSA", "CSlateShim",
+                "SlateCore", "SlateSystem", "CEvdev", "CUdev", "CV4L2", "CALSA", "CSlateShim",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]),
+        // libav only: encoding, decoding, filters, take files, exports, thumbnails; the take folder.
+        .target(
+            name: "SlateMedia",
+            dependencies: [
+                "SlateCore", "SlateSystem", "CAV",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]),
+        // No C: the workers (camera session, take pipeline, exports) and the live rig, wired together.
+        .target(
+            name: "SlateDaemon",
+            dependencies: [
+                "SlateCore", "SlateSystem", "SlateDevices", "SlateMedia",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
         .executableTarget(
             name: "slate",
             dependencies: [
-                "SlateCore", "SlateSystem", "SlateLinux",
+                "SlateCore", "SlateSystem", "SlateDevices", "SlateMedia", "SlateDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
-        .executableTarget(name: "slate-bench", dependencies: ["SlateCore", "SlateSystem", "SlateLinux"]),
+        .executableTarget(
+            name: "slate-bench", dependencies: ["SlateCore", "SlateSystem", "SlateDevices", "SlateMedia", "SlateDaemon"]),
 
         .testTarget(name: "SlateCoreTests", dependencies: ["SlateCore"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "SlateLinuxTests",
             dependencies: [
-                "SlateCore", "SlateSystem", "SlateLinux", "CEvdev", .product(name: "Logging", package: "swift-log"),
+                "SlateCore", "SlateSystem", "SlateDevices", "SlateMedia", "SlateDaemon", "CEvdev", .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
         .testTarget(name: "slateTests", dependencies: ["slate"]),

@@ -1,6 +1,8 @@
 import Foundation
 import SlateCore
-import SlateLinux
+import SlateDaemon
+import SlateDevices
+import SlateMedia
 import SlateSystem
 
 /// `slate-bench encode [frames]`: encode throughput at 1080p30 for each encoder,

@@ -1,6 +1,8 @@
 import Foundation
 import SlateCore
-import SlateLinux
+import SlateDaemon
+import SlateDevices
+import SlateMedia
 import SlateSystem
 
 /// `slate-bench export [takes]`: joining takes by stream copy, Slate's exporter

@@ -1,6 +1,8 @@
 import Foundation
 import SlateCore
-import SlateLinux
+import SlateDaemon
+import SlateDevices
+import SlateMedia
 import SlateSystem
 
 /// `slate-bench record [seconds]`: the real `slate record` of the test pattern at

@@ -1,5 +1,7 @@
 import SlateCore
-import SlateLinux
+import SlateDaemon
+import SlateDevices
+import SlateMedia
 import SlateSystem
 
 /// `slate-bench video [WxH] [fps] [frames]`: how fast the test pattern is drawn

@@ -1,6 +1,8 @@
 import Foundation
 import SlateCore
-import SlateLinux
+import SlateDaemon
+import SlateDevices
+import SlateMedia
 import SlateSystem
 
 // Replays a 1,000,000-event recording through the gesture engine and macro

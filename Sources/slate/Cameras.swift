@@ -1,6 +1,8 @@
 import ArgumentParser
 import SlateCore
-import SlateLinux
+import SlateDaemon
+import SlateDevices
+import SlateMedia
 import SlateSystem
 
 /// `slate cameras`: the V4L2 capture devices, their modes and controls, and the mode Slate would pick.

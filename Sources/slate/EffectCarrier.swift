@@ -1,6 +1,8 @@
 import Logging
 import SlateCore
-import SlateLinux
+import SlateDaemon
+import SlateDevices
+import SlateMedia
 import SlateSystem
 
 /// Carries out a rig machine's effects in order: report lines printed, sounds

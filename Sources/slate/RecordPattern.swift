@@ -1,6 +1,8 @@
 import ArgumentParser
 import SlateCore
-import SlateLinux
+import SlateDaemon
+import SlateDevices
+import SlateMedia
 import SlateSystem
 
 /// `slate record-pattern`: records the test pattern in real time, as a camera

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Logging
 import SlateCore
-import SlateLinux
+import SlateDaemon
+import SlateDevices
+import SlateMedia
 import SlateSystem
 
 /// `slate replay`: runs an input recording through a profile.

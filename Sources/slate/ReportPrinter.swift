@@ -1,5 +1,7 @@
 import SlateCore
-import SlateLinux
+import SlateDaemon
+import SlateDevices
+import SlateMedia
 import SlateSystem
 
 /// Prints reports as replay, monitor and run show them, one line each.

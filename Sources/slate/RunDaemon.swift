@@ -1,6 +1,8 @@
 import Logging
 import SlateCore
-import SlateLinux
+import SlateDaemon
+import SlateDevices
+import SlateMedia
 import SlateSystem
 
 /// `slate run`'s event loop: the rig's inputs (live devices, or a recording

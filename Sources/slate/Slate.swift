@@ -1,7 +1,9 @@
 import ArgumentParser
 import Logging
 import SlateCore
-import SlateLinux
+import SlateDaemon
+import SlateDevices
+import SlateMedia
 import SlateSystem
 
 @main

@@ -1,6 +1,8 @@
 import ArgumentParser
 import SlateCore
-import SlateLinux
+import SlateDaemon
+import SlateDevices
+import SlateMedia
 import SlateSystem
 
 /// `slate sound NAME|FILE`: plays one sound, to test a rig's audio.

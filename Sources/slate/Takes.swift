@@ -1,6 +1,8 @@
 import ArgumentParser
 import SlateCore
-import SlateLinux
+import SlateDaemon
+import SlateDevices
+import SlateMedia
 import SlateSystem
 
 /// `slate takes`: the takes of a rig's work folder, when no daemon runs.

@@ -3,7 +3,9 @@ import Glibc
 import Testing
 
 import SlateCore
-import SlateLinux
+import SlateDaemon
+import SlateDevices
+import SlateMedia
 import SlateSystem
 
 /// A recording killed with SIGKILL keeps everything up to its last fragment.

@@ -4,7 +4,9 @@ import Logging
 import Testing
 
 import SlateCore
-@testable import SlateLinux
+@testable import SlateDaemon
+@testable import SlateDevices
+@testable import SlateMedia
 import SlateSystem
 
 /// A take on a disk that fills up ends cleanly: playable up to what was written,

@@ -1,6 +1,8 @@
 import CEvdev
 import SlateCore
-import SlateLinux
+import SlateDaemon
+import SlateDevices
+import SlateMedia
 import Testing
 import SlateSystem
 

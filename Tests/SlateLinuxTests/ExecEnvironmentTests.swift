@@ -2,7 +2,9 @@ import Foundation
 import Glibc
 import Testing
 
-import SlateLinux
+import SlateDaemon
+import SlateDevices
+import SlateMedia
 import SlateSystem
 
 /// The environment of a program an `exec` action starts in `slate run`: Slate's

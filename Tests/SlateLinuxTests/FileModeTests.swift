@@ -3,7 +3,9 @@ import Glibc
 import Testing
 
 import SlateCore
-@testable import SlateLinux
+@testable import SlateDaemon
+@testable import SlateDevices
+@testable import SlateMedia
 import SlateSystem
 
 /// A rig's raw footage is private by default: `slate record` makes the work

@@ -4,7 +4,9 @@ import SystemPackage
 import Testing
 
 import SlateCore
-@testable import SlateLinux
+@testable import SlateDaemon
+@testable import SlateDevices
+@testable import SlateMedia
 import SlateSystem
 
 /// The folders Slate writes into: refused when another user could plant files

@@ -3,7 +3,9 @@ import Glibc
 import SystemPackage
 import Testing
 
-import SlateLinux
+import SlateDaemon
+import SlateDevices
+import SlateMedia
 import SlateSystem
 
 /// A fresh folder for one test's media files.

@@ -3,7 +3,9 @@ import Logging
 import Testing
 
 import SlateCore
-@testable import SlateLinux
+@testable import SlateDaemon
+@testable import SlateDevices
+@testable import SlateMedia
 import SlateSystem
 
 /// A camera's compressed frames are stored as they come with pass-through, and

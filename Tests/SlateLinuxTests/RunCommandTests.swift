@@ -4,7 +4,9 @@ import SystemPackage
 import Testing
 
 import SlateCore
-import SlateLinux
+import SlateDaemon
+import SlateDevices
+import SlateMedia
 import SlateSystem
 
 /// `slate run` with the test-pattern camera: takes recorded from a replayed

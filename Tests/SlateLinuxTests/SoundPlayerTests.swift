@@ -1,7 +1,9 @@
 import Foundation
 import Logging
 import SlateCore
-import SlateLinux
+import SlateDaemon
+import SlateDevices
+import SlateMedia
 import Testing
 import SlateSystem
 

@@ -1,7 +1,9 @@
 import SlateCore
 import SystemPackage
 
-@testable import SlateLinux
+@testable import SlateDaemon
+@testable import SlateDevices
+@testable import SlateMedia
 import SlateSystem
 
 /// A fake MJPEG camera: the test pattern in real time, each frame encoded as a

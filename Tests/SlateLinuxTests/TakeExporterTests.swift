@@ -3,7 +3,9 @@ import Synchronization
 import Testing
 
 import SlateCore
-@testable import SlateLinux
+@testable import SlateDaemon
+@testable import SlateDevices
+@testable import SlateMedia
 import SlateSystem
 
 @Suite struct TakeExporterTests {

@@ -2,7 +2,9 @@ import Foundation
 import Testing
 
 import SlateCore
-@testable import SlateLinux
+@testable import SlateDaemon
+@testable import SlateDevices
+@testable import SlateMedia
 import SlateSystem
 
 @Suite struct TakeFolderTests {

@@ -1,6 +1,8 @@
 import Glibc
 import SlateCore
-import SlateLinux
+import SlateDaemon
+import SlateDevices
+import SlateMedia
 import SlateSystem
 
 /// Files the tests write by path, through the same checked folders Slate uses.

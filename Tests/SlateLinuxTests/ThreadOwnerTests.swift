@@ -1,7 +1,9 @@
 import Synchronization
 import Testing
 
-@testable import SlateLinux
+@testable import SlateDaemon
+@testable import SlateDevices
+@testable import SlateMedia
 import SlateSystem
 
 @Suite struct ThreadOwnerTests {

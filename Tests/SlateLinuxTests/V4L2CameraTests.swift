@@ -4,7 +4,9 @@ import SystemPackage
 import Testing
 
 import SlateCore
-@testable import SlateLinux
+@testable import SlateDaemon
+@testable import SlateDevices
+@testable import SlateMedia
 import SlateSystem
 
 /// What runs without a camera; streaming from vivid is tests/vm/scenario-camera.sh.

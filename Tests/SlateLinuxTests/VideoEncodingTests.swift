@@ -2,7 +2,9 @@ import Foundation
 import Testing
 
 import SlateCore
-import SlateLinux
+import SlateDaemon
+import SlateDevices
+import SlateMedia
 import SlateSystem
 
 /// The encoder, the take writer and the probe, on small frames.

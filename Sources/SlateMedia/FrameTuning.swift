@@ -44,7 +44,7 @@ public final class FrameTuning {
     /// Applies the settings to a capture `interval` after the previous one.
     /// Compressed frames pass as they come: only the camera's own zoom moves
     /// (packed frames are unpacked first).
-    func apply(_ capture: Capture, interval: Duration) throws(MediaError) -> Capture {
+    package func apply(_ capture: Capture, interval: Duration) throws(MediaError) -> Capture {
         switch capture {
         case .raw(let frame): return .raw(try apply(frame, interval: interval))
         case .packed, .compressed:
@@ -54,7 +54,7 @@ public final class FrameTuning {
     }
 
     /// Applies the settings to a frame `interval` after the previous one.
-    func apply(_ frame: VideoFrame, interval: Duration) throws(MediaError) -> VideoFrame {
+    package func apply(_ frame: VideoFrame, interval: Duration) throws(MediaError) -> VideoFrame {
         let mirror = step(interval)
         let crop =
             cameraZoom == nil && ramp.factor > 1

@@ -1,6 +1,8 @@
 import Logging
 import SlateCore
 import SlateSystem
+import SlateDevices
+import SlateMedia
 
 /// Which camera to open: a position and a rate, by the profile's camera settings.
 public struct CameraOpening: Sendable {

@@ -40,22 +40,6 @@ extension FrameSource {
     public var format: SourceFormat { SourceFormat(width: width, height: height, fps: fps, codec: codec) }
 }
 
-/// The size, rate and codec of a source's frames.
-public struct SourceFormat: Sendable, Equatable {
-    public var width: Int
-    public var height: Int
-    public var fps: Int
-    /// libav's codec name for compressed frames, nil for raw I420.
-    public var codec: String?
-
-    public init(width: Int, height: Int, fps: Int, codec: String?) {
-        self.width = width
-        self.height = height
-        self.fps = fps
-        self.codec = codec
-    }
-}
-
 /// The test pattern in real time: a frame every 1/fps on the monotonic clock,
 /// with a visible frame counter and timestamp.
 ///

@@ -1,6 +1,8 @@
 import Logging
 import SlateCore
 import SlateSystem
+import SlateDevices
+import SlateMedia
 
 /// The camera's one owner: a thread that streams its frames into the take
 /// pipeline and carries out everything else asked of it, in order, from its

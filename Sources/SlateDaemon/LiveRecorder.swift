@@ -1,6 +1,8 @@
 import Logging
 import SlateCore
 import SlateSystem
+import SlateDevices
+import SlateMedia
 
 /// The recorder `slate run` drives: the profile's camera streaming into a
 /// `TakeRecorder`, carrying out the rig machine's take and camera commands.

@@ -2,6 +2,8 @@ import Logging
 import SlateCore
 import SystemPackage
 import SlateSystem
+import SlateDevices
+import SlateMedia
 
 /// The live side of a rig: finds input devices with libudev, binds those the
 /// profile matches, reads them with libevdev on the event loop, follows hotplug,

@@ -1,0 +1,15 @@
+/// The size, rate and codec of a source's frames.
+public struct SourceFormat: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    public var fps: Int
+    /// libav's codec name for compressed frames, nil for raw I420.
+    public var codec: String?
+
+    public init(width: Int, height: Int, fps: Int, codec: String?) {
+        self.width = width
+        self.height = height
+        self.fps = fps
+        self.codec = codec
+    }
+}
