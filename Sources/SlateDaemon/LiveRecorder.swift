@@ -11,8 +11,9 @@ import SlateMedia
 /// torch go to the camera session's thread, takes to the pipeline's, exports
 /// to their own. It keeps no books: what happened comes back from `collect()`
 /// as `RigFact`s for the machine (takes started, closed, deleted and exported,
-/// failures, the camera opened, switched, closed or lost). Switching the frame
-/// rate or the camera while recording splits the take (a take file holds one format).
+/// how far an export has got, failures, the camera opened, switched, closed or
+/// lost). Switching the frame rate or the camera while recording splits the
+/// take (a take file holds one format).
 public final class LiveRecorder {
     /// Where takes go and which camera records them.
     public struct Settings {
@@ -128,8 +129,9 @@ public final class LiveRecorder {
     /// Whether an export is queued or running.
     public var isExporting: Bool { exports.isExporting }
 
-    /// Waits for the exports under way to end (their facts come from `collect()`).
-    public func finishExports() { exports.finish() }
+    /// Waits until the exports have news (their facts come from `collect()`)
+    /// or `milliseconds` pass.
+    public func waitForExports(milliseconds: Int32) { exports.waitForEvents(milliseconds: milliseconds) }
 
     /// What happened since the last call, each with when it was noted.
     public func collect() -> [(fact: RigFact, time: Instant)] {
@@ -215,6 +217,8 @@ public final class LiveRecorder {
 
     private func note(_ event: TakeExports.Event, at now: Instant) {
         switch event {
+        case .progress(let progress):
+            pending.append((.exportProgress(progress), now))
         case .exported(let outcome):
             let export = ExportSummary(
                 takes: outcome.takes, path: outcome.path, duration: outcome.duration, frames: outcome.frames,

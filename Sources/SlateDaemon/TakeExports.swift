@@ -6,10 +6,13 @@ import SlateMedia
 /// Runs a rig's exports on a thread of their own, one after another, at a
 /// lower priority than recording, so recording never waits for one: a take can
 /// start, record and stop while the takes before it are joined. Each export
-/// holds the takes the ledger reserved for it.
+/// holds the takes the ledger reserved for it, and tells how far it has got
+/// at the pace `ExportProgressPace` sets.
 public final class TakeExports: Sendable {
     /// What became of an export.
     public enum Event: Sendable {
+        /// The export under way got this far.
+        case progress(ExportProgress)
         case exported(TakeExporter.Outcome)
         /// Nothing was exported; the `returned` takes are available again.
         case failed(String, returned: Int)
@@ -68,10 +71,8 @@ public final class TakeExports: Sendable {
     /// What happened since the last call.
     public func takeEvents() -> [Event] { events.letters() }
 
-    /// Waits for the queued exports to end.
-    public func finish() {
-        while isExporting { events.wait(timeout: 100) }
-    }
+    /// Waits until `takeEvents()` has something or `milliseconds` pass.
+    public func waitForEvents(milliseconds: Int32) { events.wait(timeout: milliseconds) }
 
     /// The export thread: one job at a time until stopped.
     private static func work(inbox: Mailbox<Inbox>, ledger: TakeLedger, report: (Event) -> Void) {
@@ -82,7 +83,10 @@ public final class TakeExports: Sendable {
                 return (job, inbox.stopping)
             }
             if let job {
-                report(run(job.ids, ledger: ledger, options: job.options, to: job.outputFolder))
+                let outcome = run(job.ids, ledger: ledger, options: job.options, to: job.outputFolder) {
+                    report(.progress($0))
+                }
+                report(outcome)
                 inbox.post { $0.busy = false }
             } else if stopping {
                 return
@@ -92,13 +96,21 @@ public final class TakeExports: Sendable {
         }
     }
 
-    /// Exports the takes `ids` of `ledger` and releases them.
-    private static func run(_ ids: Set<String>, ledger: TakeLedger, options: TakeExporter.Options, to outputFolder: String) -> Event {
+    /// Exports the takes `ids` of `ledger` and releases them; `progress` is
+    /// told how far it has got, at the pace `ExportProgressPace` sets.
+    private static func run(
+        _ ids: Set<String>, ledger: TakeLedger, options: TakeExporter.Options, to outputFolder: String,
+        progress: (ExportProgress) -> Void
+    ) -> Event {
         defer { ledger.release(ids) }
+        var pace = ExportProgressPace(start: MonotonicClock.now())
         do {
             return .exported(
                 try TakeExporter(ledger: ledger, outputFolder: outputFolder).export(
-                    ids: ids, at: WallClock.microseconds(), options: options))
+                    ids: ids, at: WallClock.microseconds(), options: options
+                ) { written in
+                    if pace.report(written, at: MonotonicClock.now()) { progress(written) }
+                })
         } catch {
             let returned = ledger.manifest.takes.count { ids.contains($0.id) && $0.isExportable }
             return .failed("\(error)", returned: returned)

@@ -9,9 +9,9 @@ extension TakeExporter {
     /// rate. The display rotation of the first take is kept as its display
     /// matrix, as a stream copy keeps it. Each frame keeps its
     /// take's timing, shifted to start where the previous take ended. A take
-    /// stops at a read error, which its `Read` keeps.
+    /// stops at a read error, which its `Read` keeps. `progress` gets the frames encoded.
     func reencode(
-        _ readers: [PacketReader], filter: ExportFilter, to partial: Partial, total: Int, progress: (Double) -> Void
+        _ readers: [PacketReader], filter: ExportFilter, to partial: Partial, progress: (Int) -> Void
     ) throws -> Joined {
         let first = readers[0]
         let (width, height, timeBase) = (first.parameters.width, first.parameters.height, first.parameters.timeBase)
@@ -76,7 +76,7 @@ extension TakeExporter {
                     try write(encoder.encode(filters.apply(frame), pts: encoded))
                     encoded += 1
                     frames += 1
-                    if encoded % 30 == 0 { progress(Double(encoded) / Double(max(1, total))) }
+                    if encoded % 30 == 0 { progress(Int(encoded)) }
                 }
             }
 
@@ -99,7 +99,7 @@ extension TakeExporter {
             throw MediaError("encode the export", path: encoder.codecName, message: "\(timeline.count) frames were not encoded")
         }
         try writer.finish()
-        progress(1)
+        progress(Int(encoded))
         return Joined(reads: reads, frames: Int(encoded), encoder: encoder.codecName)
     }
 }

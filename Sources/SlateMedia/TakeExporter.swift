@@ -99,9 +99,10 @@ public struct TakeExporter: Sendable {
     private var folder: TakeFolder { ledger.folder }
 
     /// Exports the finished takes (those of `ids` only, when given); `progress`
-    /// gets the fraction of frames written.
+    /// is told how far it has got every 30 frames, and once the takes are joined.
     public func export(
-        ids: Set<String>? = nil, at wallClock: Int64, options: Options = Options(), progress: (Double) -> Void = { _ in }
+        ids: Set<String>? = nil, at wallClock: Int64, options: Options = Options(),
+        progress: (ExportProgress) -> Void = { _ in }
     ) throws(Failure) -> Outcome {
         let takes = ledger.manifest.takes.filter { $0.isExportable && ids?.contains($0.id) ?? true }
         guard !takes.isEmpty else { throw Failure(description: "no takes to export in \(folder.path)") }
@@ -132,14 +133,15 @@ public struct TakeExporter: Sendable {
             throw Failure(description: "\(error); the takes are kept")
         }
         let expectedFrames = takes.reduce(0) { $0 + $1.frames }
+        func written(_ frames: Int) { progress(ExportProgress(takes: takes.count, frames: frames, total: expectedFrames)) }
         let joined: Joined
         let result: MediaInfo
         var short: [ShortTake] = []
         do {
             joined =
                 plan.method == .streamCopy
-                ? try copy(readers, to: partial, total: expectedFrames, progress: progress)
-                : try reencode(readers, filter: options.filter, to: partial, total: expectedFrames, progress: progress)
+                ? try copy(readers, to: partial, progress: written)
+                : try reencode(readers, filter: options.filter, to: partial, progress: written)
             for (take, read) in zip(takes, joined.reads) where read.error != nil || read.frames < take.frames {
                 short.append(
                     ShortTake(path: folder.file(take.file), read: read.frames, listed: take.frames, error: read.error?.reason))
@@ -223,10 +225,8 @@ public struct TakeExporter: Sendable {
 
     /// Copies the takes' packets one after another, each take's timestamps
     /// shifted to start where the previous one ended. A take stops at a read
-    /// error, which its `Read` keeps.
-    private func copy(
-        _ readers: [PacketReader], to partial: Partial, total: Int, progress: (Double) -> Void
-    ) throws -> Joined {
+    /// error, which its `Read` keeps. `progress` gets the frames written.
+    private func copy(_ readers: [PacketReader], to partial: Partial, progress: (Int) -> Void) throws -> Joined {
         let first = readers[0]
         let timeBase = first.parameters.timeBase
         let writer = try TakeWriter(
@@ -256,7 +256,7 @@ public struct TakeExporter: Sendable {
                 try writer.write(packet)
                 copied += 1
                 frames += 1
-                if copied % 30 == 0 { progress(Double(copied) / Double(max(1, total))) }
+                if copied % 30 == 0 { progress(copied) }
             }
             reads.append(
                 Read(take: ExportPlan.Take(read: reader, duration: timeBase.microseconds(end - offset), frames: frames),
@@ -264,7 +264,7 @@ public struct TakeExporter: Sendable {
             offset = end
         }
         try writer.finish()
-        progress(1)
+        progress(copied)
         return Joined(reads: reads, frames: copied, encoder: nil)
     }
 }

@@ -12,7 +12,8 @@ struct Run: ParsableCommand {
         abstract: "Run the rig: buttons to capture events, takes recorded from the camera, sounds played.",
         discussion: """
             Output is replay's format (t in seconds since start) plus take lines: started \
-            (at the take's first frame), stopped, deleted, exported, failed. Capture is active \
+            (at the take's first frame), stopped, deleted, exporting (an export under way, at \
+            most once a second), exported, failed. Capture is active \
             while the camera streams. SIGINT or SIGTERM stops a take in progress and exits 0; \
             SIGHUP reloads the profile (an invalid one is reported and the old one kept).
             """)

@@ -104,7 +104,11 @@ final class RunDaemon {
         if recorder.isExporting {
             log.info("waiting for the export under way to finish")
             effects.printer.output.flush()
-            recorder.finishExports()
+            while recorder.isExporting {
+                recorder.waitForExports(milliseconds: 100)
+                enterFacts()
+                effects.printer.output.flush()
+            }
             enterFacts()
         }
         inputs?.stop()

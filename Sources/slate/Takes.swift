@@ -196,11 +196,13 @@ struct Takes: ParsableCommand {
             do {
                 outcome = try TakeExporter(ledger: ledger, outputFolder: outputFolder).export(
                     at: WallClock.microseconds(), options: .init(filter: filter, keep: keep, acceptShort: acceptShort)
-                ) { bar.update($0) }
+                ) { bar.update($0.fraction) }
             } catch {
                 OutputStream.writeError("slate takes export: \(error)")
                 throw ExitCode.failure
             }
+            // Ends the line of a bar left short by a take that read short.
+            bar.update(1)
             let seconds = Instant.formatSeconds(outcome.duration.microseconds, decimals: 3)
             if json {
                 print(JSONLine.encode(ExportLine(outcome)))

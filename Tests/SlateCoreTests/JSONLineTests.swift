@@ -32,6 +32,19 @@ import Testing
         #expect(try object(line)["message"] as? String == "say \"hi\"\n\u{1}")
     }
 
+    @Test func anExportUnderWayCountsItsTakesAndSaysHowMuchIsDone() throws {
+        let progress = ExportProgress(takes: 2, frames: 600, total: 1800)
+        let report = Report.take(
+            TakeReport(
+                time: Instant(microseconds: 2_500_000), event: .exporting, take: progress.takes, frames: progress.frames,
+                done: progress.done))
+        let line = ReportFormat(origin: Instant(microseconds: 0)).json(report)
+        #expect(line == #"{"done":0.33,"event":"exporting","frames":600,"t":2.5,"takes":2,"type":"take"}"#)
+        let decoded = try JSONDecoder().decode(ReportLine.self, from: Data(line.utf8))
+        #expect(decoded == ReportLine(report, origin: Instant(microseconds: 0)))
+        #expect(decoded.fields == .take(ReportLine.Take(event: "exporting", takes: 2, frames: 600, done: 0.33)))
+    }
+
     @Test func cameraLinesWriteAMissingValueAsNullAndIntervalsInBothShapes() throws {
         let control = CameraControl(
             id: .init(0x0098_0900), name: "Brightness", kind: .init(v4l2: 1), minimum: 0, maximum: 255, step: 1,

@@ -122,6 +122,25 @@ import Testing
         #expect(answer(&book, .deleteLast) == (.deleted(take: 3), ["take deleteLast"]))
     }
 
+    @Test func anExportUnderWayIsReportedWithHowMuchIsDoneAndTakesGoOn() throws {
+        var book = RigBook(takes: 2, camera: .streaming(camera()))
+        #expect(answer(&book, .export).0 == .exported(takes: 2))
+        var effects: [RigEffect] = []
+        book.enter(.exportProgress(ExportProgress(takes: 2, frames: 450, total: 1800)), at: now, into: &effects)
+        #expect(effects.count == 1)
+        guard case .report(.take(let report)) = try #require(effects.first) else {
+            Issue.record("not a take report: \(effects)")
+            return
+        }
+        #expect(report.event == .exporting && report.time == now)
+        #expect(report.take == 2 && report.frames == 450 && report.done == 0.25 && report.path == nil)
+        #expect(
+            ReportFormat(origin: Instant(microseconds: 0)).text(.take(report))
+                == "    1.000  take     exporting 2 takes  450 frames, 25% done")
+        #expect(book.takes == 0 && !book.isRecording)
+        #expect(answer(&book, .start) == (.started(take: 1), ["take start"]))
+    }
+
     @Test func aSwitchThatFailsKeepsTheCameraThatStreamsAndTheTakeWhole() {
         var book = RigBook(fps: 30, camera: .streaming(camera()))
         _ = answer(&book, .start)

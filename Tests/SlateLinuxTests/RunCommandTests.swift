@@ -279,6 +279,71 @@ import SlateSystem
         #expect(try MediaProbe.probe(path: path).frameCount == stopped[0]["frames"] as? Int)
     }
 
+    /// A take started while a re-encoded export of a minute of 1080p takes
+    /// runs (the export thread at nice 10, sharing the machine's cores): its
+    /// `started` line is handled within 100 ms of the click that started it,
+    /// it records every frame, the export reports how far it has got as it
+    /// goes and its file holds every frame of the take exported. The recording
+    /// goes on for 74 s after the export is asked for: the export took 28 s on
+    /// two otherwise idle cores, up to 72 s on a busy machine; one that takes
+    /// longer is waited for by the daemon at its end. The minute-long take only
+    /// has to count its frames: a busy machine may make it drop some, export or not.
+    @Test(.timeLimit(.minutes(5))) func aTakeStartsOnTimeAndDropsNothingWhileAMinuteOf1080pIsReencoded() throws {
+        let folder = try MediaFiles.folder("run-export-1080p")
+        defer { MediaFiles.remove(folder) }
+        try Self.macroRig("[takes.export]", camera: ["max-size: 1920x1080", "filter: mono"])
+            .write(toFile: folder + "/rig.yaml", atomically: true, encoding: .utf8)
+        // A minute-long take; the export clicked 0.4 s after it stopped, a take 2 s after that, held 3 s.
+        try Self.footswitch(
+            [(Self.middle, 0.1, 0.15), (Self.middle, 60.1, 60.15), (Self.left, 60.5, 60.55), (Self.middle, 62.5, 62.55),
+                (Self.middle, 65.5, 65.55)], end: 135
+        ).write(toFile: folder + "/session.evemu", atomically: true, encoding: .utf8)
+        let result = try Self.run([
+            "--profile", folder + "/rig.yaml", "--replay", folder + "/session.evemu", "--work", folder + "/takes",
+            "--output", folder, "--timing",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(Self.outcomes(result) == ["started take 1", "stopped take 1", "exported 1 take", "started take 1", "stopped take 1"])
+        let started = result.takes("started"), stopped = result.takes("stopped")
+        #expect(started.count == 2 && stopped.count == 2 && result.takes("failed").isEmpty, "\(result.lines)")
+        guard started.count == 2, stopped.count == 2 else { return }
+        let first = stopped[0], second = stopped[1]
+        // Whether each of `take`'s frame slots counts as recorded or dropped.
+        func counted(_ take: [String: Any]) -> Bool {
+            (take["frames"] as? Int ?? 0) + (take["dropped"] as? Int ?? -1)
+                == Int((Self.seconds(take["duration"]) * 30).rounded())
+        }
+        #expect(counted(first) && first["frames"] as? Int ?? 0 > 0, "\(first)")
+
+        // The take started with the first frame at or after its click, and its line was handled within 100 ms.
+        let click = try #require(
+            result.lines.last { $0["type"] as? String == "action" && $0["result"] as? String == "started take 1" })
+        let lag = Self.seconds(started[1]["t"]) - Self.seconds(click["t"])
+        #expect(lag >= 0 && lag < 1.0 / 30 + 0.001, "take \(started[1]) starts \(lag) s after its click \(click)")
+        let handled = Self.seconds(started[1]["dispatched"]) - Self.seconds(click["t"])
+        #expect(handled < 0.1, "the started line was handled \(handled) s after the click")
+
+        // Every frame of it was recorded, while the export ran.
+        #expect(abs(Self.seconds(second["duration"]) - 3.0) <= 0.07, "\(second)")
+        #expect(counted(second) && second["dropped"] as? Int == 0, "\(second)")
+        let exported = try #require(result.takes("exported").first)
+        #expect(Self.seconds(exported["t"]) > Self.seconds(second["t"]), "the export ended before the take stopped")
+        let takes = try TakeFolder(path: folder + "/takes", create: false).load().takes
+        #expect(takes.count == 1 && takes[0].frames == second["frames"] as? Int)
+
+        // The export told how far it had got before it ended, and its file holds the first take's frames.
+        let exportedAt = try #require(result.lines.firstIndex { $0["event"] as? String == "exported" })
+        let progress = result.lines[..<exportedAt].filter { $0["event"] as? String == "exporting" }
+        #expect(!progress.isEmpty, "\(result.lines)")
+        let done = progress.map { Self.seconds($0["done"]) }
+        #expect(done == done.sorted() && done.allSatisfy { $0 > 0 && $0 < 1 }, "\(progress)")
+        #expect(progress.allSatisfy { $0["takes"] as? Int == 1 }, "\(progress)")
+        #expect(exported["takes"] as? Int == 1 && exported["frames"] as? Int == first["frames"] as? Int, "\(exported)")
+        let info = try MediaProbe.probe(path: try #require(exported["path"] as? String), decode: true)
+        #expect(info.width == 1920 && info.height == 1080)
+        #expect(info.frameCount == first["frames"] as? Int && info.decodedFrames == info.frameCount)
+    }
+
     @Test(.timeLimit(.minutes(1)), arguments: [SIGTERM, SIGINT])
     func aSignalStopsTheTakeInProgressAndExitsZero(signal: Int32) throws {
         let folder = try MediaFiles.folder("run-signal-\(signal)")

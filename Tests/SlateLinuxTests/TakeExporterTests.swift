@@ -73,7 +73,7 @@ import SlateSystem
         try addTake(folder, "take-c.mp4", frames: 15)
         var fractions: [Double] = []
         let outcome = try TakeExporter(ledger: try TakeLedger(folder: folder), outputFolder: output)
-            .export(at: 1_795_253_112_000_000) { fractions.append($0) }
+            .export(at: 1_795_253_112_000_000) { fractions.append($0.fraction) }
         #expect(outcome.path == output + "/slate-20261121-092512.mp4")
         #expect(outcome.takes == 3 && outcome.frames == 90)
         #expect(outcome.method == .streamCopy && outcome.encoder == nil)
@@ -95,7 +95,7 @@ import SlateSystem
         let source = try pictures(folder.file("take-a.mp4")) + pictures(folder.file("take-b.mp4"))
         var fractions: [Double] = []
         let outcome = try TakeExporter(ledger: try TakeLedger(folder: folder), outputFolder: output)
-            .export(at: 0, options: .init(filter: .mono)) { fractions.append($0) }
+            .export(at: 0, options: .init(filter: .mono)) { fractions.append($0.fraction) }
         #expect(outcome.method == .reencode(reason: "the mono filter is applied"))
         #expect(outcome.encoder == "libx264")
         #expect(outcome.frames == 15 && fractions.last == 1)
@@ -127,7 +127,7 @@ import SlateSystem
         try addTake(folder, "take-a.mp4", frames: 12, width: 320, height: 240)
         try addTake(folder, "take-b.mp4", frames: 9, width: 160, height: 120)
         var fractions: [Double] = []
-        let outcome = try TakeExporter(ledger: try TakeLedger(folder: folder), outputFolder: output).export(at: 0) { fractions.append($0) }
+        let outcome = try TakeExporter(ledger: try TakeLedger(folder: folder), outputFolder: output).export(at: 0) { fractions.append($0.fraction) }
         #expect(
             outcome.method
                 == .reencode(reason: "\(folder.file("take-b.mp4")) is 160x120, \(folder.file("take-a.mp4")) is 320x240"))

@@ -89,25 +89,32 @@ public struct SoundReport: Sendable {
 /// What happened to a take in a live rig: `slate run`'s `type: take` lines.
 public struct TakeReport: Sendable {
     public enum Event: String, Sendable {
-        case started, stopped, deleted, exported, failed
+        case started, stopped, deleted, exporting, exported, failed
+
+        /// Whether it is an export's, under way or finished: the report counts takes.
+        public var isExport: Bool { self == .exporting || self == .exported }
     }
 
     /// For a started take, its first frame's capture time; for a stopped one,
     /// when it was closed; otherwise when it happened.
     public var time: Instant
     public var event: Event
-    /// The take's number in the work folder (from 1), or the number of takes exported.
+    /// The take's number in the work folder (from 1), or the number of takes
+    /// exported (or being exported).
     public var take: Int?
     public var path: String?
     public var duration: Duration?
+    /// A take's frames or an export's; for an export under way, those written so far.
     public var frames: Int?
     public var dropped: Int?
+    /// For an export under way, the part of its frames written (`ExportProgress.done`).
+    public var done: Double?
     /// Why it failed, or how an export was made.
     public var message: String?
 
     public init(
         time: Instant, event: Event, take: Int? = nil, path: String? = nil, duration: Duration? = nil,
-        frames: Int? = nil, dropped: Int? = nil, message: String? = nil
+        frames: Int? = nil, dropped: Int? = nil, done: Double? = nil, message: String? = nil
     ) {
         self.time = time
         self.event = event
@@ -116,6 +123,7 @@ public struct TakeReport: Sendable {
         self.duration = duration
         self.frames = frames
         self.dropped = dropped
+        self.done = done
         self.message = message
     }
 }

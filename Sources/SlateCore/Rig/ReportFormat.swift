@@ -45,13 +45,14 @@ public struct ReportFormat: Sendable {
     private func takeText(_ take: TakeReport) -> String {
         var words = [take.event.rawValue]
         if let number = take.take {
-            words.append(take.event == .exported ? "\(number) take\(number == 1 ? "" : "s")" : "take \(number)")
+            words.append(take.event.isExport ? "\(number) take\(number == 1 ? "" : "s")" : "take \(number)")
         }
         if let path = take.path { words.append(path) }
         var figures: [String] = []
         if let duration = take.duration { figures.append(Instant.formatSeconds(duration.microseconds, decimals: 3) + " s") }
         if let frames = take.frames { figures.append("\(frames) frames") }
         if let dropped = take.dropped { figures.append("\(dropped) dropped") }
+        if let done = take.done { figures.append("\(Int((done * 100).rounded()))% done") }
         var line = words.joined(separator: " ")
         if !figures.isEmpty { line += "  " + figures.joined(separator: ", ") }
         if let message = take.message { line += (take.event == .failed ? ": " : "  (") + message + (take.event == .failed ? "" : ")") }

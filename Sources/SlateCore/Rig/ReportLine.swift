@@ -51,7 +51,8 @@ public struct ReportLine: Codable, Hashable, Sendable {
         public var input: String?
     }
 
-    /// What happened to a take; an export counts its `takes` instead of naming a `take`.
+    /// What happened to a take; an export counts its `takes` instead of naming
+    /// a `take`, and one under way (`exporting`) says how much of it is `done`.
     public struct Take: Codable, Hashable, Sendable {
         public var event: String
         public var take: Int?
@@ -59,8 +60,11 @@ public struct ReportLine: Codable, Hashable, Sendable {
         public var path: String?
         /// Seconds, to the millisecond.
         public var duration: Double?
+        /// A take's frames or an export's; for an export under way, those written so far.
         public var frames: Int?
         public var dropped: Int?
+        /// The part of an export's frames written, 0...1 to the hundredth, rounded down.
+        public var done: Double?
         public var message: String?
     }
 
@@ -108,12 +112,12 @@ public struct ReportLine: Codable, Hashable, Sendable {
         case .sound(let sound):
             fields = .sound(Sound(sound: sound.sound, file: sound.file, input: sound.input))
         case .take(let take):
-            let exported = take.event == .exported
+            let export = take.event.isExport
             fields = .take(
                 Take(
-                    event: take.event.rawValue, take: exported ? nil : take.take, takes: exported ? take.take : nil,
+                    event: take.event.rawValue, take: export ? nil : take.take, takes: export ? take.take : nil,
                     path: take.path, duration: take.duration.map { $0.inSeconds(decimals: 3) }, frames: take.frames,
-                    dropped: take.dropped, message: take.message))
+                    dropped: take.dropped, done: take.done, message: take.message))
         case .ignored(let ignored):
             fields = .ignored(Ignored(input: ignored.input, code: ignored.code.name, reason: ignored.reason.text))
         }

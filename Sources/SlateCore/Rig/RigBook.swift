@@ -165,6 +165,11 @@ public struct RigBook: Sendable {
             report(TakeReport(time: time, event: .deleted, take: take, path: path), into: &effects)
         case .recorderFailed(let reason):
             report(TakeReport(time: time, event: .failed, message: reason), into: &effects)
+        case .exportProgress(let progress):
+            report(
+                TakeReport(
+                    time: time, event: .exporting, take: progress.takes, frames: progress.frames, done: progress.done),
+                into: &effects)
         case .exported(let export):
             report(
                 TakeReport(

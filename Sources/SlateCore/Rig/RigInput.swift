@@ -21,7 +21,8 @@ public enum RigInput: Sendable {
 }
 
 /// What the recorder and the camera report back to the rig: takes started,
-/// closed, deleted and exported, failures, and the camera opened or lost.
+/// closed, deleted and exported, how far an export has got, failures, and the
+/// camera opened or lost.
 public enum RigFact: Sendable {
     /// A take's first frame was captured at `firstFrame`.
     case takeStarted(take: Int, path: String, firstFrame: Instant)
@@ -33,6 +34,8 @@ public enum RigFact: Sendable {
     case takeDeleted(take: Int, path: String)
     /// Something failed that touched no take in progress.
     case recorderFailed(String)
+    /// An export under way has got as far as this (at the pace `ExportProgressPace` sets).
+    case exportProgress(ExportProgress)
     case exported(ExportSummary)
     /// An export failed; its `returned` takes are kept and available again.
     case exportFailed(String, returned: Int)
