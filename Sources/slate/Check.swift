@@ -32,23 +32,7 @@ struct Check: ParsableCommand {
     }
 }
 
-/// Errors that stop a command, as the lines to print.
-struct CommandFailure: Error {
-    var lines: [String]
-}
-
-/// Reads and loads a profile file.
-enum ProfileSource {
-    static func load(_ path: String) -> Result<Profile, CommandFailure> {
-        let text: String
-        do {
-            text = try FileReading.text(atPath: path)
-        } catch {
-            return .failure(CommandFailure(lines: ["\(path):1:1: error: \(error.description.dropFirst(path.count + 2))"]))
-        }
-        return ProfileLoader.load(text, file: path).mapError { CommandFailure(lines: $0.diagnostics.map(\.description)) }
-    }
-
+extension ProfileSource {
     /// The profile, or its errors printed and exit status 2.
     static func loadOrExit(_ path: String) throws -> Profile {
         switch load(path) {

@@ -1,6 +1,5 @@
 import Logging
 import SlateCore
-import SlateDaemon
 import SlateDevices
 import SlateMedia
 import SlateSystem
@@ -10,7 +9,7 @@ import SlateSystem
 /// (reports printed, sounds, programs, the live recorder's commands) and the
 /// recorder's facts go back to it. Capture is active while the camera
 /// streams; a lost camera is waited for and recording resumes when it is back.
-final class RunDaemon {
+public final class RunDaemon {
     /// How often a missing camera is looked for.
     static let cameraRetry = Duration.seconds(1)
 
@@ -34,7 +33,7 @@ final class RunDaemon {
     /// The recording to play, with its path.
     private var recording: (path: String, timeline: Timeline)?
 
-    init(
+    public init(
         profilePath: String, profile: Profile, recording: (path: String, parsed: InputRecording)?,
         settings: LiveRecorder.Settings, json: Bool, timing: Bool, log: Logger
     ) throws {
@@ -65,7 +64,7 @@ final class RunDaemon {
 
     /// Runs until SIGINT or SIGTERM (or the recording's end); false when the
     /// camera could not be opened at start.
-    func run() -> Bool {
+    public func run() -> Bool {
         do {
             try loop.watch(wake.fd) { [wake] in wake.clear() }
             try loop.handleSignals([Signal.interrupt, Signal.terminate, Signal.hangUp, Signal.child]) { [unowned self] signal in

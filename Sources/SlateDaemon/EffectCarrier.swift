@@ -1,6 +1,5 @@
 import Logging
 import SlateCore
-import SlateDaemon
 import SlateDevices
 import SlateMedia
 import SlateSystem
@@ -8,15 +7,22 @@ import SlateSystem
 /// Carries out a rig machine's effects in order: report lines printed, sounds
 /// played, programs started (their times on CLOCK_MONOTONIC, as live events
 /// are), take and camera commands handed to the recorder.
-struct EffectCarrier {
-    var printer: ReportPrinter
+public struct EffectCarrier {
+    public var printer: ReportPrinter
     /// Plays sounds; nil where nothing is played.
-    var sounds: SoundPlayer?
+    public var sounds: SoundPlayer?
     /// Records takes; nil where nothing is recorded (monitor).
-    var recorder: LiveRecorder?
+    public var recorder: LiveRecorder?
     let log: Logger
 
-    func carryOut(_ effects: [RigEffect]) {
+    public init(printer: ReportPrinter, sounds: SoundPlayer?, recorder: LiveRecorder? = nil, log: Logger) {
+        self.printer = printer
+        self.sounds = sounds
+        self.recorder = recorder
+        self.log = log
+    }
+
+    public func carryOut(_ effects: [RigEffect]) {
         guard !effects.isEmpty else { return }
         let dispatched = printer.timing ? MonotonicClock.now() : nil
         for effect in effects {
