@@ -298,10 +298,13 @@ final class TakePipeline {
     /// last frame of the old stream and, when it was split, goes on in the new one.
     private func switchStream(to stream: TakeRecorder.Stream, said: TakeRecorder.Event, startAt: Instant?) {
         finishStream()
-        report(said)
+        // The camera is said to stream once its frames can be recorded.
         do {
-            begin(stream, encoder: try CaptureEncoder(format: stream.format, codecs: stream.codecs, passThrough: stream.passThrough))
+            let encoder = try CaptureEncoder(format: stream.format, codecs: stream.codecs, passThrough: stream.passThrough)
+            begin(stream, encoder: encoder)
+            report(said)
         } catch {
+            report(said)
             report(.failed("the camera's frames cannot be recorded: \(error)"))
             return
         }
