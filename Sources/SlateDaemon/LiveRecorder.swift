@@ -50,6 +50,14 @@ public final class LiveRecorder {
         case opening
         case streaming(CameraFacts)
         case closing
+
+        /// Whether the camera is being opened or closed.
+        var isChanging: Bool {
+            switch self {
+            case .opening, .closing: true
+            case .closed, .streaming: false
+            }
+        }
     }
 
     public var settings: Settings
@@ -108,21 +116,22 @@ public final class LiveRecorder {
     public private(set) var openFailure: OpenFailure?
 
     /// Waits until the camera asked for streams or could not be opened.
-    public func waitForCamera() {
-        while case .opening = camera {
-            gather()
-            if case .opening = camera { recorder.waitForEvents(milliseconds: 100) }
-        }
-    }
+    public func waitForCamera() { gatherWhileChanging() }
 
     /// Stops streaming and waits for a take in progress to close.
     public func close() {
         guard case .streaming = camera else { return }
         camera = .closing
         recorder.closeCamera()
-        while case .closing = camera {
+        gatherWhileChanging()
+    }
+
+    /// Gathers the recorder's events while the camera is being opened or closed.
+    private func gatherWhileChanging() {
+        gather()
+        while camera.isChanging {
+            recorder.waitForEvents(milliseconds: 100)
             gather()
-            if case .closing = camera { recorder.waitForEvents(milliseconds: 100) }
         }
     }
 

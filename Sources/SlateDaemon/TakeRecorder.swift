@@ -97,8 +97,10 @@ public final class TakeRecorder: Sendable {
 
     private let inbox: Mailbox<Inbox>
     private let events: Mailbox<[Event]>
-    /// The encoder's name, as the pipeline last set it.
-    private let encoder: Mailbox<String>
+    /// The encoder the recorder was made with, e.g. `libx264`, or `mjpeg
+    /// pass-through`; empty for one that opens its cameras itself, whose
+    /// every stream picks its own.
+    public let encoderName: String
     private let camera: CameraSession
     private let pipeline: WorkerThread
 
@@ -137,27 +139,22 @@ public final class TakeRecorder: Sendable {
     ) throws {
         let inbox = try Mailbox(Inbox())
         let events = try Mailbox<[Event]>()
-        let encoder = try Mailbox(first?.1.name ?? "")
         self.inbox = inbox
         self.events = events
-        self.encoder = encoder
+        encoderName = first?.1.name ?? ""
         camera = try CameraSession(pipeline: inbox, source: source, opener: opener, logger: logger)
         let state = TakePipeline(
             inbox: inbox, ledger: ledger, exports: exports, logger: logger,
             report: { event in
                 events.post(event)
                 onEvent?()
-            },
-            named: { name in encoder.post { $0 = name } })
+            })
         pipeline = try WorkerThread(name: "slate-takes") {
             state.run(first: first)
         }
     }
 
     deinit { shutdown() }
-
-    /// The encoder in use, e.g. `libx264`, or `mjpeg pass-through`.
-    public var encoderName: String { encoder.read { $0 } }
 
     public func start(at time: Instant) {
         inbox.post { inbox in
@@ -220,7 +217,6 @@ final class TakePipeline {
     private let exports: TakeExports?
     private let log: Logger
     private let report: @Sendable (TakeRecorder.Event) -> Void
-    private let named: @Sendable (String) -> Void
 
     private var encoder: CaptureEncoder?
     private var stream: TakeRecorder.Stream?
@@ -245,14 +241,13 @@ final class TakePipeline {
 
     init(
         inbox: Mailbox<TakeRecorder.Inbox>, ledger: TakeLedger, exports: TakeExports?, logger: Logger,
-        report: @escaping @Sendable (TakeRecorder.Event) -> Void, named: @escaping @Sendable (String) -> Void
+        report: @escaping @Sendable (TakeRecorder.Event) -> Void
     ) {
         self.inbox = inbox
         self.ledger = ledger
         self.exports = exports
         self.log = logger
         self.report = report
-        self.named = named
         router = TakeRouter(preroll: .zero)
     }
 
@@ -286,7 +281,6 @@ final class TakePipeline {
     private func begin(_ stream: TakeRecorder.Stream, encoder: CaptureEncoder) {
         self.stream = stream
         self.encoder = encoder
-        named(encoder.name)
         tuning = FrameTuning(mirrored: stream.mirrored, cameraMaximum: stream.zoomLimit, cameraZoom: stream.cameraZoom)
         _ = tuning?.aim(at: zoomTarget)
         tuningFailed = false
