@@ -113,8 +113,43 @@ public struct CameraControl: Hashable, Sendable {
         self.menu = menu
     }
 
-    public var isReadOnly: Bool { flags & 0x0004 != 0 }
-    public var isInactive: Bool { flags & 0x0010 != 0 }
+    /// `V4L2_CTRL_FLAG_*`, as `flags` holds them.
+    public enum Flag {
+        public static let disabled: UInt32 = 0x0001
+        public static let grabbed: UInt32 = 0x0002
+        public static let readOnly: UInt32 = 0x0004
+        /// Setting it changes other controls (auto exposure, auto gain, auto white balance).
+        public static let update: UInt32 = 0x0008
+        public static let inactive: UInt32 = 0x0010
+        public static let writeOnly: UInt32 = 0x0040
+        public static let volatile: UInt32 = 0x0080
+    }
+
+    public var isReadOnly: Bool { flags & Flag.readOnly != 0 }
+    public var isInactive: Bool { flags & Flag.inactive != 0 }
+    public var isGrabbed: Bool { flags & Flag.grabbed != 0 }
+    public var updatesOthers: Bool { flags & Flag.update != 0 }
+
+    /// The name profiles and commands use: the driver's name normalised as
+    /// v4l2-ctl and cameractrls do (`White Balance Temperature` is
+    /// `white_balance_temperature`, `Auto Exposure, Bias` is `auto_exposure_bias`).
+    public var key: String { Self.key(name) }
+
+    /// `name` in lower case, each run of other characters than letters and digits one `_`, none at the ends.
+    public static func key(_ name: String) -> String {
+        var key = ""
+        var gap = false
+        for character in name.lowercased() {
+            if character.isASCII && (character.isLetter || character.isNumber) {
+                if gap && !key.isEmpty { key.append("_") }
+                key.append(character)
+                gap = false
+            } else {
+                gap = true
+            }
+        }
+        return key
+    }
 
     public static func == (a: CameraControl, b: CameraControl) -> Bool {
         a.id == b.id && a.name == b.name && a.kind == b.kind && a.minimum == b.minimum && a.maximum == b.maximum
