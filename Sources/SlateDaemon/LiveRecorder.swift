@@ -164,17 +164,24 @@ public final class LiveRecorder {
             recorder.deleteLast()
         case .export(let filter):
             recorder.export(TakeExporter.Options(filter: filter), to: settings.output)
+        case .preroll(let preroll):
+            recorder.preroll(preroll)
         }
     }
 
     /// Carries out a camera command of the rig.
     public func apply(_ command: CameraCommand, at time: Instant) {
-        guard case .streaming = camera else { return }
+        guard case .streaming = camera else {
+            if case .setControl(let id, _) = command { pending.append((.controlFailed(id, "no camera streams"), time)) }
+            return
+        }
         switch command {
         case .zoom(let factor): recorder.zoom(to: factor)
         case .torch(let on): recorder.torch(on)
         case .switchTo(let position, let fps, let splitting):
             recorder.switchTo(opening(position: position, fps: fps), splitting: splitting, at: time)
+        case .setControl(let id, let value):
+            recorder.setControl(id, value)
         }
     }
 
@@ -221,6 +228,12 @@ public final class LiveRecorder {
         case .cameraClosed:
             camera = .closed
             pending.append((.cameraClosed, now))
+        case .controls(let controls, let source):
+            pending.append((.cameraControls(controls, source: source), now))
+        case .controlSet(let id, let asked, let kept):
+            pending.append((.controlSet(id, asked: asked, kept: kept), now))
+        case .controlFailed(let id, let reason):
+            pending.append((.controlFailed(id, reason), now))
         }
     }
 

@@ -37,6 +37,11 @@ public final class TakeRecorder: Sendable {
         case sourceLost(String)
         /// The camera was closed as asked: a take in progress was closed.
         case cameraClosed
+        /// The camera's controls, all of them or those that changed.
+        case controls([CameraControl], source: ControlSource)
+        /// A control was set: the value asked and the value the driver kept.
+        case controlSet(CameraControl.ID, asked: Int64, kept: Int64)
+        case controlFailed(CameraControl.ID, String)
     }
 
     /// What the rig asks of the pipeline.
@@ -44,6 +49,8 @@ public final class TakeRecorder: Sendable {
         case start(Instant)
         case stop(Instant)
         case zoom(Double)
+        /// Keep this much video from before each press.
+        case preroll(Duration)
         /// The camera is switching: later commands wait for its outcome, so a
         /// take split by the switch starts before they act.
         case awaitSwitch
@@ -191,6 +198,12 @@ public final class TakeRecorder: Sendable {
     /// Turns the camera's torch on or off; a failure comes from `takeEvents()`.
     public func torch(_ on: Bool) { camera.torch(on) }
 
+    /// Sets a V4L2 control of the camera, through its session.
+    public func setControl(_ id: CameraControl.ID, _ value: Int64) { camera.setControl(id, value) }
+
+    /// Keeps `preroll` of video from before each press, from now on.
+    public func preroll(_ preroll: Duration) { inbox.post { $0.commands.append(.preroll(preroll)) } }
+
     /// Stops streaming; a take in progress is closed.
     public func closeCamera() { camera.close() }
 
@@ -223,6 +236,8 @@ final class TakePipeline {
     private var tuning: FrameTuning?
     private var tuningFailed = false
     private var zoomTarget = 1.0
+    /// The preroll a control set, which outlasts a switch of camera.
+    private var prerollSetting: Duration?
     private var router: TakeRouter<EncodedPacket>
     private var writer: TakeWriter?
     private var take: TakeManifest.Take?
@@ -285,7 +300,7 @@ final class TakePipeline {
         _ = tuning?.aim(at: zoomTarget)
         tuningFailed = false
         (index, streamStart, previous) = (-1, nil, nil)
-        router = TakeRouter(preroll: stream.preroll)
+        router = TakeRouter(preroll: prerollSetting ?? stream.preroll)
     }
 
     /// The camera streams something else: the take in progress closes with the
@@ -388,6 +403,9 @@ final class TakePipeline {
         case .zoom(let factor):
             zoomTarget = factor
             _ = tuning?.aim(at: factor)
+        case .preroll(let preroll):
+            prerollSetting = preroll
+            router.preroll = preroll
         case .awaitSwitch: held = []
         case .start: report(.startFailed("a take could not start: the camera is not streaming"))
         case .stop: break
@@ -403,7 +421,7 @@ final class TakePipeline {
             switch deferred.removeFirst() {
             case .deleteLast: deleteLastTake()
             case .export(let options, let outputFolder): dispatchExport(options, to: outputFolder)
-            case .start, .stop, .zoom, .awaitSwitch: break
+            case .start, .stop, .zoom, .preroll, .awaitSwitch: break
             }
         }
     }

@@ -83,7 +83,9 @@ struct Record: ParsableCommand {
                 if let early { OutputStream.writeError("slate record: \(early)") }
             case .failed(let message), .startFailed(let message): OutputStream.writeError("slate record: \(message)")
             case .sourceLost(let message): OutputStream.writeError("slate record: the camera was lost: \(message)")
-            case .opened, .deleted, .cameraOpened, .cameraSwitchFailed, .cameraOpenFailed, .cameraClosed: break
+            case .opened, .deleted, .cameraOpened, .cameraSwitchFailed, .cameraOpenFailed, .cameraClosed, .controls,
+                .controlSet, .controlFailed:
+                break
             }
         }
         withExtendedLifetime(lock) {}

@@ -24,6 +24,22 @@ import Testing
         #expect(decoded.fields == .take(ReportLine.Take(event: "stopped", take: 1, path: "/takes/take-1.mp4", duration: 1.6, frames: 48, dropped: 0)))
     }
 
+    @Test func aControlLineHasItsValueTextStateAndSourceAndAnOverlayLineItsEvent() throws {
+        let format = ReportFormat(origin: Instant(microseconds: 0))
+        let value = Report.control(
+            ControlReport(
+                time: Instant(microseconds: 1_500_000), control: "Zoom", value: 2, text: "2.0×", enabled: true,
+                source: .knob))
+        #expect(format.json(value) == #"{"control":"Zoom","enabled":true,"source":"knob","t":1.5,"text":"2.0×","type":"control","value":2}"#)
+        let shown = Report.control(
+            ControlReport(
+                time: Instant(microseconds: 0), control: "Zoom", event: .overlayShown, value: 1, text: "1.0×",
+                enabled: true))
+        #expect(format.json(shown) == #"{"control":"Zoom","enabled":true,"event":"overlay-shown","t":0,"text":"1.0×","type":"control","value":1}"#)
+        let decoded = try JSONDecoder().decode(ReportLine.self, from: Data(format.json(value).utf8))
+        #expect(decoded == ReportLine(value, origin: Instant(microseconds: 0)))
+    }
+
     @Test func anExportCountsItsTakesAndStringsAreEscaped() throws {
         let report = Report.take(
             TakeReport(time: Instant(microseconds: 0), event: .exported, take: 2, message: "say \"hi\"\n\u{1}"))

@@ -258,7 +258,7 @@ import Testing
               - {type: exposure-bias}
               - {type: slider, name: Frame rate, target: "recorder:fps", values: [30, 60], format: "%@ fps"}
               - {type: slider, name: Brightness, target: "v4l2:brightness", min: 0, max: 255, step: 1}
-              - {type: picker, name: Filter, target: "recorder:filter", titles: [None, Mono, Sepia], selected: 1, enabled: false}
+              - {type: picker, name: Filter, target: "recorder:filter", titles: [None, Mono, Sepia], enabled: false}
             sounds:
               device: "plughw:0,0"
               files: {shutter: /tmp/click.wav}
@@ -275,7 +275,7 @@ import Testing
             controls:
               - {type: slider, name: B, target: "v4l2:brightness", min: 5, max: 1}
               - {type: slider, name: C, target: "v4l2:contrast", min: 0, max: 1, step: 0}
-              - {type: picker, name: F, target: "recorder:filter", titles: [], selected: 0}
+              - {type: picker, name: F, target: "recorder:filter", titles: []}
               - {type: dial}
             """
         #expect(
@@ -286,15 +286,46 @@ import Testing
                 "rig.yaml:7:3: error: unknown key 'lens' in camera (expected back, front, position, fps, max-size, codec, passthrough, orientation, mirror, preroll, work, output, takes-access, filter, start or wait-for-camera)",
                 "rig.yaml:9:69: error: max must be greater than min",
                 "rig.yaml:10:76: error: step must be greater than 0",
-                "rig.yaml:11:64: error: a picker needs a list of titles",
+                "rig.yaml:11:64: error: titles lists nothing",
                 "rig.yaml:12:12: error: type must be zoom, exposure-bias, slider or picker, not 'dial'",
             ])
     }
 
+    @Test func controlErrorsNameTheirPlace() {
+        let yaml = """
+            inputs: {k: {match: {name: x}, bind: {BTN_0: control, REL_DIAL: control, KEY_A: control.set Nope 2, KEY_B: control.set Mains 70 Hz}}}
+            controls:
+              max: 3
+              list:
+                - {type: slider, name: A, target: "v4l2:brightness", format: "%d units"}
+                - {type: slider, name: B, target: "v4l2:contrast", format: "%@ of %@"}
+                - {type: picker, name: Mains, target: "recorder:fps", titles: [a, b, c]}
+                - {type: slider, name: C, target: "recorder:camera"}
+                - {type: slider, name: D, target: "camera:zoom"}
+            """
+        #expect(
+            errors(yaml) == [
+                "rig.yaml:1:81: error: control.set: no control is named 'Nope' (controls: A, B, Mains or C)",
+                "rig.yaml:1:108: error: Mains has no item '70 Hz' (items: a, b or c)",
+                "rig.yaml:5:66: error: format may hold only %@ and %%, not '%d' at position 1",
+                "rig.yaml:6:64: error: format needs exactly one %@, not 2 (at positions 1, 7)",
+                "rig.yaml:7:43: error: recorder:fps has 2 choices, but titles lists 3",
+                "rig.yaml:8:7: error: a rig has at most 3 controls (controls.max)",
+                "rig.yaml:8:39: error: recorder:camera is a choice: drive it with a picker",
+                "rig.yaml:9:39: error: unknown target 'camera:zoom' (expected v4l2:NAME such as v4l2:brightness, or recorder:zoom, recorder:fps, recorder:filter, recorder:camera or recorder:preroll)",
+            ])
+        let without = "inputs: {k: {match: {name: x}, bind: {BTN_0: control, KEY_A: control.next}}}"
+        #expect(
+            errors(without) == [
+                "rig.yaml:1:46: error: control binds the capture controls, but the profile has no controls section",
+                "rig.yaml:1:62: error: control.next needs a controls section",
+            ])
+    }
+
     @Test func tooManyControls() {
-        let controls = Array(repeating: "  - {type: zoom}", count: 7).joined(separator: "\n")
+        let controls = (1...7).map { "  - {type: zoom, name: Zoom \($0)}" }.joined(separator: "\n")
         let yaml = "inputs: {p: {match: {name: x}, bind: {KEY_B: primary}}}\ncapture: {primary: {click: take.toggle}}\ncontrols:\n\(controls)"
-        #expect(errors(yaml) == ["rig.yaml:10:5: error: a rig has at most 6 controls"])
+        #expect(errors(yaml) == ["rig.yaml:10:5: error: a rig has at most 6 controls (controls.max)"])
     }
 
     @Test func durations() {

@@ -13,9 +13,14 @@ import SlateCore
 ///     0.050 pedal KEY_A 0 +       unless it ends with + for more in its frame)
 ///     0.100 pedal SYN_DROPPED    (SYN_* lines are sent alone: SYN_REPORT 1 too)
 ///     0.200 pedal removed | 0.200 pedal added | 0.300 active off
+///     [camera]                (the modelled camera's controls; without it, a typical webcam's)
+///     Brightness: id=0x00980900; type=int; min=0; max=255; step=1; default=128; value=128; flags=inactive update
+///     Power Line Frequency: type=menu; min=0; max=2; value=1; menu=0 Disabled, 1 50 Hz, 2 60 Hz
+///     [events]
+///     0.400 external gain_automatic 0   (another program sets a camera control)
 ///     [options]
 ///     inactive
-///     [expect]
+///     [expect]                (with "0.100 camera set brightness 133" where a V4L2 control is set)
 ///     0.000 capture pedal KEY_B primary began
 struct Transcript {
     var name: String
@@ -24,6 +29,8 @@ struct Transcript {
     var items: [(time: Instant, item: Timeline.Item)] = []
     var inactive = false
     var expected: [String] = []
+    var camera: [CameraControl]?
+    var external: [(time: Instant, key: String, value: Int64)] = []
 
     struct ParseError: Error, CustomStringConvertible {
         var description: String
@@ -45,6 +52,8 @@ struct Transcript {
             switch section {
             case "profile": profileLines.append(line)
             case "devices" where !content.isEmpty && !content.hasPrefix("#"): deviceLines.append(content)
+            case "camera" where !content.isEmpty && !content.hasPrefix("#"):
+                camera = (camera ?? []) + [try Self.control(content, number: (camera ?? []).count)]
             case "events" where !content.isEmpty && !content.hasPrefix("#"): eventLines.append((number + 1, content))
             case "options" where content == "inactive": inactive = true
             case "expect" where !content.isEmpty && !content.hasPrefix("#"): expected.append(Self.fold(content))
@@ -58,6 +67,47 @@ struct Transcript {
 
     static func fold(_ line: String) -> String {
         line.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+    }
+
+    /// `Name: type=int; min=0; max=255; ...`; the id is made up from the position unless given.
+    private static func control(_ line: String, number: Int) throws -> CameraControl {
+        guard let colon = line.firstIndex(of: ":") else { throw ParseError(description: "camera line: \(line)") }
+        var control = CameraControl(
+            id: .init(0x00F0_0000 + UInt32(number)), name: String(line[..<colon]), kind: .integer, minimum: 0,
+            maximum: 255, step: 1, defaultValue: 0, value: nil)
+        for field in line[line.index(after: colon)...].split(separator: ";") {
+            let parts = field.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let value = parts.count > 1 ? parts[1] : ""
+            switch parts.first ?? "" {
+            case "id": control.id = .init(UInt32(value.dropFirst(2), radix: 16) ?? 0)
+            case "type":
+                let kinds: [String: CameraControl.Kind] = ["int": .integer, "bool": .boolean, "menu": .menu, "intmenu": .integerMenu]
+                guard let kind = kinds[value] else { throw ParseError(description: "unknown control type \(value)") }
+                control.kind = kind
+            case "min": control.minimum = Int64(value) ?? 0
+            case "max": control.maximum = Int64(value) ?? 0
+            case "step": control.step = UInt64(value) ?? 1
+            case "default": control.defaultValue = Int64(value) ?? 0
+            case "value": control.value = Int64(value)
+            case "flags":
+                let names: [String: UInt32] = [
+                    "inactive": CameraControl.Flag.inactive, "update": CameraControl.Flag.update,
+                    "read-only": CameraControl.Flag.readOnly, "grabbed": CameraControl.Flag.grabbed,
+                ]
+                for name in value.split(separator: " ") {
+                    guard let flag = names[String(name)] else { throw ParseError(description: "unknown flag \(name)") }
+                    control.flags |= flag
+                }
+            case "menu":
+                control.menu = value.split(separator: ",").map {
+                    let item = $0.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
+                    return (Int64(item[0]) ?? 0, item.count > 1 ? String(item[1]) : "")
+                }
+            case let key: throw ParseError(description: "unknown control field \(key)")
+            }
+        }
+        if control.value == nil { control.value = control.defaultValue }
+        return control
     }
 
     private static func device(_ line: String) throws -> (String, DeviceIdentity, Bool) {
@@ -96,6 +146,10 @@ struct Transcript {
             throw ParseError(description: "line \(number): \(line)")
         }
         let time = Instant(microseconds: Int64((seconds * 1_000_000).rounded()))
+        if fields[1] == "external", fields.count == 4, let value = Int64(fields[3]) {
+            external.append((time, fields[2], value))
+            return
+        }
         if fields[1] == "active" {
             items.append((time, .captureActive(fields.count > 2 && fields[2] == "on")))
             return
@@ -130,9 +184,28 @@ struct Transcript {
         }
         let timeline = Timeline(
             devices: devices.map(\.identity), present: devices.map { !$0.late }, items: items)
-        let replay = try Replay(profile: profile, timeline: timeline, book: RigBook(camera: profile.camera), captureActive: !inactive)
-        replay.run()
+        let replay = try Replay(
+            profile: profile, timeline: timeline, book: RigBook(camera: profile.camera), captureActive: !inactive,
+            camera: ModelledCamera(controls: camera ?? ModelledCamera.typicalWebcam))
+        var changes = external[...]
+        while let next = replay.nextDeadline {
+            if let change = changes.first, change.time <= next {
+                replay.advance(to: change.time)
+                replay.changeFromOutside(change.key, to: change.value, at: change.time)
+                changes.removeFirst()
+            } else {
+                replay.advance(to: next)
+            }
+        }
         let format = ReportFormat(origin: replay.origin)
-        return replay.driver.reports.map { Self.fold(format.text($0)) }
+        let names = Dictionary((camera ?? ModelledCamera.typicalWebcam).map { ($0.id, $0.key) }) { first, _ in first }
+        return replay.driver.effects.compactMap { effect in
+            switch effect {
+            case .report(let report): return Self.fold(format.text(report))
+            case .camera(.setControl(let id, let value), let time):
+                return Self.fold("\(time.seconds(since: replay.origin, decimals: 3)) camera set \(names[id] ?? "\(id)") \(value)")
+            default: return nil
+            }
+        }
     }
 }

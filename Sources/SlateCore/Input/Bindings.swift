@@ -1,11 +1,12 @@
 /// A profile's bindings as flat tables, for constant-time lookups on every event.
 struct Bindings {
-    /// Per input: for each EV_KEY code, `unbound`, a role, or `directBase + n` for
-    /// the input's n-th direct binding.
+    /// Per input: for each EV_KEY code, `unbound`, `control`, a role, or
+    /// `directBase + n` for the input's n-th direct binding.
     var keyTables: [[Int16]]
     /// Per input: the actions of buttons bound directly to actions.
     var directActions: [[[Step]]]
-    /// Per input: for each EV_REL code, the index into `axisActions` plus one (0: unbound).
+    /// Per input: for each EV_REL code, the index into `axisActions` plus one
+    /// (0: unbound, `control`: the controls' knob).
     var axisTables: [[Int16]]
     var axisActions: [[[Step]]]
     /// Handlers by handling role and gesture.
@@ -13,6 +14,8 @@ struct Bindings {
     var remote: [Bool]
 
     static let unbound: Int16 = -1
+    /// A button or axis bound to the capture controls' knob.
+    static let control: Int16 = -2
     static let directBase: Int16 = 2
     static let keyCount = 0x300
     static let relCount = 0x10
@@ -33,13 +36,20 @@ struct Bindings {
                 case .actions(let steps):
                     keys[Int(code)] = Self.directBase + Int16(direct.count)
                     direct.append(steps)
+                case .control:
+                    keys[Int(code)] = Self.control
                 }
             }
             var axes = [Int16](repeating: 0, count: Self.relCount)
             var axisSteps: [[Step]] = []
-            for (code, steps) in input.axes where Int(code) < Self.relCount {
-                axisSteps.append(steps)
-                axes[Int(code)] = Int16(axisSteps.count)
+            for (code, binding) in input.axes where Int(code) < Self.relCount {
+                switch binding {
+                case .actions(let steps):
+                    axisSteps.append(steps)
+                    axes[Int(code)] = Int16(axisSteps.count)
+                case .control:
+                    axes[Int(code)] = Self.control
+                }
             }
             keyTables.append(keys)
             directActions.append(direct)

@@ -7,6 +7,7 @@ public struct Profile: Sendable {
     public var macros: [String: [Step]]
     public var camera: CameraSpec
     public var controls: [ControlSpec]
+    public var controlSettings: ControlSettings
     public var sounds: SoundSpec
 }
 
@@ -32,11 +33,20 @@ public enum GrabMode: String, Hashable, Sendable, CaseIterable {
     case never
 }
 
-/// What a button is bound to: a handler role, or actions of its own
-/// (run when the button is released).
+/// What a button is bound to: a handler role, actions of its own (run when
+/// the button is released), or the capture controls' knob button.
 public enum KeyBinding: Hashable, Sendable {
     case role(Role)
     case actions([Step])
+    /// A click shows or hides the controls' overlay, a double click opens their picker.
+    case control
+}
+
+/// What an axis is bound to: actions that receive its delta, or the capture
+/// controls' knob (turning adjusts the control shown, or moves the picker).
+public enum AxisBinding: Hashable, Sendable {
+    case actions([Step])
+    case control
 }
 
 /// One input of a rig: the devices it matches and what their codes do.
@@ -46,8 +56,8 @@ public struct InputSpec: Sendable {
     public var match: [MatchRules]
     /// EV_KEY codes and their bindings, in profile order.
     public var keys: [(code: UInt16, binding: KeyBinding)]
-    /// EV_REL codes and the actions that receive their deltas.
-    public var axes: [(code: UInt16, steps: [Step])]
+    /// EV_REL codes and what receives their deltas.
+    public var axes: [(code: UInt16, binding: AxisBinding)]
     public var remote: Bool
     /// nil: the default (`when-active` for inputs with volume keys, else `never`).
     public var grab: GrabMode?
@@ -132,32 +142,6 @@ public enum TakeAccess: String, CaseIterable, Sendable {
     case `private`
     case group
     case everyone
-}
-
-/// One entry of the `controls` section.
-public struct ControlSpec: Sendable {
-    public enum Kind: Sendable {
-        /// The system zoom slider; its range follows the active format.
-        case zoom
-        /// The system exposure bias slider: 1/3 EV steps within ±2 EV.
-        case exposureBias
-        case slider(SliderValues)
-        case picker(titles: [String], selected: Int)
-    }
-
-    /// A slider's values: continuous, stepped, or an explicit list.
-    public enum SliderValues: Sendable {
-        case continuous(ClosedRange<Double>)
-        case stepped(ClosedRange<Double>, step: Double)
-        case explicit([Double])
-    }
-
-    public var kind: Kind
-    public var name: String
-    /// What the control drives, e.g. `v4l2:brightness` or `recorder:fps`.
-    public var target: String?
-    public var format: String?
-    public var enabled = true
 }
 
 /// The `sounds` section.

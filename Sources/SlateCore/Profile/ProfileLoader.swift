@@ -55,13 +55,15 @@ struct ProfileParser {
     private var sounds = SoundSpec()
     private var rawMacros: [(name: String, node: Node, actions: [RawAction])] = []
     private var macroNames: Set<String> = []
+    /// The profile's controls, which `control.set` and `control.reset` name.
+    private var controls: [ControlSpec] = []
 
     init(file: String) { reader = YAMLReader(file: file) }
 
     mutating func parse(_ root: Node) -> Profile {
         var profile = Profile(
             file: reader.file, inputs: [], capture: CaptureSpec(), macros: [:], camera: CameraSpec(),
-            controls: [], sounds: SoundSpec())
+            controls: [], controlSettings: ControlSettings(), sounds: SoundSpec())
         guard let top = reader.mapping(root, "a profile") else { return profile }
         reader.checkKeys(top, allowed: ProfileLoader.sections, in: "the profile")
         let section = { (name: String) in top.first { $0.key == name } }
@@ -69,14 +71,15 @@ struct ProfileParser {
         if let node = section("description") { _ = reader.string(node.value, "description") }
         if let node = section("sounds") { sounds = parseSounds(node.value) }
         profile.sounds = sounds
+        if let node = section("camera") { profile.camera = parseCamera(node.value) }
+        if let node = section("controls") { (profile.controls, profile.controlSettings) = parseControls(node.value) }
+        controls = profile.controls
         if let node = section("macros") { declareMacros(node.value) }
         for index in rawMacros.indices {
             let macro = rawMacros[index]
             rawMacros[index].actions = parseActions(macro.node, "macro '\(macro.name)'")
         }
         profile.macros = expandMacros()
-        if let node = section("camera") { profile.camera = parseCamera(node.value) }
-        if let node = section("controls") { profile.controls = parseControls(node.value) }
         if let node = section("capture") { profile.capture = parseCapture(node.value) }
         if let node = section("inputs") {
             profile.inputs = parseInputs(node.value)
@@ -170,10 +173,10 @@ struct ProfileParser {
     }
 
     private mutating func parseBind(_ node: Node, _ what: String)
-        -> ([(code: UInt16, binding: KeyBinding)], [(code: UInt16, steps: [Step])])
+        -> ([(code: UInt16, binding: KeyBinding)], [(code: UInt16, binding: AxisBinding)])
     {
         var keys: [(code: UInt16, binding: KeyBinding)] = []
-        var axes: [(code: UInt16, steps: [Step])] = []
+        var axes: [(code: UInt16, binding: AxisBinding)] = []
         var seen: [EventCode: Node] = [:]
         guard let pairs = reader.mapping(node, "bind of \(what)") else { return ([], []) }
         if pairs.isEmpty { reader.error(node, "\(what) binds nothing") }
@@ -192,20 +195,31 @@ struct ProfileParser {
             case EventType.key:
                 if case .scalar(let scalar) = value, let role = Role(rawValue: scalar.string) {
                     keys.append((code.code, .role(role)))
+                } else if isControlBinding(value) {
+                    keys.append((code.code, .control))
                 } else {
                     keys.append((code.code, .actions(expand(parseActions(value, name), macro: nil))))
                 }
             case EventType.rel:
                 if case .scalar(let scalar) = value, Role(rawValue: scalar.string) != nil {
                     reader.error(value, "\(name) is an axis, not a button: bind it to an action such as zoom.step")
+                } else if isControlBinding(value) {
+                    axes.append((code.code, .control))
                 } else {
-                    axes.append((code.code, expand(parseActions(value, name), macro: nil)))
+                    axes.append((code.code, .actions(expand(parseActions(value, name), macro: nil))))
                 }
             default:
                 reader.error(keyNode, "\(name) cannot be bound: only buttons (EV_KEY) and axes (EV_REL) can")
             }
         }
         return (keys, axes)
+    }
+
+    /// `control`: the button or axis drives the capture controls, which the profile must have.
+    private mutating func isControlBinding(_ value: Node) -> Bool {
+        guard case .scalar(let scalar) = value, scalar.string == "control" else { return false }
+        if controls.isEmpty { reader.error(value, "control binds the capture controls, but the profile has no controls section") }
+        return true
     }
 
     // MARK: capture
@@ -297,6 +311,10 @@ struct ProfileParser {
             let parts = text.split(separator: " ", maxSplits: 1)
             let name = parts.first.map(String.init) ?? ""
             let argument = parts.count > 1 ? String(parts[1]).trimmingSpaces : nil
+            if name.hasPrefix("control."), controls.isEmpty, Action.bareNames[name] != nil || Action.argumentNames.contains(name) {
+                reader.error(node, "\(name) needs a controls section")
+                return nil
+            }
             if argument == nil, let action = Action.bareNames[name] { return .action(action) }
             if argument == nil, macroNames.contains(name) { return .macro(name, node) }
             if Action.argumentNames.contains(name) {
@@ -311,6 +329,10 @@ struct ProfileParser {
         case .mapping(let mapping) where mapping.count == 1:
             let (keyNode, value) = mapping.first!
             let name = keyNode.string ?? ""
+            if name.hasPrefix("control."), controls.isEmpty, Action.argumentNames.contains(name) {
+                reader.error(keyNode, "\(name) needs a controls section")
+                return nil
+            }
             guard Action.argumentNames.contains(name) else {
                 reader.error(keyNode, "unknown action '\(name)' in \(what) (actions with arguments: \(YAMLReader.list(Action.argumentNames.sorted())))")
                 return nil
@@ -324,6 +346,7 @@ struct ProfileParser {
 
     private mutating func action(_ name: String, _ argument: Node?, _ node: Node) -> RawAction? {
         if name == "zoom.step", argument == nil { return .action(.zoomStep(nil)) }
+        if name == "control.adjust", argument == nil { return .action(.control(.adjust(nil))) }
         guard let argument else {
             reader.error(node, "\(name) needs an argument")
             return nil
@@ -339,6 +362,15 @@ struct ProfileParser {
             }
             return .action(.zoomSet(factor))
         case "wait": return reader.duration(argument, "wait").map { .action(.wait($0)) }
+        case "control.adjust":
+            guard let detents = reader.integer(argument, "control.adjust", in: -100...100) else { return nil }
+            guard detents != 0 else {
+                reader.error(argument, "control.adjust moves by a number of detents other than 0")
+                return nil
+            }
+            return .action(.control(.adjust(detents)))
+        case "control.set", "control.reset":
+            return controlAction(name, argument)
         case "sound":
             guard let sound = reader.string(argument, "sound") else { return nil }
             guard sounds.isKnown(sound) else {
@@ -361,6 +393,54 @@ struct ProfileParser {
         default:
             return nil
         }
+    }
+
+    /// `control.set NAME VALUE` (or `[NAME, VALUE]`), `control.reset NAME`: NAME is one of the profile's controls.
+    private mutating func controlAction(_ name: String, _ argument: Node) -> RawAction? {
+        var words: [String]
+        if case .sequence = argument {
+            words = reader.strings(argument, name) ?? []
+        } else {
+            guard let text = reader.string(argument, name) else { return nil }
+            words = [text]
+            if name == "control.set" {
+                // The longest control name the text starts with, then the value.
+                let names = controls.map(\.name).sorted { $0.count > $1.count }
+                if let match = names.first(where: { text.lowercased().hasPrefix($0.lowercased() + " ") }) {
+                    words = [String(text.prefix(match.count)), String(text.dropFirst(match.count)).trimmingSpaces]
+                } else if let space = text.lastIndex(of: " ") {
+                    words = [String(text[..<space]).trimmingSpaces, String(text[text.index(after: space)...])]
+                }
+            }
+        }
+        let count = name == "control.set" ? 2 : 1
+        guard words.count == count, !words[0].isEmpty else {
+            reader.error(argument, name == "control.set" ? "control.set takes a control's name and a value: control.set Zoom 2, or [White balance, 4600]" : "control.reset takes a control's name")
+            return nil
+        }
+        guard let control = controls.first(where: { $0.name.lowercased() == words[0].lowercased() }) else {
+            reader.error(argument, "\(name): no control is named '\(words[0])' (controls: \(YAMLReader.list(controls.map(\.name))))")
+            return nil
+        }
+        guard count == 2 else { return .action(.control(.reset(control.name))) }
+        let value = words[1]
+        switch control.kind {
+        case .picker(let titles):
+            var choices = titles
+            if choices == nil, case .recorder(let setting)? = control.target { choices = RecorderSettingValues.choices(setting) }
+            if let choices, !choices.contains(where: { $0.lowercased() == value.lowercased() }),
+                Int(value).map({ !choices.indices.contains($0) }) ?? true
+            {
+                reader.error(argument, "\(control.name) has no item '\(value)' (items: \(YAMLReader.list(choices)))")
+                return nil
+            }
+        default:
+            guard Double(value) != nil else {
+                reader.error(argument, "\(control.name) takes a number, not '\(value)'")
+                return nil
+            }
+        }
+        return .action(.control(.set(control.name, value)))
     }
 
     /// Expands macro calls; each step remembers the innermost macro it came from.

@@ -1,11 +1,7 @@
 import Yams
 
-/// The `camera`, `controls` and `sounds` sections.
+/// The `camera` and `sounds` sections.
 extension ProfileParser {
-    static let maxControls = 6
-    /// The largest magnitude of a slider's bounds, step and values.
-    static let controlLimit = 1e9
-
     mutating func parseCamera(_ node: Node) -> CameraSpec {
         var camera = CameraSpec()
         guard let pairs = reader.mapping(node, "camera") else { return camera }
@@ -59,94 +55,6 @@ extension ProfileParser {
             return nil
         }
         return (width, height)
-    }
-
-    mutating func parseControls(_ node: Node) -> [ControlSpec] {
-        guard let items = reader.sequence(node, "controls") else { return [] }
-        if items.count > Self.maxControls {
-            reader.error(items[Self.maxControls], "a rig has at most \(Self.maxControls) controls")
-        }
-        return items.compactMap { parseControl($0) }
-    }
-
-    private mutating func parseControl(_ node: Node) -> ControlSpec? {
-        guard let pairs = reader.mapping(node, "a control") else { return nil }
-        let value = { (key: String) in pairs.first { $0.key == key }?.value }
-        guard let typeNode = value("type") else {
-            reader.error(node, "a control needs a type (zoom, exposure-bias, slider or picker)")
-            return nil
-        }
-        let kinds = ["zoom", "exposure-bias", "slider", "picker"]
-        guard let type = reader.choice(typeNode, "type", kinds.map { ($0, $0) }) else { return nil }
-        let common = ["type", "name", "target", "enabled"]
-        let extra: [String] =
-            switch type {
-            case "slider": ["min", "max", "step", "values", "format"]
-            case "picker": ["titles", "selected"]
-            default: []
-            }
-        reader.checkKeys(pairs, allowed: common + extra, in: "a \(type) control")
-        let name = value("name").flatMap { reader.string($0, "name") }
-        let target = value("target").flatMap { reader.string($0, "target") }
-        let enabled = value("enabled").flatMap { reader.bool($0, "enabled") } ?? true
-        let format = value("format").flatMap { reader.string($0, "format") }
-        let kind: ControlSpec.Kind
-        switch type {
-        case "zoom": kind = .zoom
-        case "exposure-bias": kind = .exposureBias
-        case "slider":
-            guard let values = parseSliderValues(node, value) else { return nil }
-            kind = .slider(values)
-        default:
-            guard let titlesNode = value("titles"), let titles = reader.strings(titlesNode, "titles"), !titles.isEmpty
-            else {
-                reader.error(value("titles") ?? node, "a picker needs a list of titles")
-                return nil
-            }
-            let selected = value("selected").flatMap { reader.integer($0, "selected", in: 0...(titles.count - 1)) } ?? 0
-            kind = .picker(titles: titles, selected: selected)
-        }
-        guard let label = name ?? (type == "zoom" ? "Zoom" : type == "exposure-bias" ? "Exposure" : nil) else {
-            reader.error(node, "a \(type) control needs a name")
-            return nil
-        }
-        if type == "slider" || type == "picker", target == nil {
-            reader.error(node, "a \(type) control needs a target, such as v4l2:brightness or recorder:fps")
-        }
-        return ControlSpec(kind: kind, name: label, target: target, format: format, enabled: enabled)
-    }
-
-    private mutating func parseSliderValues(_ node: Node, _ value: (String) -> Node?) -> ControlSpec.SliderValues? {
-        if let valuesNode = value("values") {
-            guard let items = reader.sequence(valuesNode, "values") else { return nil }
-            let numbers = items.compactMap { reader.number($0, "each value", in: -Self.controlLimit...Self.controlLimit) }
-            guard numbers.count == items.count else { return nil }
-            guard !numbers.isEmpty else {
-                reader.error(valuesNode, "values lists nothing")
-                return nil
-            }
-            if value("min") != nil || value("max") != nil || value("step") != nil {
-                reader.error(valuesNode, "a slider has either values or min and max, not both")
-            }
-            return .explicit(numbers)
-        }
-        guard let minNode = value("min"), let maxNode = value("max") else {
-            reader.error(node, "a slider needs min and max, or a list of values")
-            return nil
-        }
-        guard let low = reader.number(minNode, "min", in: -Self.controlLimit...Self.controlLimit),
-            let high = reader.number(maxNode, "max", in: -Self.controlLimit...Self.controlLimit) else { return nil }
-        guard low < high else {
-            reader.error(maxNode, "max must be greater than min")
-            return nil
-        }
-        guard let stepNode = value("step") else { return .continuous(low...high) }
-        guard let step = reader.number(stepNode, "step", in: -Self.controlLimit...Self.controlLimit) else { return nil }
-        guard step > 0 else {
-            reader.error(stepNode, "step must be greater than 0")
-            return nil
-        }
-        return .stepped(low...high, step: step)
     }
 
     mutating func parseSounds(_ node: Node) -> SoundSpec {

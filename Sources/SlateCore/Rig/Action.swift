@@ -16,6 +16,8 @@ public enum Action: Hashable, Sendable {
     case wait(Duration)
     /// A program and its arguments; never a shell string.
     case exec([String])
+    /// Something asked of the capture controls (`control.show`, `control.adjust 2`, ...).
+    case control(ControlAction)
 
     /// The name a profile uses, e.g. `take.toggle`.
     public var name: String {
@@ -34,6 +36,15 @@ public enum Action: Hashable, Sendable {
         case .sound: "sound"
         case .wait: "wait"
         case .exec: "exec"
+        case .control(let action):
+            switch action {
+            case .show: "control.show"
+            case .next: "control.next"
+            case .previous: "control.previous"
+            case .adjust: "control.adjust"
+            case .set: "control.set"
+            case .reset: "control.reset"
+            }
         }
     }
 
@@ -42,12 +53,15 @@ public enum Action: Hashable, Sendable {
         "take.start": .takeStart, "take.stop": .takeStop, "take.toggle": .takeToggle,
         "take.delete-last": .takeDeleteLast, "takes.export": .takesExport, "zoom.step": .zoomStep(nil),
         "fps.toggle": .fpsToggle, "camera.toggle": .cameraToggle, "torch.toggle": .torchToggle,
-        "filter.next": .filterNext,
+        "filter.next": .filterNext, "control.show": .control(.show), "control.next": .control(.next),
+        "control.previous": .control(.previous), "control.adjust": .control(.adjust(nil)),
     ]
 
     /// Actions that take an argument: `zoom.set 2`, `zoom.step 0.5`, `sound shutter`,
-    /// `wait 200ms`, `exec [argv]`.
-    public static let argumentNames: Set<String> = ["zoom.set", "zoom.step", "sound", "wait", "exec"]
+    /// `wait 200ms`, `exec [argv]`, `control.adjust 2`, `control.set NAME VALUE`, `control.reset NAME`.
+    public static let argumentNames: Set<String> = [
+        "zoom.set", "zoom.step", "sound", "wait", "exec", "control.adjust", "control.set", "control.reset",
+    ]
 
     /// The recorder operation behind this action, if it is one.
     var recorderCommand: RecorderCommand? {
@@ -61,7 +75,7 @@ public enum Action: Hashable, Sendable {
         case .cameraToggle: .cameraToggle
         case .torchToggle: .torchToggle
         case .filterNext: .filterNext
-        case .takeToggle, .zoomStep, .sound, .wait, .exec: nil
+        case .takeToggle, .zoomStep, .sound, .wait, .exec, .control: nil
         }
     }
 }

@@ -32,24 +32,26 @@ struct MacroRunner {
     /// `value` is an axis delta.
     mutating func run(
         _ steps: [Step], trigger: TriggerInfo?, value: Double?, feedback: Bool, at time: Instant,
-        book: inout RigBook, into out: inout [RigEffect]
+        book: inout RigBook, deck: inout ControlDeck, into out: inout [RigEffect]
     ) {
         started += 1
         var program = Program(
             steps: steps, next: 0, resume: time, order: started, trigger: trigger, value: value,
             feedback: feedback && sounds.feedback, lastSound: nil)
-        execute(&program, book: &book, into: &out)
+        execute(&program, book: &book, deck: &deck, into: &out)
     }
 
     /// Resumes every list whose wait ends at or before `time`, in time order.
-    mutating func fireTimers(upTo time: Instant, book: inout RigBook, into out: inout [RigEffect]) {
+    mutating func fireTimers(upTo time: Instant, book: inout RigBook, deck: inout ControlDeck, into out: inout [RigEffect]) {
         while let first = waiting.first, first.resume <= time {
             var program = waiting.removeFirst()
-            execute(&program, book: &book, into: &out)
+            execute(&program, book: &book, deck: &deck, into: &out)
         }
     }
 
-    private mutating func execute(_ program: inout Program, book: inout RigBook, into out: inout [RigEffect]) {
+    private mutating func execute(
+        _ program: inout Program, book: inout RigBook, deck: inout ControlDeck, into out: inout [RigEffect]
+    ) {
         let time = program.resume
         while program.next < program.steps.count {
             let step = program.steps[program.next]
@@ -71,6 +73,10 @@ struct MacroRunner {
                     trigger: program.trigger, value: program.value, macro: step.macro, recording: book.isRecording)
                 out.append(.report(.action(report)))
                 out.append(.exec(argv: argv, environment: report.environment, at: time))
+            case .control(let action):
+                if case .adjust(nil) = action { report.value = program.value ?? 1 }
+                out.append(.report(.action(report)))
+                deck.perform(action, value: program.value, at: time, book: &book, into: &out)
             case .takeToggle:
                 perform(book.isRecording ? .stop : .start, &report, &program, book: &book, into: &out)
             case .zoomStep(let amount):

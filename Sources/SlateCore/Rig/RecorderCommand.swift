@@ -10,6 +10,11 @@ public enum RecorderCommand: Hashable, Sendable {
     case cameraToggle
     case torchToggle
     case filterNext
+    /// Set by a control: a frame rate, a camera, a filter, a preroll.
+    case fpsSet(Int)
+    case cameraSet(CameraPosition)
+    case filterSet(ExportFilter)
+    case prerollSet(Duration)
 }
 
 /// What a command did, as the action's report line says.
@@ -23,6 +28,7 @@ public enum RecorderOutcome: Hashable, Sendable {
     case camera(CameraPosition)
     case torch(Bool)
     case filter(String)
+    case preroll(Duration)
     /// Nothing changed, and why (e.g. `not recording`).
     case ignored(String)
 
@@ -38,6 +44,7 @@ public enum RecorderOutcome: Hashable, Sendable {
         case .camera(let position): "\(position.rawValue) camera"
         case .torch(let on): on ? "torch on" : "torch off"
         case .filter(let name): "filter \(name)"
+        case .preroll(let duration): "preroll " + DurationText.format(duration)
         case .ignored(let reason): "ignored: \(reason)"
         }
     }

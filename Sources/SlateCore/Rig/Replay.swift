@@ -1,6 +1,7 @@
 /// Runs a timeline through a rig machine in virtual time: the engine and the
 /// macro runner see the events' own timestamps, as fast as the caller steps.
-/// The effects collect in `driver`.
+/// The effects collect in `driver`. With a modelled camera, the controls it
+/// is asked to set are answered at once, as a camera session answers.
 public final class Replay {
     public let driver: RigDriver
     public let timeline: Timeline
@@ -9,11 +10,14 @@ public final class Replay {
     private var emulations: [DropEmulation]
     private var index = 0
     private var finished = false
+    /// The camera whose controls are modelled; nil when a real one answers.
+    public private(set) var camera: ModelledCamera?
 
     /// Fails when no device of the timeline matches an input of the profile.
-    public init(profile: Profile, timeline: Timeline, book: RigBook = RigBook(), captureActive: Bool = true)
-        throws(ReplayError)
-    {
+    public init(
+        profile: Profile, timeline: Timeline, book: RigBook = RigBook(), captureActive: Bool = true,
+        camera: ModelledCamera? = nil
+    ) throws(ReplayError) {
         let matches = timeline.devices.map { profile.explainMatch($0) }
         if !timeline.devices.isEmpty, !matches.contains(where: { $0.contains(where: \.matches) }) {
             throw ReplayError(devices: timeline.devices, matches: matches, profile: profile.file)
@@ -23,6 +27,8 @@ public final class Replay {
         origin = timeline.origin ?? Instant(microseconds: 0)
         sources = Array(repeating: nil, count: timeline.devices.count)
         emulations = Array(repeating: DropEmulation(), count: timeline.devices.count)
+        self.camera = camera
+        if let camera { handle(.fact(.cameraControls(camera.controls, source: .camera), at: origin)) }
         for device in timeline.devices.indices where timeline.present[device] { attach(device) }
     }
 
@@ -52,11 +58,32 @@ public final class Replay {
         if index == timeline.items.count {
             if !finished {
                 finished = true
-                driver.handle(.endOfStream(at: lastTime))
+                handle(.endOfStream(at: lastTime))
             }
         } else {
-            driver.handle(.time(time))
+            handle(.time(time))
         }
+    }
+
+    /// Another program set the modelled camera's control `key` at `time`.
+    public func changeFromOutside(_ key: String, to value: Int64, at time: Instant) {
+        guard var camera else { return }
+        let facts = camera.changeFromOutside(key, to: value)
+        self.camera = camera
+        for fact in facts { handle(.fact(fact, at: time)) }
+    }
+
+    /// Hands `input` to the rig; the modelled camera answers the controls it is asked to set.
+    private func handle(_ input: RigInput) {
+        let start = driver.effects.count
+        driver.handle(input)
+        guard var camera else { return }
+        var facts: [(RigFact, Instant)] = []
+        for case .camera(.setControl(let id, let value), let time) in driver.effects[start...] {
+            facts += camera.set(id, value).map { ($0, time) }
+        }
+        self.camera = camera
+        for (fact, time) in facts { handle(.fact(fact, at: time)) }
     }
 
     /// Runs the whole timeline.
@@ -68,17 +95,16 @@ public final class Replay {
         switch entry.item {
         case .event(let device, let event):
             guard let source = sources[device] else { return }
-            let driver = self.driver
-            emulations[device].deliver(event) { driver.handle(.event($0, from: source, resync: $1)) }
+            emulations[device].deliver(event) { self.handle(.event($0, from: source, resync: $1)) }
         case .deviceAdded(let device):
-            driver.handle(.time(entry.time))
+            handle(.time(entry.time))
             if sources[device] == nil { attach(device) }
         case .deviceRemoved(let device):
-            if let source = sources[device] { driver.handle(.detached(source, at: entry.time)) }
+            if let source = sources[device] { handle(.detached(source, at: entry.time)) }
             sources[device] = nil
             emulations[device] = DropEmulation()
         case .captureActive(let active):
-            driver.handle(.captureActive(active, at: entry.time))
+            handle(.captureActive(active, at: entry.time))
         }
     }
 

@@ -5,9 +5,11 @@ public enum Report: Sendable {
     case sound(SoundReport)
     case take(TakeReport)
     case ignored(IgnoredReport)
+    case control(ControlReport)
 
     public var time: Instant {
         switch self {
+        case .control(let report): report.time
         case .ignored(let report): report.time
         case .phase(let report): report.time
         case .action(let report): report.time

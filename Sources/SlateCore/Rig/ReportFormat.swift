@@ -36,6 +36,8 @@ public struct ReportFormat: Sendable {
             return line
         case .take(let take):
             return "\(time)  take     " + takeText(take)
+        case .control(let control):
+            return Self.trimTrailing("\(time)  control  " + Self.pad(control.control, 12) + " " + controlText(control))
         case .ignored(let ignored):
             return "\(time)  ignored  " + Self.pad(ignored.input, 12) + " " + Self.pad(ignored.code.name, 16) + " "
                 + ignored.reason.text
@@ -59,6 +61,17 @@ public struct ReportFormat: Sendable {
         return line
     }
 
+    /// `2.0×  (knob)`, `off  disabled: auto gain is on  (camera)`, `overlay-shown`.
+    private func controlText(_ control: ControlReport) -> String {
+        if let event = control.event {
+            return event == .overlayHidden ? event.rawValue : event.rawValue + " " + (control.text ?? "")
+        }
+        var line = Self.pad(control.text ?? "", 14)
+        if control.enabled == false { line += " disabled" + (control.reason.map { ": " + $0 } ?? "") }
+        if let source = control.source { line += "  (\(source.rawValue))" }
+        return line
+    }
+
     private func actionText(_ action: ActionReport) -> String {
         switch action.action {
         case .zoomStep:
@@ -68,6 +81,11 @@ public struct ReportFormat: Sendable {
         case .wait(let duration): return "wait " + DurationText.format(duration)
         case .sound(let name): return "sound " + name
         case .exec(let argv): return "exec " + argv.map(Self.shellQuoted).joined(separator: " ")
+        case .control(.adjust(let detents)):
+            let value = detents.map(Double.init) ?? action.value ?? 1
+            return "control.adjust " + (value >= 0 ? "+" : "") + NumberText.format(value)
+        case .control(.set(let name, let value)): return "control.set \(name) \(value)"
+        case .control(.reset(let name)): return "control.reset \(name)"
         default: return action.action.name
         }
     }

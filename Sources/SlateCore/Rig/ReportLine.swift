@@ -16,6 +16,7 @@ public struct ReportLine: Codable, Hashable, Sendable {
         case sound(Sound)
         case take(Take)
         case ignored(Ignored)
+        case control(Control)
     }
 
     /// A bound button's phase; `role` is `direct` for a button bound to actions.
@@ -75,6 +76,17 @@ public struct ReportLine: Codable, Hashable, Sendable {
         public var reason: String
     }
 
+    /// A control's value, or what the overlay did (`event`).
+    public struct Control: Codable, Hashable, Sendable {
+        public var control: String
+        public var event: String?
+        public var value: Double?
+        public var text: String?
+        public var enabled: Bool?
+        public var source: String?
+        public var reason: String?
+    }
+
     public init(t: Double, dispatched: Double? = nil, fields: Fields) {
         self.t = t
         self.dispatched = dispatched
@@ -120,6 +132,12 @@ public struct ReportLine: Codable, Hashable, Sendable {
                     dropped: take.dropped, done: take.done, message: take.message))
         case .ignored(let ignored):
             fields = .ignored(Ignored(input: ignored.input, code: ignored.code.name, reason: ignored.reason.text))
+        case .control(let control):
+            fields = .control(
+                Control(
+                    control: control.control, event: control.event?.rawValue, value: control.value.map(Self.rounded),
+                    text: control.text, enabled: control.enabled, source: control.source?.rawValue,
+                    reason: control.reason))
         }
     }
 
@@ -129,7 +147,7 @@ public struct ReportLine: Codable, Hashable, Sendable {
     }
 
     private enum Kind: String, Codable {
-        case capture, action, sound, take, ignored
+        case capture, action, sound, take, ignored, control
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -146,6 +164,7 @@ public struct ReportLine: Codable, Hashable, Sendable {
         case .sound: fields = .sound(try Sound(from: decoder))
         case .take: fields = .take(try Take(from: decoder))
         case .ignored: fields = .ignored(try Ignored(from: decoder))
+        case .control: fields = .control(try Control(from: decoder))
         }
     }
 
@@ -170,6 +189,9 @@ public struct ReportLine: Codable, Hashable, Sendable {
         case .ignored(let ignored):
             try container.encode(Kind.ignored, forKey: .type)
             try ignored.encode(to: encoder)
+        case .control(let control):
+            try container.encode(Kind.control, forKey: .type)
+            try control.encode(to: encoder)
         }
     }
 }

@@ -34,15 +34,18 @@ public struct RigBook: Sendable {
     public private(set) var position: CameraPosition
     public private(set) var torch = false
     public private(set) var filter: ExportFilter
+    /// Video kept from before each press.
+    public private(set) var preroll: Duration
     public private(set) var camera: Camera
     /// Whether the take in progress has started recording (its first frame came).
     private var recordingOpened = false
 
     public init(
-        fps: Int = 60, position: CameraPosition = .back, filter: ExportFilter = .none, takes: Int = 0,
-        camera: Camera = .modelled
+        fps: Int = 60, position: CameraPosition = .back, filter: ExportFilter = .none, preroll: Duration = .zero,
+        takes: Int = 0, camera: Camera = .modelled
     ) {
         self.fps = fps
+        self.preroll = preroll
         self.position = position
         self.filter = filter
         self.takes = takes
@@ -51,7 +54,9 @@ public struct RigBook: Sendable {
 
     /// The state a profile's camera section starts with.
     public init(camera spec: CameraSpec, takes: Int = 0, camera: Camera = .modelled) {
-        self.init(fps: spec.fps, position: spec.position, filter: spec.filter, takes: takes, camera: camera)
+        self.init(
+            fps: spec.fps, position: spec.position, filter: spec.filter, preroll: spec.preroll, takes: takes,
+            camera: camera)
     }
 
     /// Whether a camera streams (or is modelled).
@@ -113,6 +118,19 @@ public struct RigBook: Sendable {
         case .filterNext:
             filter = filter.next
             return .filter(filter.rawValue)
+        case .fpsSet(let rate):
+            guard rate != fps else { return .fps(rate) }
+            return switchCamera(position: position, fps: rate, at: time, into: &effects)
+        case .cameraSet(let next):
+            guard next != position else { return .camera(next) }
+            return switchCamera(position: next, fps: fps, at: time, into: &effects)
+        case .filterSet(let next):
+            filter = next
+            return .filter(filter.rawValue)
+        case .prerollSet(let duration):
+            preroll = duration
+            effects.append(.take(.preroll(duration), at: time))
+            return .preroll(duration)
         }
     }
 
@@ -192,6 +210,8 @@ public struct RigBook: Sendable {
         case .cameraClosed:
             camera = .absent
             closedUnasked(started: recordingOpened)
+        case .cameraControls, .controlSet, .controlFailed:
+            break
         }
     }
 

@@ -34,6 +34,8 @@ public enum TakeCommand: Hashable, Sendable {
     case deleteLast
     /// Export every available take through `filter` into one video.
     case export(ExportFilter)
+    /// Keep this much video from before each press, from now on.
+    case preroll(Duration)
 }
 
 /// What the camera's owner is asked to do.
@@ -45,4 +47,6 @@ public enum CameraCommand: Hashable, Sendable {
     /// streams; with `splitting`, the take in progress is closed at the
     /// command's instant and the next one starts with the new camera.
     case switchTo(CameraPosition, fps: Int, splitting: Bool)
+    /// Set a V4L2 control; the camera answers with `RigFact.controlSet`.
+    case setControl(CameraControl.ID, Int64)
 }

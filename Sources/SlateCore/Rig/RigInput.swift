@@ -50,6 +50,14 @@ public enum RigFact: Sendable {
     case cameraLost(String)
     /// The camera was closed on purpose.
     case cameraClosed
+    /// The camera's controls as it has them now: all of them when it opens,
+    /// or those that changed (set by a control, by another program, or by
+    /// the camera itself).
+    case cameraControls([CameraControl], source: ControlSource)
+    /// A `setControl` was carried out: the value asked and the value the driver kept.
+    case controlSet(CameraControl.ID, asked: Int64, kept: Int64)
+    /// A `setControl` failed.
+    case controlFailed(CameraControl.ID, String)
 }
 
 /// A closed take, as `type: take` lines report it.

@@ -19,6 +19,8 @@ public struct RigMachine: Sendable {
     private var runner: MacroRunner
     /// The books on the recorder and the camera.
     public private(set) var book: RigBook
+    /// The capture controls and their overlay.
+    public private(set) var deck: ControlDeck
     public private(set) var sources: [Source?] = []
     /// The input index of each source, -1 once detached (read on every event).
     private var sourceInputs: [Int] = []
@@ -35,6 +37,7 @@ public struct RigMachine: Sendable {
         engine = GestureEngine(bindings: bindings, capture: profile.capture, active: captureActive)
         runner = MacroRunner(sounds: profile.sounds)
         self.book = book
+        deck = ControlDeck(profile: profile, active: captureActive, book: book)
         engineOutput.reserveCapacity(8)
     }
 
@@ -53,13 +56,17 @@ public struct RigMachine: Sendable {
         case .captureActive(let active, let time):
             advance(to: time, into: &effects)
             engine.setActive(active, time: time, into: &engineOutput)
+            deck.setActive(active, at: time, into: &effects)
             dispatch(into: &effects)
         case .endOfStream(let time):
             advance(to: time, into: &effects)
             engine.endOfStream(time: time, into: &engineOutput)
             dispatch(into: &effects)
         case .fact(let fact, let time):
+            advance(to: time, into: &effects)
             book.enter(fact, at: time, into: &effects)
+            deck.enter(fact, at: time, book: book, into: &effects)
+            updateDeadline()
         }
     }
 
@@ -115,7 +122,7 @@ public struct RigMachine: Sendable {
             frames[source].append((event, resync))
         case EventType.key where event.value == 1 && !resync:
             frames[source].append((event, resync))
-        case EventType.rel where code < Bindings.relCount && bindings.axisTables[input][code] > 0:
+        case EventType.rel where code < Bindings.relCount && bindings.axisTables[input][code] != 0:
             frames[source].append((event, resync))
         default:
             return
@@ -126,7 +133,9 @@ public struct RigMachine: Sendable {
         for index in frames[source].indices {
             let (event, resync) = frames[source][index]
             let code = Int(event.code)
-            if event.type == EventType.key {
+            if event.type == EventType.key, code < Bindings.keyCount, bindings.keyTables[input][code] == Bindings.control {
+                knobButton(event, input: input, skipped: resync || synthetic, into: &effects)
+            } else if event.type == EventType.key {
                 if code >= Bindings.keyCount || bindings.keyTables[input][code] == Bindings.unbound {
                     effects.append(
                         .report(
@@ -141,17 +150,38 @@ public struct RigMachine: Sendable {
                         source: source, input: input, code: event.code, binding: bindings.keyTables[input][code],
                         value: event.value, time: event.time, into: &engineOutput)
                 }
+            } else if bindings.axisTables[input][code] == Bindings.control {
+                if engine.isActive, event.value != 0, !resync { deck.turn(event.value, at: event.time, book: &book, into: &effects) }
             } else if engine.isActive, event.value != 0, !resync {
                 let trigger = TriggerInfo(
                     input: profile.inputs[input].name, code: EventCode(type: event.type, code: event.code),
                     role: nil, gesture: nil)
                 runner.run(
                     bindings.axisActions[input][Int(bindings.axisTables[input][code]) - 1], trigger: trigger,
-                    value: Double(event.value), feedback: false, at: event.time, book: &book, into: &effects)
+                    value: Double(event.value), feedback: false, at: event.time, book: &book, deck: &deck, into: &effects)
             }
         }
         frames[source].removeAll(keepingCapacity: true)
         dispatch(into: &effects)
+    }
+
+    /// The controls' knob button: not a capture event, so it takes no part in
+    /// the one-source rule. Presses lost to SYN_DROPPED or released by the
+    /// kernel (an unplug) do nothing.
+    private mutating func knobButton(_ event: InputEvent, input: Int, skipped: Bool, into effects: inout [RigEffect]) {
+        guard !skipped else { return }
+        switch event.value {
+        case 1 where !engine.isActive:
+            effects.append(
+                .report(
+                    .ignored(
+                        IgnoredReport(
+                            time: event.time, input: profile.inputs[input].name,
+                            code: EventCode(type: EventType.key, code: event.code), reason: .captureInactive))))
+        case 1: deck.press(at: event.time, into: &effects)
+        case 0: deck.release(at: event.time, into: &effects)
+        default: break
+        }
     }
 
     /// Whether the rig uses `event`: a bound button or axis of the source's input.
@@ -161,7 +191,7 @@ public struct RigMachine: Sendable {
         let input = sourceInputs[source], code = Int(event.code)
         switch event.type {
         case EventType.key where code < Bindings.keyCount: return bindings.keyTables[input][code] != Bindings.unbound
-        case EventType.rel where code < Bindings.relCount: return bindings.axisTables[input][code] > 0
+        case EventType.rel where code < Bindings.relCount: return bindings.axisTables[input][code] != 0
         default: return false
         }
     }
@@ -178,8 +208,11 @@ public struct RigMachine: Sendable {
             if let engineDeadline = engine.nextDeadline, engineDeadline == deadline {
                 engine.fireTimers(upTo: deadline, into: &engineOutput)
                 dispatch(into: &effects)
+            } else if let runnerDeadline = runner.nextDeadline, runnerDeadline == deadline {
+                runner.fireTimers(upTo: deadline, book: &book, deck: &deck, into: &effects)
+                updateDeadline()
             } else {
-                runner.fireTimers(upTo: deadline, book: &book, into: &effects)
+                deck.fireTimers(upTo: deadline, into: &effects)
                 updateDeadline()
             }
         }
@@ -207,7 +240,7 @@ public struct RigMachine: Sendable {
                     role: target.role, gesture: gesture)
                 runner.run(
                     steps, trigger: trigger, value: nil, feedback: bindings.remote[input], at: time, book: &book,
-                    into: &effects)
+                    deck: &deck, into: &effects)
             case let .ignored(_, input, code, cause, time):
                 let reason: IgnoredReport.Reason
                 switch cause {
@@ -229,9 +262,6 @@ public struct RigMachine: Sendable {
     }
 
     private mutating func updateDeadline() {
-        switch (engine.nextDeadline, runner.nextDeadline) {
-        case let (e?, r?): nextDeadline = min(e, r)
-        case let (e, r): nextDeadline = e ?? r
-        }
+        nextDeadline = [engine.nextDeadline, runner.nextDeadline, deck.nextDeadline].compactMap { $0 }.min()
     }
 }

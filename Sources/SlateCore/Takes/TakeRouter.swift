@@ -35,7 +35,7 @@ public struct TakeRouter<Packet> {
         case recording(stopAt: Instant?)
     }
 
-    public let preroll: Duration
+    public var preroll: Duration
     private var state = State.idle
     /// A start that came while the take was closing.
     private var queuedStart: Instant?

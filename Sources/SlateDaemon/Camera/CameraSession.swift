@@ -7,7 +7,7 @@ import SlateMedia
 /// The camera's one owner: a thread that streams its frames into the take
 /// pipeline and carries out everything else asked of it, in order, from its
 /// mailbox: opening, switching to another camera or rate, the zoom control,
-/// the torch, closing. Only this thread makes V4L2 calls on the camera. What
+/// the torch, the controls the rig sets, closing. Only this thread makes V4L2 calls on the camera. What
 /// comes of each request reaches the pipeline in line with the frames, and
 /// from there the rig, as `TakeRecorder.Event`s.
 final class CameraSession: Sendable {
@@ -18,6 +18,8 @@ final class CameraSession: Sendable {
         /// Set the camera's zoom control.
         case zoom(Int64)
         case torch(Bool)
+        /// Set a V4L2 control for the rig, which hears what the driver kept.
+        case setControl(CameraControl.ID, Int64)
         case close
         case shutdown
     }
@@ -42,6 +44,8 @@ final class CameraSession: Sendable {
     func switchTo(_ opening: CameraOpening, splitAt: Instant?) { mailbox.post(Letter.switchTo(opening, splitAt: splitAt)) }
 
     func torch(_ on: Bool) { mailbox.post(Letter.torch(on)) }
+
+    func setControl(_ id: CameraControl.ID, _ value: Int64) { mailbox.post(Letter.setControl(id, value)) }
 
     func close() { mailbox.post(Letter.close) }
 
@@ -112,6 +116,7 @@ private final class CameraOwner {
             pipeline.post { $0.backlog.push(.switched, at: MonotonicClock.now(), pinned: true) }
         case .zoom(let value): setZoom(value)
         case .torch(let on): setTorch(on)
+        case .setControl(let id, let value): setControl(id, value)
         case .close: stop(saying: nil)
         case .shutdown: return false
         }
@@ -170,6 +175,37 @@ private final class CameraOwner {
         opening = wanted
         source = camera.source
         pipeline.post { $0.backlog.push(.stream(stream, said: said, startAt: startAt), at: MonotonicClock.now(), pinned: true) }
+        tellControls(of: camera.camera)
+    }
+
+    /// Tells the rig every control of the camera (none for the test pattern).
+    private func tellControls(of camera: V4L2Camera?) {
+        do {
+            say(.controls(try camera?.controls() ?? [], source: .camera))
+        } catch {
+            log.warning("controls: \(error)")
+            say(.controls([], source: .camera))
+        }
+    }
+
+    /// Sets a control and tells the rig what the driver kept; a control that
+    /// moves others (an automatic mode) has the camera's controls read again.
+    private func setControl(_ id: CameraControl.ID, _ value: Int64) {
+        guard let opened else {
+            say(.controlFailed(id, "no camera streams"))
+            return
+        }
+        guard let camera = opened.camera else {
+            say(.controlFailed(id, "\(opened.facts.name) has no controls"))
+            return
+        }
+        do {
+            let kept = try camera.set(id, value)
+            say(.controlSet(id, asked: value, kept: kept))
+            if try camera.control(id)?.updatesOthers == true { tellControls(of: camera) }
+        } catch {
+            say(.controlFailed(id, "\(error)"))
+        }
     }
 
     /// Stops streaming: the pipeline closes a take in progress and reports
