@@ -32,8 +32,12 @@ demo: build
 	@rm -rf $(DEMO)
 	$(SLATE) run --profile profiles/demo.yaml --replay recordings/demo-session.evemu --work $(DEMO)/takes --output $(DEMO)
 	@echo
-	@echo "== the exported video"
-	@ls -l $(DEMO)/*.mp4
+	@echo "== slate run: a knob session through profiles/knob-controls.yaml: a click shows the zoom overlay, turning"
+	@echo "   zooms to the 2x detent and back to 1.5x, a double click opens the picker and the knob sets the filter to mono"
+	$(SLATE) run --profile profiles/knob-controls.yaml --replay recordings/knob-session.yml --work $(DEMO)/knob/takes --output $(DEMO)/knob
+	@echo
+	@echo "== the exported videos"
+	@ls -l $(DEMO)/*.mp4 $(DEMO)/knob/*.mp4
 
 test: deps
 	$(SWIFT) build --build-tests

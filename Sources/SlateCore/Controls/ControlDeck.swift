@@ -186,10 +186,10 @@ public struct ControlDeck: Sendable {
                 report(index, source: .camera, reason: reason, at: time, into: &effects)
             }
         case .cameraOpened, .cameraSwitchFailed:
-            refreshAll(source: .camera, at: time, book: book, into: &effects)
+            refreshAll(source: nil, at: time, book: book, into: &effects)
         case .cameraLost, .cameraClosed:
             catalog = nil
-            refreshAll(source: .camera, at: time, book: book, into: &effects)
+            refreshAll(source: nil, at: time, book: book, into: &effects)
         default:
             break
         }
@@ -322,13 +322,15 @@ public struct ControlDeck: Sendable {
         controls.firstIndex { $0.spec.name.lowercased() == name.lowercased() }
     }
 
-    /// Resolves every control again, reporting those whose state or value changed.
-    private mutating func refreshAll(source: ControlSource, at time: Instant, book: RigBook, into effects: inout [RigEffect]) {
+    /// Resolves every control again, reporting those whose state or value
+    /// the camera's controls changed (`source`); the camera opening or closing
+    /// is reported by its own lines (nil).
+    private mutating func refreshAll(source: ControlSource?, at time: Instant, book: RigBook, into effects: inout [RigEffect]) {
         for index in controls.indices {
             let before = controls[index]
             resolve(index, book: book)
             let after = controls[index]
-            guard before.known, after.known else { continue }
+            guard let source, before.known, after.known else { continue }
             if before.enabled != after.enabled || (after.pending == 0 && before.value != after.value) {
                 report(index, source: source, at: time, into: &effects)
             }

@@ -1,8 +1,8 @@
 /// Who changed a control: a knob bound to the controls, a `control.*`
 /// action, the camera (its driver kept another value, or a setting moved
-/// others), another program, or the profile's `camera.settings`.
+/// others), or another program.
 public enum ControlSource: String, Sendable, Equatable {
-    case knob, action, camera, external, settings
+    case knob, action, camera, external
 }
 
 /// A control's value or the overlay's state, as `type: control` lines report it.
