@@ -70,7 +70,7 @@ struct ReplayCommand: ParsableCommand {
         do {
             replay = try Replay(
                 profile: loaded, timeline: Timeline(recording: parsed), book: RigBook(camera: loaded.camera),
-                captureActive: !inactive)
+                captureActive: !inactive, camera: ModelledCamera(controls: ModelledCamera.typicalWebcam))
         } catch {
             var message = "\(recording): error: \(error)"
             if parsed.devices.contains(where: { !$0.described.isSuperset(of: [.name, .ids]) }) {
