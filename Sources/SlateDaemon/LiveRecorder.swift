@@ -234,6 +234,8 @@ public final class LiveRecorder {
             pending.append((.controlSet(id, asked: asked, kept: kept), now))
         case .controlFailed(let id, let reason):
             pending.append((.controlFailed(id, reason), now))
+        case .settingsApplied(let outcomes):
+            pending.append((.settingsApplied(outcomes), now))
         }
     }
 

@@ -39,6 +39,8 @@ public final class TakeRecorder: Sendable {
         case cameraClosed
         /// The camera's controls, all of them or those that changed.
         case controls([CameraControl], source: ControlSource)
+        /// The profile's camera settings were applied.
+        case settingsApplied([SettingOutcome])
         /// A control was set: the value asked and the value the driver kept.
         case controlSet(CameraControl.ID, asked: Int64, kept: Int64)
         case controlFailed(CameraControl.ID, String)
@@ -163,11 +165,14 @@ public final class TakeRecorder: Sendable {
 
     deinit { shutdown() }
 
+    /// Starts a take with the frame captured at or after `time`; the camera
+    /// session sets the profile's camera settings again where they drifted.
     public func start(at time: Instant) {
         inbox.post { inbox in
             inbox.backlog.protect(from: time)
             inbox.commands.append(.start(time))
         }
+        camera.applySettings()
     }
 
     public func stop(at time: Instant) { inbox.post { $0.commands.append(.stop(time)) } }

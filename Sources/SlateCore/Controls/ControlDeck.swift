@@ -185,6 +185,20 @@ public struct ControlDeck: Sendable {
                 resolve(index, book: book)
                 report(index, source: .camera, reason: reason, at: time, into: &effects)
             }
+        case .settingsApplied(let outcomes):
+            for outcome in outcomes {
+                if let kept = outcome.kept, let id = catalog?.values.first(where: { $0.key == outcome.key })?.id {
+                    catalog?[id]?.value = kept
+                }
+                effects.append(
+                    .report(
+                        .control(
+                            ControlReport(
+                                time: time, control: outcome.key, value: outcome.kept.map(Double.init),
+                                text: outcome.keptText, source: .settings, reason: outcome.problem,
+                                asked: outcome.keptText == outcome.asked || outcome.kept.map(String.init) == outcome.asked ? nil : outcome.asked))))
+            }
+            refreshAll(source: nil, at: time, book: book, into: &effects)
         case .cameraOpened, .cameraSwitchFailed:
             refreshAll(source: nil, at: time, book: book, into: &effects)
         case .cameraLost, .cameraClosed:

@@ -1,8 +1,8 @@
 /// Who changed a control: a knob bound to the controls, a `control.*`
 /// action, the camera (its driver kept another value, or a setting moved
-/// others), or another program.
+/// others), another program, or the profile's `camera.settings`.
 public enum ControlSource: String, Sendable, Equatable {
-    case knob, action, camera, external
+    case knob, action, camera, external, settings
 }
 
 /// A control's value or the overlay's state, as `type: control` lines report it.
@@ -27,13 +27,16 @@ public struct ControlReport: Sendable, Equatable {
     public var text: String?
     public var enabled: Bool?
     public var source: ControlSource?
-    /// Why a disabled control cannot be used.
+    /// Why a disabled control cannot be used, or a setting was not made.
     public var reason: String?
+    /// For a camera setting the driver kept otherwise: the value asked.
+    public var asked: String?
 
     public init(
         time: Instant, control: String, event: Event? = nil, value: Double? = nil, text: String? = nil,
-        enabled: Bool? = nil, source: ControlSource? = nil, reason: String? = nil
+        enabled: Bool? = nil, source: ControlSource? = nil, reason: String? = nil, asked: String? = nil
     ) {
+        self.asked = asked
         self.time = time
         self.control = control
         self.event = event

@@ -132,6 +132,8 @@ public struct CameraSpec: Sendable {
     public var filter: ExportFilter = .none
     public var startOnInput = false
     public var waitForCamera = false
+    /// V4L2 controls set whenever the camera opens and each take starts.
+    public var settings: [CameraSetting] = []
 
     public init() {}
 }

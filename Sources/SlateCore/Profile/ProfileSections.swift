@@ -9,7 +9,7 @@ extension ProfileParser {
             pairs,
             allowed: [
                 "back", "front", "position", "fps", "max-size", "codec", "passthrough", "orientation", "mirror",
-                "preroll", "work", "output", "takes-access", "filter", "start", "wait-for-camera",
+                "preroll", "work", "output", "takes-access", "filter", "start", "wait-for-camera", "settings",
             ], in: "camera")
         for (key, _, value) in pairs {
             switch key {
@@ -39,10 +39,40 @@ extension ProfileParser {
             case "start":
                 camera.startOnInput = reader.choice(value, key, [("run", false), ("first-input", true)]) ?? false
             case "wait-for-camera": camera.waitForCamera = reader.bool(value, key) ?? false
+            case "settings": camera.settings = parseSettings(value)
             default: break
             }
         }
         return camera
+    }
+
+    /// `settings`: V4L2 control keys to a number, `true`/`false`, or a menu item's name.
+    private mutating func parseSettings(_ node: Node) -> [CameraSetting] {
+        var settings: [CameraSetting] = []
+        for (name, keyNode, value) in reader.mapping(node, "camera.settings") ?? [] {
+            let key = CameraControl.key(name)
+            guard !key.isEmpty else {
+                reader.error(keyNode, "'\(name)' is not a control's name")
+                continue
+            }
+            if settings.contains(where: { $0.key == key }) {
+                reader.error(keyNode, "\(key) is set twice")
+                continue
+            }
+            guard case .scalar(let scalar) = value, !scalar.string.isEmpty else {
+                reader.error(value, "\(key) takes a number, true or false, or a menu item's name")
+                continue
+            }
+            let text = scalar.string
+            if let number = Int64(text) {
+                settings.append(CameraSetting(key: key, value: .number(number)))
+            } else if text == "true" || text == "false" {
+                settings.append(CameraSetting(key: key, value: .number(text == "true" ? 1 : 0)))
+            } else {
+                settings.append(CameraSetting(key: key, value: .item(text)))
+            }
+        }
+        return settings
     }
 
     private mutating func parseSize(_ node: Node) -> (width: Int, height: Int)? {

@@ -61,13 +61,20 @@ public struct ReportFormat: Sendable {
         return line
     }
 
-    /// `2.0×  (knob)`, `off  disabled: auto gain is on  (camera)`, `overlay-shown`.
+    /// `2.0×  (knob)`, `255  asked 300  (settings)`, `off  disabled: gain is inactive  (camera)`,
+    /// `50 Hz  not set: the camera has no control power_line_frequency  (settings)`, `overlay-shown 1.0×`.
     private func controlText(_ control: ControlReport) -> String {
         if let event = control.event {
             return event == .overlayHidden ? event.rawValue : event.rawValue + " " + (control.text ?? "")
         }
-        var line = Self.pad(control.text ?? "", 14)
-        if control.enabled == false { line += " disabled" + (control.reason.map { ": " + $0 } ?? "") }
+        var line: String
+        if control.enabled == nil, control.value == nil, let reason = control.reason {
+            line = Self.pad(control.asked ?? "", 14) + " not set: " + reason
+        } else {
+            line = Self.pad(control.text ?? "", 14)
+            if let asked = control.asked { line += " asked \(asked)" }
+            if control.enabled == false { line += " disabled" + (control.reason.map { ": " + $0 } ?? "") }
+        }
         if let source = control.source { line += "  (\(source.rawValue))" }
         return line
     }

@@ -85,6 +85,7 @@ public struct ReportLine: Codable, Hashable, Sendable {
         public var enabled: Bool?
         public var source: String?
         public var reason: String?
+        public var asked: String?
     }
 
     public init(t: Double, dispatched: Double? = nil, fields: Fields) {
@@ -137,7 +138,7 @@ public struct ReportLine: Codable, Hashable, Sendable {
                 Control(
                     control: control.control, event: control.event?.rawValue, value: control.value.map(Self.rounded),
                     text: control.text, enabled: control.enabled, source: control.source?.rawValue,
-                    reason: control.reason))
+                    reason: control.reason, asked: control.asked))
         }
     }
 

@@ -58,6 +58,8 @@ public enum RigFact: Sendable {
     case controlSet(CameraControl.ID, asked: Int64, kept: Int64)
     /// A `setControl` failed.
     case controlFailed(CameraControl.ID, String)
+    /// `camera.settings` were applied (as the camera opened, or a take started).
+    case settingsApplied([SettingOutcome])
 }
 
 /// A closed take, as `type: take` lines report it.

@@ -20,6 +20,8 @@ final class CameraSession: Sendable {
         case torch(Bool)
         /// Set a V4L2 control for the rig, which hears what the driver kept.
         case setControl(CameraControl.ID, Int64)
+        /// Set the profile's camera settings again where they drifted.
+        case applySettings
         case close
         case shutdown
     }
@@ -46,6 +48,8 @@ final class CameraSession: Sendable {
     func torch(_ on: Bool) { mailbox.post(Letter.torch(on)) }
 
     func setControl(_ id: CameraControl.ID, _ value: Int64) { mailbox.post(Letter.setControl(id, value)) }
+
+    func applySettings() { mailbox.post(Letter.applySettings) }
 
     func close() { mailbox.post(Letter.close) }
 
@@ -117,6 +121,7 @@ private final class CameraOwner {
         case .zoom(let value): setZoom(value)
         case .torch(let on): setTorch(on)
         case .setControl(let id, let value): setControl(id, value)
+        case .applySettings: applySettings(onlyDrifted: true)
         case .close: stop(saying: nil)
         case .shutdown: return false
         }
@@ -175,7 +180,39 @@ private final class CameraOwner {
         opening = wanted
         source = camera.source
         pipeline.post { $0.backlog.push(.stream(stream, said: said, startAt: startAt), at: MonotonicClock.now(), pinned: true) }
+        applySettings(onlyDrifted: false)
         tellControls(of: camera.camera)
+    }
+
+    /// Sets the profile's `camera.settings`, automatic modes first, and tells
+    /// the rig what the driver kept. `onlyDrifted` (a take starting) sets
+    /// and tells only those another program or the camera changed since.
+    private func applySettings(onlyDrifted: Bool) {
+        guard let opened, let settings = opening?.spec.settings, !settings.isEmpty else { return }
+        guard let camera = opened.camera else {
+            if !onlyDrifted {
+                say(.settingsApplied(settings.map { SettingOutcome(key: $0.key, asked: $0.value.description, problem: "\(opened.facts.name) has no controls") }))
+            }
+            return
+        }
+        do {
+            let (sets, problems) = CameraSetting.plan(settings, on: try camera.controls())
+            var outcomes = onlyDrifted ? [] : problems
+            for (control, value) in sets {
+                let asked = control.menu.first { $0.index == value }?.name ?? String(value)
+                if onlyDrifted, let current = try camera.control(control.id)?.value, current == value { continue }
+                do {
+                    let kept = try camera.set(control.id, value)
+                    let text = control.menu.first { $0.index == kept }?.name ?? String(kept)
+                    outcomes.append(SettingOutcome(key: control.key, asked: asked, kept: kept, keptText: text))
+                } catch {
+                    outcomes.append(SettingOutcome(key: control.key, asked: asked, problem: "\(error)"))
+                }
+            }
+            if !outcomes.isEmpty { say(.settingsApplied(outcomes)) }
+        } catch {
+            log.warning("camera settings: \(error)")
+        }
     }
 
     /// Tells the rig every control of the camera (none for the test pattern).
