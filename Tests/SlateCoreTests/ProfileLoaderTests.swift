@@ -283,7 +283,7 @@ import Testing
                 "rig.yaml:4:8: error: fps must be 30 or 60, not '24'",
                 "rig.yaml:5:13: error: max-size must be WIDTHxHEIGHT such as 1920x1080, not 'big'",
                 "rig.yaml:6:10: error: unknown codec 'vp9' (expected hevc or h264)",
-                "rig.yaml:7:3: error: unknown key 'lens' in camera (expected back, front, position, fps, max-size, codec, passthrough, orientation, mirror, preroll, work, output, takes-access, filter, start or wait-for-camera)",
+                "rig.yaml:7:3: error: unknown key 'lens' in camera (expected back, front, position, fps, max-size, codec, passthrough, orientation, mirror, preroll, work, output, takes-access, filter, start, wait-for-camera or settings)",
                 "rig.yaml:9:69: error: max must be greater than min",
                 "rig.yaml:10:76: error: step must be greater than 0",
                 "rig.yaml:11:64: error: titles lists nothing",
