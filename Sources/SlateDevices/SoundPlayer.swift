@@ -25,7 +25,8 @@ public final class SoundPlayer: Sendable {
     public let device: String
     private let inbox: Mailbox<SoundInbox>?
     /// Rung each time the player's thread has nothing left to play.
-    private let idle: Mailbox<Int>?
+    /// Signalled by the sound thread whenever it has nothing left to play.
+    private let idle: Wakeup?
     private let thread: WorkerThread?
     private let log: Logger
 
@@ -44,7 +45,7 @@ public final class SoundPlayer: Sendable {
         PCMPlayback.captureLibraryMessages()
         do {
             let inbox = try Mailbox(SoundInbox(queue: SoundQueue(capacity: queueCapacity)))
-            let idle = try Mailbox(0)
+            let idle = try Wakeup()
             let speaker = Speaker(library: library, device: device, logger: logger, latency: latency)
             thread = try WorkerThread(name: "slate-sound") { speaker.run(inbox: inbox, idle: idle) }
             (self.inbox, self.idle) = (inbox, idle)
@@ -86,8 +87,8 @@ public final class SoundPlayer: Sendable {
     public func waitUntilIdle() {
         guard let inbox, let idle else { return }
         while !inbox.read({ ($0.queue.isEmpty && !$0.busy) || $0.stopping }) {
-            idle.wait(timeout: 50)
-            _ = idle.collect { $0 }
+            idle.wait()
+            idle.clear()
         }
     }
 
@@ -137,7 +138,7 @@ private final class Speaker {
     }
 
     /// Plays what `inbox` receives until the player stops; rings `idle` whenever nothing is left.
-    func run(inbox: Mailbox<SoundInbox>, idle: Mailbox<Int>) {
+    func run(inbox: Mailbox<SoundInbox>, idle: Wakeup) {
         enum Next { case play(Request), wait, stop }
         while true {
             let next: Next = inbox.collect { inbox in
@@ -153,10 +154,10 @@ private final class Speaker {
             switch next {
             case .play(let request): perform(request) { inbox.read { $0.interrupt } }
             case .wait:
-                idle.post { $0 += 1 }
+                idle.signal()
                 inbox.wait()
             case .stop:
-                idle.post { $0 += 1 }
+                idle.signal()
                 return
             }
         }

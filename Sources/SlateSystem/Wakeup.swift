@@ -19,4 +19,9 @@ public final class Wakeup: Sendable {
     public func clear() {
         _ = Syscall.readCounter(fd)
     }
+
+    /// Waits until `fd` is readable, without a loop of one's own.
+    public func wait() {
+        _ = Syscall.pollInputs([fd], timeout: -1)
+    }
 }
