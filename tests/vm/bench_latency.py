@@ -58,7 +58,9 @@ def run_rounds(label):
 def describe(name, values):
     ordered = sorted(values)
     p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
-    print("%-28s median %7.3f ms   p99 %7.3f ms   max %7.3f ms" % (name, statistics.median(ordered), p99, ordered[-1]))
+    slowest = values.index(ordered[-1]) + 1
+    print("%-28s median %7.3f ms   p99 %7.3f ms   max %7.3f ms (click %d of %d)" % (
+        name, statistics.median(ordered), p99, ordered[-1], slowest, len(values)))
     return statistics.median(ordered), p99
 
 
