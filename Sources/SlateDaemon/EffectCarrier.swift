@@ -32,6 +32,7 @@ public struct EffectCarrier {
             case .exec(let argv, let environment, let time): launch(argv, environment, at: time)
             case .take(let command, let time): recorder?.perform(command, at: time)
             case .camera(let command, let time): recorder?.apply(command, at: time)
+            case .preset(let command, let time): recorder?.preset(command, at: time)
             case .attachment: break
             }
         }

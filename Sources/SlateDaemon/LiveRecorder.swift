@@ -22,14 +22,18 @@ public final class LiveRecorder {
         public var cameraOverride: String?
         public var work: TakeFolder
         public var output: String
+        /// Where each camera's presets file is kept.
+        public var presets: String
         /// Measures an encoder (codec, width, height, fps) for the start-up probe:
         /// its speed and the peak memory measuring it took; nil to measure in this process.
         public var measureEncoder: (@Sendable (String, Int, Int, Int) -> (speed: Double, memory: Int?))?
 
         public init(
             camera: CameraSpec, cameraOverride: String?, work: TakeFolder, output: String,
+            presets: String = UserPath.state + "/presets",
             measureEncoder: (@Sendable (String, Int, Int, Int) -> (speed: Double, memory: Int?))? = nil
         ) {
+            self.presets = presets
             self.camera = camera
             self.cameraOverride = cameraOverride
             self.work = work
@@ -185,6 +189,17 @@ public final class LiveRecorder {
         }
     }
 
+    /// Saves or loads a preset of the camera's controls, on the camera's thread.
+    public func preset(_ command: PresetCommand, at time: Instant) {
+        guard case .streaming = camera else {
+            switch command {
+            case .save(let slot), .load(let slot): pending.append((.presetFailed(slot: slot, "no camera streams"), time))
+            }
+            return
+        }
+        recorder.preset(command, in: settings.presets)
+    }
+
     private func opening(position: CameraPosition, fps: Int) -> CameraOpening {
         CameraOpening(position: position, fps: fps, spec: settings.camera, override: settings.cameraOverride)
     }
@@ -234,8 +249,12 @@ public final class LiveRecorder {
             pending.append((.controlSet(id, asked: asked, kept: kept), now))
         case .controlFailed(let id, let reason):
             pending.append((.controlFailed(id, reason), now))
-        case .settingsApplied(let outcomes):
-            pending.append((.settingsApplied(outcomes), now))
+        case .settingsApplied(let outcomes, let source):
+            pending.append((.settingsApplied(outcomes, source: source), now))
+        case .presetSaved(let slot, let count):
+            pending.append((.presetSaved(slot: slot, controls: count), now))
+        case .presetFailed(let slot, let reason):
+            pending.append((.presetFailed(slot: slot, reason), now))
         }
     }
 

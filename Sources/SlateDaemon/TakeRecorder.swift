@@ -39,8 +39,10 @@ public final class TakeRecorder: Sendable {
         case cameraClosed
         /// The camera's controls, all of them or those that changed.
         case controls([CameraControl], source: ControlSource)
-        /// The profile's camera settings were applied.
-        case settingsApplied([SettingOutcome])
+        /// The profile's camera settings, or a preset, were applied.
+        case settingsApplied([SettingOutcome], source: ControlSource)
+        case presetSaved(slot: Int, controls: Int)
+        case presetFailed(slot: Int, String)
         /// A control was set: the value asked and the value the driver kept.
         case controlSet(CameraControl.ID, asked: Int64, kept: Int64)
         case controlFailed(CameraControl.ID, String)
@@ -205,6 +207,9 @@ public final class TakeRecorder: Sendable {
 
     /// Sets a V4L2 control of the camera, through its session.
     public func setControl(_ id: CameraControl.ID, _ value: Int64) { camera.setControl(id, value) }
+
+    /// Saves or loads a preset of the camera's controls in `folder`, through its session.
+    public func preset(_ command: PresetCommand, in folder: String) { camera.preset(command, in: folder) }
 
     /// Keeps `preroll` of video from before each press, from now on.
     public func preroll(_ preroll: Duration) { inbox.post { $0.commands.append(.preroll(preroll)) } }

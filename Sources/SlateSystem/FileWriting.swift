@@ -68,6 +68,12 @@ public enum UserPath {
         return home + path.dropFirst()
     }
 
+    /// Slate's state folder (`$XDG_STATE_HOME/slate`, or `~/.local/state/slate`), where presets are kept.
+    public static var state: String {
+        if let base = getenv("XDG_STATE_HOME").map({ String(cString: $0) }), base.hasPrefix("/") { return base + "/slate" }
+        return expand("~/.local/state/slate")
+    }
+
     /// Where takes are recorded unless the profile or `--work` says otherwise.
     public static let defaultWork = "~/Videos/Slate/takes"
     /// Where exports go unless the profile or `--output` says otherwise.

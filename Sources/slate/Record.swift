@@ -84,7 +84,7 @@ struct Record: ParsableCommand {
             case .failed(let message), .startFailed(let message): OutputStream.writeError("slate record: \(message)")
             case .sourceLost(let message): OutputStream.writeError("slate record: the camera was lost: \(message)")
             case .opened, .deleted, .cameraOpened, .cameraSwitchFailed, .cameraOpenFailed, .cameraClosed, .controls,
-                .controlSet, .controlFailed, .settingsApplied:
+                .controlSet, .controlFailed, .settingsApplied, .presetSaved, .presetFailed:
                 break
             }
         }

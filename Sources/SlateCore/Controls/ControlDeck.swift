@@ -32,17 +32,26 @@ public struct ControlDeck: Sendable {
     /// The camera's controls by id; nil while no camera has told them.
     private var catalog: [CameraControl.ID: CameraControl]?
     private var active: Bool
+    let holdThreshold: Duration
+    /// A preset button down, and when holding it saves the slot.
+    private var presetHold: (slot: Int, at: Instant)?
 
     public init(profile: Profile, active: Bool = true, book: RigBook) {
         settings = profile.controlSettings
         camera = profile.camera
         doubleWindow = profile.capture.doubleWindow
+        holdThreshold = profile.capture.holdThreshold
         controls = profile.controls.map { LiveControl(spec: $0) }
         self.active = active
         for index in controls.indices { resolve(index, book: book) }
     }
 
-    public var nextDeadline: Instant? { hideAt }
+    public var nextDeadline: Instant? {
+        switch (hideAt, presetHold?.at) {
+        case let (hide?, hold?): min(hide, hold)
+        case let (hide, hold): hide ?? hold
+        }
+    }
     public var isEmpty: Bool { controls.isEmpty }
 
     // MARK: The knob
@@ -148,10 +157,39 @@ public struct ControlDeck: Sendable {
 
     // MARK: Time, capture and facts
 
-    /// Hides the overlay if its time is up by `time`.
+    /// Saves a preset held long enough, and hides the overlay if its time is up by `time`.
     mutating func fireTimers(upTo time: Instant, into effects: inout [RigEffect]) {
+        if let hold = presetHold, hold.at <= time {
+            presetHold = nil
+            savePreset(hold.slot, at: hold.at, into: &effects)
+        }
         guard let deadline = hideAt, deadline <= time else { return }
         hide(at: deadline, into: &effects)
+    }
+
+    // MARK: Presets
+
+    /// A preset button went down: held past the hold threshold, it saves.
+    mutating func pressPreset(_ slot: Int, at time: Instant) {
+        guard active else { return }
+        presetHold = (slot, time + holdThreshold)
+    }
+
+    /// A preset button came up before it was held: it loads.
+    mutating func releasePreset(_ slot: Int, at time: Instant, into effects: inout [RigEffect]) {
+        guard let hold = presetHold, hold.slot == slot else { return }
+        presetHold = nil
+        loadPreset(slot, at: time, into: &effects)
+    }
+
+    /// Asks for the camera's controls to be saved in `slot`.
+    mutating func savePreset(_ slot: Int, at time: Instant, into effects: inout [RigEffect]) {
+        effects.append(.preset(.save(slot: slot), at: time))
+    }
+
+    /// Asks for `slot` to be loaded onto the camera; its values come back as facts.
+    mutating func loadPreset(_ slot: Int, at time: Instant, into effects: inout [RigEffect]) {
+        effects.append(.preset(.load(slot: slot), at: time))
     }
 
     /// Capture turned on or off: off hides the overlay and stops the controls.
@@ -185,7 +223,12 @@ public struct ControlDeck: Sendable {
                 resolve(index, book: book)
                 report(index, source: .camera, reason: reason, at: time, into: &effects)
             }
-        case .settingsApplied(let outcomes):
+        case .presetSaved(let slot, let count):
+            effects.append(
+                .report(.control(ControlReport(time: time, control: "preset \(slot)", event: .presetSaved, text: "\(count) controls"))))
+        case .presetFailed(let slot, let reason):
+            effects.append(.report(.control(ControlReport(time: time, control: "preset \(slot)", reason: reason))))
+        case .settingsApplied(let outcomes, let source):
             for outcome in outcomes {
                 if let kept = outcome.kept, let id = catalog?.values.first(where: { $0.key == outcome.key })?.id {
                     catalog?[id]?.value = kept
@@ -195,7 +238,7 @@ public struct ControlDeck: Sendable {
                         .control(
                             ControlReport(
                                 time: time, control: outcome.key, value: outcome.kept.map(Double.init),
-                                text: outcome.keptText, source: .settings, reason: outcome.problem,
+                                text: outcome.keptText, source: source, reason: outcome.problem,
                                 asked: outcome.keptText == outcome.asked || outcome.kept.map(String.init) == outcome.asked ? nil : outcome.asked))))
             }
             refreshAll(source: nil, at: time, book: book, into: &effects)

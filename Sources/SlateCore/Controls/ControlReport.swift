@@ -1,8 +1,8 @@
 /// Who changed a control: a knob bound to the controls, a `control.*`
 /// action, the camera (its driver kept another value, or a setting moved
-/// others), another program, or the profile's `camera.settings`.
+/// others), another program, the profile's `camera.settings`, or a preset loaded.
 public enum ControlSource: String, Sendable, Equatable {
-    case knob, action, camera, external, settings
+    case knob, action, camera, external, settings, preset
 }
 
 /// A control's value or the overlay's state, as `type: control` lines report it.
@@ -16,6 +16,9 @@ public struct ControlReport: Sendable, Equatable {
         case highlighted
         /// The picker chose the control: the overlay shows it.
         case selected
+        /// A preset's slot was saved or loaded (the control is `preset N`).
+        case presetSaved = "preset-saved"
+        case presetLoaded = "preset-loaded"
     }
 
     public var time: Instant

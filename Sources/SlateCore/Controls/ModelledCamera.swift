@@ -5,6 +5,8 @@
 /// facts a camera session reports.
 public struct ModelledCamera: Sendable {
     public private(set) var controls: [CameraControl]
+    /// Its presets, kept in memory.
+    public private(set) var presets: [Int: [PresetValue]] = [:]
 
     public init(controls: [CameraControl]) {
         self.controls = controls
@@ -24,6 +26,32 @@ public struct ModelledCamera: Sendable {
         var facts: [RigFact] = [.controlSet(id, asked: value, kept: kept)]
         if !changed.isEmpty { facts.append(.cameraControls(changed, source: .camera)) }
         return facts
+    }
+
+    /// Saves or loads a preset, answering as a camera session does.
+    public mutating func carryOut(_ command: PresetCommand) -> [RigFact] {
+        switch command {
+        case .save(let slot):
+            let values = PresetValue.of(controls)
+            presets[slot] = values
+            return [.presetSaved(slot: slot, controls: values.count)]
+        case .load(let slot):
+            guard let values = presets[slot] else { return [.presetFailed(slot: slot, "slot \(slot) is empty")] }
+            let settings = values.map { CameraSetting(key: $0.key, value: .number($0.value)) }
+            let (sets, problems) = CameraSetting.plan(settings, on: controls)
+            var outcomes = problems
+            var changed: [CameraControl] = []
+            for (control, value) in sets {
+                guard let index = controls.firstIndex(where: { $0.id == control.id }), let kept = Self.kept(value, by: control) else {
+                    outcomes.append(SettingOutcome(key: control.key, asked: String(value), problem: "\(control.key) has no item \(value)"))
+                    continue
+                }
+                changed += store(kept, at: index, including: true)
+                let text = control.menu.first { $0.index == kept }?.name ?? String(kept)
+                outcomes.append(SettingOutcome(key: control.key, asked: String(value), kept: kept, keptText: text))
+            }
+            return [.settingsApplied(outcomes, source: .preset), .cameraControls(changed, source: .camera)]
+        }
     }
 
     /// Another program (or the camera itself) set the control named `key`.

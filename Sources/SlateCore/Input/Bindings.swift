@@ -16,6 +16,8 @@ struct Bindings {
     static let unbound: Int16 = -1
     /// A button or axis bound to the capture controls' knob.
     static let control: Int16 = -2
+    /// A button bound to preset slot n is `presetBase - n`.
+    static let presetBase: Int16 = -100
     static let directBase: Int16 = 2
     static let keyCount = 0x300
     static let relCount = 0x10
@@ -38,6 +40,8 @@ struct Bindings {
                     direct.append(steps)
                 case .control:
                     keys[Int(code)] = Self.control
+                case .preset(let slot):
+                    keys[Int(code)] = Self.presetBase - Int16(slot)
                 }
             }
             var axes = [Int16](repeating: 0, count: Self.relCount)

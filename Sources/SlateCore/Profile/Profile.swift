@@ -40,6 +40,8 @@ public enum KeyBinding: Hashable, Sendable {
     case actions([Step])
     /// A click shows or hides the controls' overlay, a double click opens their picker.
     case control
+    /// A camera preset's slot: a click loads it, a long press saves it.
+    case preset(Int)
 }
 
 /// What an axis is bound to: actions that receive its delta, or the capture

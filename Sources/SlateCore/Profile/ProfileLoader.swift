@@ -197,6 +197,12 @@ struct ProfileParser {
                     keys.append((code.code, .role(role)))
                 } else if isControlBinding(value) {
                     keys.append((code.code, .control))
+                } else if case .scalar(let scalar) = value, scalar.string.hasPrefix("preset ") {
+                    guard let slot = Int(String(scalar.string.dropFirst(7)).trimmingSpaces), PresetFile.slots.contains(slot) else {
+                        reader.error(value, "preset takes a slot from 1 to 99, such as preset 1")
+                        continue
+                    }
+                    keys.append((code.code, .preset(slot)))
                 } else {
                     keys.append((code.code, .actions(expand(parseActions(value, name), macro: nil))))
                 }
@@ -371,6 +377,9 @@ struct ProfileParser {
             return .action(.control(.adjust(detents)))
         case "control.set", "control.reset":
             return controlAction(name, argument)
+        case "preset.load", "preset.save":
+            guard let slot = reader.integer(argument, name, in: PresetFile.slots) else { return nil }
+            return .action(name == "preset.load" ? .presetLoad(slot) : .presetSave(slot))
         case "sound":
             guard let sound = reader.string(argument, "sound") else { return nil }
             guard sounds.isKnown(sound) else {

@@ -18,6 +18,9 @@ public enum Action: Hashable, Sendable {
     case exec([String])
     /// Something asked of the capture controls (`control.show`, `control.adjust 2`, ...).
     case control(ControlAction)
+    /// Load or save a slot of the camera's presets.
+    case presetLoad(Int)
+    case presetSave(Int)
 
     /// The name a profile uses, e.g. `take.toggle`.
     public var name: String {
@@ -45,6 +48,8 @@ public enum Action: Hashable, Sendable {
             case .set: "control.set"
             case .reset: "control.reset"
             }
+        case .presetLoad: "preset.load"
+        case .presetSave: "preset.save"
         }
     }
 
@@ -61,6 +66,7 @@ public enum Action: Hashable, Sendable {
     /// `wait 200ms`, `exec [argv]`, `control.adjust 2`, `control.set NAME VALUE`, `control.reset NAME`.
     public static let argumentNames: Set<String> = [
         "zoom.set", "zoom.step", "sound", "wait", "exec", "control.adjust", "control.set", "control.reset",
+        "preset.load", "preset.save",
     ]
 
     /// The recorder operation behind this action, if it is one.
@@ -75,7 +81,7 @@ public enum Action: Hashable, Sendable {
         case .cameraToggle: .cameraToggle
         case .torchToggle: .torchToggle
         case .filterNext: .filterNext
-        case .takeToggle, .zoomStep, .sound, .wait, .exec, .control: nil
+        case .takeToggle, .zoomStep, .sound, .wait, .exec, .control, .presetLoad, .presetSave: nil
         }
     }
 }

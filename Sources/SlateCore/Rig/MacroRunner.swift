@@ -77,6 +77,13 @@ struct MacroRunner {
                 if case .adjust(nil) = action { report.value = program.value ?? 1 }
                 out.append(.report(.action(report)))
                 deck.perform(action, value: program.value, at: time, book: &book, into: &out)
+            case .presetLoad(let slot), .presetSave(let slot):
+                out.append(.report(.action(report)))
+                if case .presetSave = step.action {
+                    deck.savePreset(slot, at: time, into: &out)
+                } else {
+                    deck.loadPreset(slot, at: time, into: &out)
+                }
             case .takeToggle:
                 perform(book.isRecording ? .stop : .start, &report, &program, book: &book, into: &out)
             case .zoomStep(let amount):

@@ -79,8 +79,12 @@ public final class Replay {
         driver.handle(input)
         guard var camera else { return }
         var facts: [(RigFact, Instant)] = []
-        for case .camera(.setControl(let id, let value), let time) in driver.effects[start...] {
-            facts += camera.set(id, value).map { ($0, time) }
+        for effect in driver.effects[start...] {
+            switch effect {
+            case .camera(.setControl(let id, let value), let time): facts += camera.set(id, value).map { ($0, time) }
+            case .preset(let command, let time): facts += camera.carryOut(command).map { ($0, time) }
+            default: break
+            }
         }
         self.camera = camera
         for (fact, time) in facts { handle(.fact(fact, at: time)) }

@@ -93,6 +93,7 @@ public struct ReportFormat: Sendable {
             return "control.adjust " + (value >= 0 ? "+" : "") + NumberText.format(value)
         case .control(.set(let name, let value)): return "control.set \(name) \(value)"
         case .control(.reset(let name)): return "control.reset \(name)"
+        case .presetLoad(let slot), .presetSave(let slot): return action.action.name + " \(slot)"
         default: return action.action.name
         }
     }

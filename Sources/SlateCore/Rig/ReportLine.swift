@@ -110,6 +110,7 @@ public struct ReportLine: Codable, Hashable, Sendable {
             case .wait(let duration): action.duration = DurationText.format(duration)
             case .sound(let name): action.sound = name
             case .zoomSet(let factor): action.value = Self.rounded(factor)
+            case .presetLoad(let slot), .presetSave(let slot): action.value = Double(slot)
             case .exec(let argv): action.argv = argv
             default: break
             }

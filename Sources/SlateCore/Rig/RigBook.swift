@@ -210,7 +210,7 @@ public struct RigBook: Sendable {
         case .cameraClosed:
             camera = .absent
             closedUnasked(started: recordingOpened)
-        case .cameraControls, .controlSet, .controlFailed, .settingsApplied:
+        case .cameraControls, .controlSet, .controlFailed, .settingsApplied, .presetSaved, .presetFailed:
             break
         }
     }

@@ -16,6 +16,8 @@ public enum RigEffect: Sendable {
     case take(TakeCommand, at: Instant)
     /// A command for the camera's owner.
     case camera(CameraCommand, at: Instant)
+    /// Save or load a preset of the camera's controls.
+    case preset(PresetCommand, at: Instant)
 
     /// The result of attaching a device.
     public enum Attachment: Sendable {

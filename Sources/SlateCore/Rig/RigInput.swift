@@ -58,8 +58,13 @@ public enum RigFact: Sendable {
     case controlSet(CameraControl.ID, asked: Int64, kept: Int64)
     /// A `setControl` failed.
     case controlFailed(CameraControl.ID, String)
-    /// `camera.settings` were applied (as the camera opened, or a take started).
-    case settingsApplied([SettingOutcome])
+    /// Values were set on the camera: `camera.settings` (as the camera
+    /// opened, or a take started), or a preset loaded.
+    case settingsApplied([SettingOutcome], source: ControlSource)
+    /// A preset was saved, with how many controls it holds.
+    case presetSaved(slot: Int, controls: Int)
+    /// A preset could not be saved or loaded.
+    case presetFailed(slot: Int, String)
 }
 
 /// A closed take, as `type: take` lines report it.

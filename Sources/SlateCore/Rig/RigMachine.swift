@@ -135,6 +135,9 @@ public struct RigMachine: Sendable {
             let code = Int(event.code)
             if event.type == EventType.key, code < Bindings.keyCount, bindings.keyTables[input][code] == Bindings.control {
                 knobButton(event, input: input, skipped: resync || synthetic, into: &effects)
+            } else if event.type == EventType.key, code < Bindings.keyCount, bindings.keyTables[input][code] < Bindings.presetBase {
+                let slot = Int(Bindings.presetBase - bindings.keyTables[input][code])
+                presetButton(slot, event, input: input, skipped: resync || synthetic, into: &effects)
             } else if event.type == EventType.key {
                 if code >= Bindings.keyCount || bindings.keyTables[input][code] == Bindings.unbound {
                     effects.append(
@@ -163,6 +166,25 @@ public struct RigMachine: Sendable {
         }
         frames[source].removeAll(keepingCapacity: true)
         dispatch(into: &effects)
+    }
+
+    /// A preset's button: a click loads the slot, a long press saves it. Like
+    /// the knob's, it is not a capture event.
+    private mutating func presetButton(_ slot: Int, _ event: InputEvent, input: Int, skipped: Bool, into effects: inout [RigEffect]) {
+        guard !skipped else { return }
+        switch event.value {
+        case 1 where !engine.isActive:
+            effects.append(
+                .report(
+                    .ignored(
+                        IgnoredReport(
+                            time: event.time, input: profile.inputs[input].name,
+                            code: EventCode(type: EventType.key, code: event.code), reason: .captureInactive))))
+        case 1: deck.pressPreset(slot, at: event.time)
+        case 0: deck.releasePreset(slot, at: event.time, into: &effects)
+        default: break
+        }
+        updateDeadline()
     }
 
     /// The controls' knob button: not a capture event, so it takes no part in

@@ -22,6 +22,8 @@ final class CameraSession: Sendable {
         case setControl(CameraControl.ID, Int64)
         /// Set the profile's camera settings again where they drifted.
         case applySettings
+        /// Save or load a preset in the presets folder given.
+        case preset(PresetCommand, folder: String)
         case close
         case shutdown
     }
@@ -50,6 +52,8 @@ final class CameraSession: Sendable {
     func setControl(_ id: CameraControl.ID, _ value: Int64) { mailbox.post(Letter.setControl(id, value)) }
 
     func applySettings() { mailbox.post(Letter.applySettings) }
+
+    func preset(_ command: PresetCommand, in folder: String) { mailbox.post(Letter.preset(command, folder: folder)) }
 
     func close() { mailbox.post(Letter.close) }
 
@@ -122,6 +126,7 @@ private final class CameraOwner {
         case .torch(let on): setTorch(on)
         case .setControl(let id, let value): setControl(id, value)
         case .applySettings: applySettings(onlyDrifted: true)
+        case .preset(let command, let folder): preset(command, in: folder)
         case .close: stop(saying: nil)
         case .shutdown: return false
         }
@@ -191,7 +196,10 @@ private final class CameraOwner {
         guard let opened, let settings = opening?.spec.settings, !settings.isEmpty else { return }
         guard let camera = opened.camera else {
             if !onlyDrifted {
-                say(.settingsApplied(settings.map { SettingOutcome(key: $0.key, asked: $0.value.description, problem: "\(opened.facts.name) has no controls") }))
+                say(
+                    .settingsApplied(
+                        settings.map { SettingOutcome(key: $0.key, asked: $0.value.description, problem: "\(opened.facts.name) has no controls") },
+                        source: .settings))
             }
             return
         }
@@ -209,9 +217,52 @@ private final class CameraOwner {
                     outcomes.append(SettingOutcome(key: control.key, asked: asked, problem: "\(error)"))
                 }
             }
-            if !outcomes.isEmpty { say(.settingsApplied(outcomes)) }
+            if !outcomes.isEmpty { say(.settingsApplied(outcomes, source: .settings)) }
         } catch {
             log.warning("camera settings: \(error)")
+        }
+    }
+
+    /// Saves the camera's controls in a slot of its presets file, or sets a
+    /// slot's values on the camera (as camera settings are set).
+    private func preset(_ command: PresetCommand, in folder: String) {
+        let slot: Int
+        switch command {
+        case .save(let number), .load(let number): slot = number
+        }
+        guard let camera = opened?.camera else {
+            say(.presetFailed(slot: slot, "\(opened?.facts.name ?? "the camera") has no controls"))
+            return
+        }
+        let presets = PresetStore(folder: folder, camera: CameraDirectory.stableName(of: camera.path, card: camera.card))
+        do {
+            switch command {
+            case .save:
+                let values = PresetValue.of(try camera.controls())
+                try presets.save(values, in: slot)
+                say(.presetSaved(slot: slot, controls: values.count))
+            case .load:
+                guard let values = try presets.load(slot) else {
+                    say(.presetFailed(slot: slot, "slot \(slot) of \(presets.path) is empty"))
+                    return
+                }
+                let settings = values.map { CameraSetting(key: $0.key, value: .number($0.value)) }
+                let (sets, problems) = CameraSetting.plan(settings, on: try camera.controls())
+                var outcomes = problems
+                for (control, value) in sets {
+                    do {
+                        let kept = try camera.set(control.id, value)
+                        let text = control.menu.first { $0.index == kept }?.name ?? String(kept)
+                        outcomes.append(SettingOutcome(key: control.key, asked: String(value), kept: kept, keptText: text))
+                    } catch {
+                        outcomes.append(SettingOutcome(key: control.key, asked: String(value), problem: "\(error)"))
+                    }
+                }
+                say(.settingsApplied(outcomes, source: .preset))
+                tellControls(of: camera)
+            }
+        } catch {
+            say(.presetFailed(slot: slot, "\(error)"))
         }
     }
 

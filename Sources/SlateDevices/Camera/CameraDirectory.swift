@@ -20,3 +20,16 @@ public enum CameraDirectory {
         }
     }
 }
+
+extension CameraDirectory {
+    /// A name for the camera at `path` that outlasts a replug: its
+    /// /dev/v4l/by-id link's name, else its card name (`vivid`), made safe
+    /// for a file name.
+    public static func stableName(of path: String, card: String, devices: String = "/dev") -> String {
+        let folder = devices + "/v4l/by-id"
+        let link = Syscall.folderEntries(folder).sorted().first { Syscall.resolvedPath(folder + "/" + $0) == path }
+        let name = link ?? card
+        let safe = String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) ? $0 : "_" })
+        return safe.isEmpty || safe.hasPrefix(".") ? "camera" + safe : safe
+    }
+}
