@@ -245,8 +245,8 @@ public final class LiveRecorder {
             pending.append((.cameraClosed, now))
         case .controls(let controls, let source):
             pending.append((.cameraControls(controls, source: source), now))
-        case .controlSet(let id, let asked, let kept):
-            pending.append((.controlSet(id, asked: asked, kept: kept), now))
+        case .controlSet(let id, let asked, let kept, let returned):
+            pending.append((.controlSet(id, asked: asked, kept: kept), returned))
         case .controlFailed(let id, let reason):
             pending.append((.controlFailed(id, reason), now))
         case .settingsApplied(let outcomes, let source):

@@ -51,7 +51,9 @@ public final class RunDaemon {
             printer: ReportPrinter(format: ReportFormat(origin: start), json: json, timing: timing),
             sounds: Self.player(for: profile, path: profilePath, log: log), recorder: recorder, log: log)
         let book = RigBook(camera: profile.camera, takes: recorder.availableTakes, camera: .absent)
-        rig = RigDriver(RigMachine(profile: profile, book: book, captureActive: false))
+        var machine = RigMachine(profile: profile, book: book, captureActive: false)
+        machine.reportsAppliedControls = timing
+        rig = RigDriver(machine)
         if let recording {
             // Checked now, played from when the camera is ready.
             let timeline = Timeline(recording: recording.parsed)
@@ -234,7 +236,9 @@ public final class RunDaemon {
             old.stop()
             rig.handle(.captureActive(false, at: now))
             effects.carryOut(rig.takeEffects())
-            rig.replace(with: RigMachine(profile: loaded, book: rig.machine.book, captureActive: recorder.isStreaming))
+            var machine = RigMachine(profile: loaded, book: rig.machine.book, captureActive: recorder.isStreaming)
+            machine.reportsAppliedControls = timing
+            rig.replace(with: machine)
             do {
                 let inputs = try LiveInputs(rig: rig, loop: loop, logger: log)
                 try inputs.start()

@@ -44,7 +44,7 @@ public final class TakeRecorder: Sendable {
         case presetSaved(slot: Int, controls: Int)
         case presetFailed(slot: Int, String)
         /// A control was set: the value asked and the value the driver kept.
-        case controlSet(CameraControl.ID, asked: Int64, kept: Int64)
+        case controlSet(CameraControl.ID, asked: Int64, kept: Int64, returned: Instant)
         case controlFailed(CameraControl.ID, String)
     }
 

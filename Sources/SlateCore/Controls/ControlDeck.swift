@@ -33,6 +33,9 @@ public struct ControlDeck: Sendable {
     private var catalog: [CameraControl.ID: CameraControl]?
     private var active: Bool
     let holdThreshold: Duration
+    /// Whether each value the camera's driver kept is reported (`applied`), at
+    /// the instant the fact gives: for latency measurements.
+    var reportsApplied = false
     /// A preset button down, and when holding it saves the slot.
     private var presetHold: (slot: Int, at: Instant)?
 
@@ -213,6 +216,15 @@ public struct ControlDeck: Sendable {
             catalog?[id]?.value = kept
             for index in controls.indices where controls[index].drives(id) {
                 controls[index].pending = max(0, controls[index].pending - 1)
+                if reportsApplied {
+                    let control = controls[index]
+                    effects.append(
+                        .report(
+                            .control(
+                                ControlReport(
+                                    time: time, control: control.spec.name, event: .applied, value: Double(kept),
+                                    text: String(kept), source: .camera))))
+                }
                 guard controls[index].pending == 0, kept != asked else { continue }
                 controls[index].value = controls[index].value(ofRaw: kept)
                 report(index, source: .camera, at: time, into: &effects)

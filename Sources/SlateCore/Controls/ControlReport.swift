@@ -19,6 +19,8 @@ public struct ControlReport: Sendable, Equatable {
         /// A preset's slot was saved or loaded (the control is `preset N`).
         case presetSaved = "preset-saved"
         case presetLoaded = "preset-loaded"
+        /// The camera's driver returned from setting the control (`slate run --timing`).
+        case applied
     }
 
     public var time: Instant

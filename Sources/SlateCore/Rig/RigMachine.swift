@@ -79,6 +79,13 @@ public struct RigMachine: Sendable {
 
     public var isCaptureActive: Bool { engine.isActive }
 
+    /// Whether each control value the camera's driver kept gets an `applied`
+    /// line at the instant it returned (`slate run --timing`).
+    public var reportsAppliedControls: Bool {
+        get { deck.reportsApplied }
+        set { deck.reportsApplied = newValue }
+    }
+
     /// Whether a device is bound.
     public var hasDevices: Bool { sources.contains { $0 != nil } }
 

@@ -289,7 +289,7 @@ private final class CameraOwner {
         }
         do {
             let kept = try camera.set(id, value)
-            say(.controlSet(id, asked: value, kept: kept))
+            say(.controlSet(id, asked: value, kept: kept, returned: MonotonicClock.now()))
             if try camera.control(id)?.updatesOthers == true { tellControls(of: camera) }
         } catch {
             say(.controlFailed(id, "\(error)"))
