@@ -4,7 +4,8 @@
 # values are the ones v4l2-ctl reads, a value out of range is clamped and said
 # so, an unknown name sets nothing; --watch reports changes v4l2-ctl makes, and
 # the gain that vivid's automatic gain makes inactive becomes enabled when the
-# automatic gain is turned off.
+# automatic gain is turned off; and V4L2ControlEventTests: a camera streaming
+# wakes for control changes between its frames and loses none.
 # shellcheck source=tests/vm/lib.sh
 . tests/vm/lib.sh
 
@@ -115,6 +116,17 @@ indent <"$out/watch.json"
 "$SLATE" controls --camera "$dev" --json >"$out/after.json" 2>&1 || true
 check "the catalog now shows brightness 42 and gain_automatic 1" \
     json_check "$out/after.json" '(controls["brightness"]["value"], controls["gain_automatic"]["value"]) == (42, 1)'
+
+echo "control events between frames (V4L2ControlEventTests)"
+status=0
+.build/debug/SlatePackageTests.xctest --testing-library swift-testing --filter V4L2ControlEventTests \
+    >"$out/tests.txt" 2>&1 || status=$?
+indent <"$out/tests.txt"
+check "the tests pass" test "$status" = 0
+check "changes from another descriptor and vivid's own wake the wait between frames, and no frame is lost" \
+    grep -Eq 'Test changesWakeTheWaitBetweenFramesAndNoFrameIsLost\(\) passed' "$out/tests.txt"
+check "changes arrive while not streaming, and the camera's own are not reported" \
+    grep -Eq 'Test changesArriveWhileNotStreamingAndTheirOwnAreNotReported\(\) passed' "$out/tests.txt"
 
 v4l2-ctl -d "$dev" --set-ctrl gain_automatic=1,brightness=128,hue=0,menu=3,saturation=128
 finish
