@@ -26,6 +26,8 @@ static inline unsigned long slate_vidioc_g_ctrl(void) { return VIDIOC_G_CTRL; }
 static inline unsigned long slate_vidioc_s_ctrl(void) { return VIDIOC_S_CTRL; }
 static inline unsigned long slate_vidioc_g_ext_ctrls(void) { return VIDIOC_G_EXT_CTRLS; }
 static inline unsigned long slate_vidioc_s_ext_ctrls(void) { return VIDIOC_S_EXT_CTRLS; }
+static inline unsigned long slate_vidioc_subscribe_event(void) { return VIDIOC_SUBSCRIBE_EVENT; }
+static inline unsigned long slate_vidioc_dqevent(void) { return VIDIOC_DQEVENT; }
 
 /* ioctl and v4l2_ioctl are variadic, which Swift cannot call. slate_ioctl is the
    kernel's own, for before libv4l2 wraps the descriptor (v4l2_fd_open). */
@@ -67,6 +69,46 @@ static inline int slate_v4l2_querymenu(int fd, __u32 id, __u32 index, char name[
         for (int i = 0; i < 32; i++) name[i] = (char)menu.name[i];
         name[31] = 0;
         *value = menu.value;
+    }
+    return status;
+}
+
+/* An event as VIDIOC_DQEVENT gives it; for a control event (V4L2_EVENT_CTRL) the
+   control's fields, its value read by type: value64 for a 64-bit control, the
+   32-bit value otherwise (the kernel leaves the other half undefined). */
+struct slate_control_event {
+    __u32 type;
+    __u32 id;
+    __u32 changes;
+    __u32 control_type;
+    __s64 value;
+    __u32 flags;
+    __s32 minimum;
+    __s32 maximum;
+    __s32 step;
+    __s32 default_value;
+    __s64 seconds;
+    __s64 nanoseconds;
+};
+
+static inline int slate_v4l2_dequeue_event(int fd, struct slate_control_event *out) {
+    struct v4l2_event event = {0};
+    int status = v4l2_ioctl(fd, VIDIOC_DQEVENT, &event);
+    if (status != 0) return status;
+    *out = (struct slate_control_event){0};
+    out->type = event.type;
+    out->id = event.id;
+    out->seconds = event.timestamp.tv_sec;
+    out->nanoseconds = event.timestamp.tv_nsec;
+    if (event.type == V4L2_EVENT_CTRL) {
+        out->changes = event.u.ctrl.changes;
+        out->control_type = event.u.ctrl.type;
+        out->value = event.u.ctrl.type == V4L2_CTRL_TYPE_INTEGER64 ? event.u.ctrl.value64 : event.u.ctrl.value;
+        out->flags = event.u.ctrl.flags;
+        out->minimum = event.u.ctrl.minimum;
+        out->maximum = event.u.ctrl.maximum;
+        out->step = event.u.ctrl.step;
+        out->default_value = event.u.ctrl.default_value;
     }
     return status;
 }

@@ -22,9 +22,12 @@ public final class EventLoop {
         try? epoll.close()
     }
 
-    /// Calls `handler` whenever `fd` is readable (or hung up).
-    public func watch(_ fd: FileDescriptor, _ handler: @escaping Handler) throws(OperationError) {
-        try Syscall.epollAdd(epoll, fd).value("epoll_ctl", to: "watch file descriptor \(fd.rawValue)")
+    /// Calls `handler` whenever `fd` has `events` (by default: readable or hung
+    /// up; `.priority`: a V4L2 device's events), or reports an error.
+    public func watch(_ fd: FileDescriptor, for events: PollEvents = .input, _ handler: @escaping Handler)
+        throws(OperationError)
+    {
+        try Syscall.epollAdd(epoll, fd, for: events).value("epoll_ctl", to: "watch file descriptor \(fd.rawValue)")
         handlers[fd] = handler
     }
 

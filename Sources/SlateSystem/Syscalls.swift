@@ -59,10 +59,13 @@ package enum Syscall {
         valueOrErrno { epoll_create1(Int32(EPOLL_CLOEXEC)) }.map(FileDescriptor.init(rawValue:))
     }
 
-    /// `epoll_ctl(EPOLL_CTL_ADD)`: `fd` readable or hung up wakes `epoll`.
-    package static func epollAdd(_ epoll: FileDescriptor, _ fd: FileDescriptor) -> Result<Void, Errno> {
+    /// `epoll_ctl(EPOLL_CTL_ADD)`: `fd` having `events` (readable or hung up, by
+    /// default), or an error, wakes `epoll`.
+    package static func epollAdd(_ epoll: FileDescriptor, _ fd: FileDescriptor, for events: PollEvents = .input)
+        -> Result<Void, Errno>
+    {
         var event = epoll_event()
-        event.events = EPOLLIN.rawValue | EPOLLRDHUP.rawValue
+        event.events = events.epoll
         event.data.fd = fd.rawValue
         return valueOrErrno { epoll_ctl(epoll.rawValue, EPOLL_CTL_ADD, fd.rawValue, &event) }.map { _ in }
     }
@@ -164,6 +167,16 @@ package enum Syscall {
         }
     }
 
+    /// `poll` of each descriptor for its events within `timeout` milliseconds
+    /// (-1: no limit): the events found on each, in order; none on any when a
+    /// signal interrupted the wait or the time passed.
+    package static func pollEvents(_ entries: [(fd: FileDescriptor, events: PollEvents)], timeout: Int32) -> Result<[PollEvents], Errno> {
+        var polled = entries.map { pollfd(fd: $0.fd.rawValue, events: $0.events.rawValue, revents: 0) }
+        return waitOrErrno({ poll(&polled, nfds_t(polled.count), timeout) }, interrupted: 0).map { ready in
+            polled.map { ready > 0 ? PollEvents(rawValue: $0.revents) : [] }
+        }
+    }
+
     /// `poll` of one descriptor for input within `timeout` milliseconds: whether
     /// it is readable or reports an error; false when a signal interrupted the wait.
     package static func pollInput(_ fd: FileDescriptor, timeout: Int32) -> Result<Bool, Errno> {
@@ -205,6 +218,13 @@ package enum Syscall {
         return valueOrErrno { slate_v4l2_querymenu(fd.rawValue, id, index, &name, &value) }.map { _ in
             (String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), value)
         }
+    }
+
+    /// `VIDIOC_DQEVENT` of one pending event; a control event's fields read out
+    /// (`V4L2_EVENT_CTRL`). Fails with ENOENT when none is pending.
+    package static func v4l2DequeueEvent(_ fd: FileDescriptor) -> Result<slate_control_event, Errno> {
+        var event = slate_control_event()
+        return valueOrErrno { slate_v4l2_dequeue_event(fd.rawValue, &event) }.map { _ in event }
     }
 
     /// `v4l2_fd_open`: libv4l2 takes `fd` over.

@@ -72,13 +72,6 @@ struct Cameras: ParsableCommand {
         return (key, number)
     }
 
-    /// The control a `--control` key names: its id in hex or decimal, or its name (any case).
-    static func control(_ key: String, in controls: [CameraControl]) -> CameraControl? {
-        let id = key.lowercased().hasPrefix("0x") ? UInt32(key.dropFirst(2), radix: 16) : UInt32(key)
-        if let id { return controls.first { $0.id.rawValue == id } }
-        return controls.first { $0.name.lowercased() == key.lowercased() }
-    }
-
     func selection(fps: Int) -> FormatSelection {
         FormatSelection(fps: fps, maxSize: maxSize.flatMap(Self.size), passThrough: !noPassthrough)
     }
@@ -196,7 +189,7 @@ struct Cameras: ParsableCommand {
             if !controls.isEmpty {
                 let available = try camera.controls()
                 for setting in controls.compactMap(Self.controlSetting) {
-                    guard let control = Self.control(setting.key, in: available) else {
+                    guard let control = ControlSetting.control(named: setting.key, in: available) else {
                         throw fail("\(path): no control '\(setting.key)'; `slate cameras` lists them")
                     }
                     let kept = try camera.set(control.id, setting.value)

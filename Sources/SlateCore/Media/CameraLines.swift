@@ -8,7 +8,7 @@ public struct CameraLine: Codable, Hashable, Sendable {
     /// Why the modes or the controls could not be listed.
     public var errors: [String]?
     public var modes: [Mode]
-    public var controls: [Control]
+    public var controls: [ControlLine]
     public var selections: [Selection]
 
     /// A pixel format at one frame size, and its frame intervals.
@@ -73,61 +73,6 @@ public struct CameraLine: Codable, Hashable, Sendable {
         }
     }
 
-    /// A control, its range and value (null when it has none or it cannot be read).
-    public struct Control: Codable, Hashable, Sendable {
-        public var id: String
-        public var name: String
-        public var type: String
-        public var min: Int64
-        public var max: Int64
-        public var step: UInt64
-        public var `default`: Int64
-        public var value: Int64?
-        public var readOnly: Bool
-        public var inactive: Bool
-        public var menu: [MenuEntry]?
-
-        public init(_ control: CameraControl) {
-            id = control.id.description
-            name = control.name
-            type = control.kind.name
-            min = control.minimum
-            max = control.maximum
-            step = control.step
-            `default` = control.defaultValue
-            value = control.value
-            readOnly = control.isReadOnly
-            inactive = control.isInactive
-            menu = control.menu.isEmpty ? nil : control.menu.map { MenuEntry(index: $0.index, name: $0.name) }
-        }
-
-        private enum CodingKeys: String, CodingKey {
-            case id, name, type, min, max, step, `default`, value, readOnly, inactive, menu
-        }
-
-        /// Like the synthesized coding, but `value` is written as null when there is none.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(id, forKey: .id)
-            try container.encode(name, forKey: .name)
-            try container.encode(type, forKey: .type)
-            try container.encode(min, forKey: .min)
-            try container.encode(max, forKey: .max)
-            try container.encode(step, forKey: .step)
-            try container.encode(`default`, forKey: .default)
-            try container.encode(value, forKey: .value)
-            try container.encode(readOnly, forKey: .readOnly)
-            try container.encode(inactive, forKey: .inactive)
-            try container.encodeIfPresent(menu, forKey: .menu)
-        }
-    }
-
-    /// One item of a menu control.
-    public struct MenuEntry: Codable, Hashable, Sendable {
-        public var index: Int64
-        public var name: String
-    }
-
     /// The mode picked for a frame rate (`outcome`: `chosen`, `below-frame-rate`
     /// or `unavailable`), and why.
     public struct Selection: Codable, Hashable, Sendable {
@@ -170,7 +115,7 @@ public struct CameraLine: Codable, Hashable, Sendable {
         self.bus = bus
         self.errors = errors.isEmpty ? nil : errors
         self.modes = modes.map(Mode.init)
-        self.controls = controls.map(Control.init)
+        self.controls = controls.map { ControlLine($0, among: controls) }
         self.selections = selections.map { Selection(fps: $0.fps, $0.outcome) }
     }
 }

@@ -201,30 +201,8 @@ public struct ManifestError: Error, Hashable, Sendable, CustomStringConvertible 
     }
 
     init(file: String, _ error: DecodingError) {
-        let (codingPath, message): ([any CodingKey], String) =
-            switch error {
-            case .keyNotFound(let key, let context): (context.codingPath, "'\(key.stringValue)' is missing")
-            case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
-                (context.codingPath, "must be " + Self.kind(type))
-            case .dataCorrupted(let context): (context.codingPath, context.debugDescription)
-            @unknown default: ([], "\(error)")
-            }
-        var entry = ""
-        for key in codingPath {
-            if let index = key.intValue { entry += "[\(index)]" } else { entry += (entry.isEmpty ? "" : ".") + key.stringValue }
-        }
+        let (entry, message) = error.entryAndMessage
         self.init(file: file, entry: entry, message: message)
-    }
-
-    /// What a JSON value of `type` is called.
-    private static func kind(_ type: Any.Type) -> String {
-        switch type {
-        case is String.Type: "a string"
-        case is Bool.Type: "true or false"
-        case is Int.Type, is Int64.Type: "a whole number"
-        case is Double.Type: "a number"
-        default: String(describing: type).hasPrefix("Array") ? "a list" : "an object"
-        }
     }
 
     /// `takes.json: error: takes[0].file: a take's file must be a file name in the work folder, not '../x'`.

@@ -107,6 +107,8 @@ private final class CameraOwner {
                 switch try source.next(orMail: mailbox.bell) {
                 case .capture(let capture): pipeline.post { $0.backlog.push(.capture(capture), at: capture.time) }
                 case .mail: continue
+                // The session subscribes to no control events yet: changes read are let go.
+                case .controls: continue
                 case .ended: stop(saying: nil)
                 }
             } catch {

@@ -7,6 +7,8 @@ public enum SourceRead {
     case capture(Capture)
     /// The camera's owner was sent something.
     case mail
+    /// The driver reported control changes (a camera whose control events were subscribed).
+    case controls([CameraControlChange])
     /// The source has ended.
     case ended
 }
@@ -23,7 +25,8 @@ public protocol FrameSource: AnyObject {
     /// Makes the calling thread the source's only user (a camera moved to its session's thread).
     func adopt()
     /// The next frame, stamped with its capture time on CLOCK_MONOTONIC, or
-    /// `mail` as soon as `mail` (a mailbox's bell) is readable.
+    /// `mail` as soon as `mail` (a mailbox's bell) is readable, or control
+    /// changes as soon as the driver reports them.
     func next(orMail mail: FileDescriptor) throws -> SourceRead
     /// Releases the device.
     func close()

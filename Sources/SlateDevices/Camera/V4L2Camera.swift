@@ -151,7 +151,7 @@ public final class V4L2Camera {
     public func adopt() { owner.adopt() }
 
     /// Stops Slate in a debug build when the calling thread is not the camera's owner.
-    private func checkOwner(_ function: String = #function) { owner.check(path, function) }
+    func checkOwner(_ function: String = #function) { owner.check(path, function) }
 
     /// Stops streaming and closes the device, so it can be opened and set up
     /// again (a driver refuses a new format while another descriptor holds
@@ -397,18 +397,26 @@ public final class V4L2Camera {
     public enum Wait {
         /// A frame is ready, or the device reports an error (the next `nextFrame()` says which).
         case frame
+        /// Control changes are ready to dequeue (`controlChanges()`); a frame may be ready too.
+        case controls
         /// `mail` became readable first.
         case mail
         /// A signal interrupted the wait.
         case timedOut
     }
 
-    /// Waits for a frame or for `mail` (a worker's mailbox) to become readable.
+    /// Waits for a frame, for control changes (after `subscribeControlEvents()`)
+    /// or for `mail` (a worker's mailbox) to become readable. Mail comes first,
+    /// then an error (`nextFrame()` says which; a device gone also signals
+    /// control changes), then control changes: a frame stays queued in the driver meanwhile.
     public func waitForFrame(orMail mail: FileDescriptor) throws(CameraError) -> Wait {
         checkOwner()
-        let ready = try Syscall.pollInputs([mail, fd], timeout: -1).camera("poll", on: path, to: "wait for a frame")
-        if ready.contains(mail) { return .mail }
-        return ready.isEmpty ? .timedOut : .frame
+        let ready = try Syscall.pollEvents([(mail, .input), (fd, [.input, .priority])], timeout: -1).camera(
+            "poll", on: path, to: "wait for a frame")
+        if !ready[0].isEmpty { return .mail }
+        if !ready[1].isDisjoint(with: [.error, .hangUp]) { return .frame }
+        if ready[1].contains(.priority) { return .controls }
+        return ready[1].isEmpty ? .timedOut : .frame
     }
 
     /// Dequeues a frame without blocking (`VIDIOC_DQBUF`): nil when none is ready. Copies its
@@ -573,7 +581,7 @@ public final class V4L2Camera {
 extension Result where Failure == Errno {
     /// The value, or the camera's failure: what Slate was doing (`action`) when
     /// the call `operation` on the device at `path` failed.
-    fileprivate func camera(_ operation: String, on path: String, to action: String) throws(CameraError) -> Success {
+    func camera(_ operation: String, on path: String, to action: String) throws(CameraError) -> Success {
         switch self {
         case .success(let value): return value
         case .failure(let errno): throw .system(action, operation, path: path, errno)

@@ -60,6 +60,7 @@ public final class V4L2FrameSource: FrameSource {
         while true {
             switch try camera.waitForFrame(orMail: mail) {
             case .mail: return .mail
+            case .controls: return .controls(try camera.controlChanges())
             case .timedOut: continue
             case .frame: break
             }
