@@ -71,11 +71,31 @@ let package = Package(
             name: "slate-bench", dependencies: ["SlateCore", "SlateSystem", "SlateDevices", "SlateMedia", "SlateDaemon"]),
 
         .testTarget(name: "SlateCoreTests", dependencies: ["SlateCore"], resources: [.copy("Fixtures")]),
+        // One test target per library module; SlateTestSupport holds what several of them share.
+        .target(
+            name: "SlateTestSupport",
+            dependencies: ["SlateSystem", .product(name: "SystemPackage", package: "swift-system")],
+            path: "Tests/SlateTestSupport"),
         .testTarget(
-            name: "SlateLinuxTests",
+            name: "SlateSystemTests",
+            dependencies: ["SlateCore", "SlateSystem", .product(name: "SystemPackage", package: "swift-system")]),
+        .testTarget(
+            name: "SlateDevicesTests",
             dependencies: [
-                "SlateCore", "SlateSystem", "SlateDevices", "SlateMedia", "SlateDaemon", "CEvdev", .product(name: "Logging", package: "swift-log"),
+                "SlateCore", "SlateSystem", "SlateDevices", "CEvdev", .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
+            ]),
+        .testTarget(
+            name: "SlateMediaTests",
+            dependencies: [
+                "SlateCore", "SlateSystem", "SlateMedia", "SlateTestSupport",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]),
+        .testTarget(
+            name: "SlateDaemonTests",
+            dependencies: [
+                "SlateCore", "SlateSystem", "SlateDevices", "SlateMedia", "SlateDaemon", "SlateTestSupport",
+                .product(name: "Logging", package: "swift-log"), .product(name: "SystemPackage", package: "swift-system"),
             ]),
         .testTarget(name: "slateTests", dependencies: ["slate"]),
     ]

@@ -4,10 +4,9 @@ import SystemPackage
 import Testing
 
 import SlateCore
-import SlateDaemon
-import SlateDevices
 import SlateMedia
 import SlateSystem
+import SlateTestSupport
 
 /// `slate run` with the test-pattern camera: takes recorded from a replayed
 /// pedal session, deleted and exported; signals; bad start-up situations.

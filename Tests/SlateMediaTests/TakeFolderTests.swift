@@ -2,9 +2,7 @@ import Foundation
 import Testing
 
 import SlateCore
-@testable import SlateDaemon
-@testable import SlateDevices
-@testable import SlateMedia
+import SlateMedia
 import SlateSystem
 
 @Suite struct TakeFolderTests {

@@ -1,10 +1,9 @@
 import Foundation
 import Logging
-import SlateCore
-import SlateDaemon
-import SlateDevices
-import SlateMedia
 import Testing
+
+import SlateCore
+import SlateDevices
 import SlateSystem
 
 /// The repository's `sounds/` folder.

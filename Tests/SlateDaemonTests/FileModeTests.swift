@@ -3,10 +3,8 @@ import Glibc
 import Testing
 
 import SlateCore
-@testable import SlateDaemon
-@testable import SlateDevices
-@testable import SlateMedia
-import SlateSystem
+import SlateMedia
+import SlateTestSupport
 
 /// A rig's raw footage is private by default: `slate record` makes the work
 /// folder 0700 and its takes, thumbnails and `takes.json` 0600; a profile's

@@ -1,10 +1,7 @@
 import Testing
 
 import SlateCore
-@testable import SlateDaemon
-@testable import SlateDevices
 @testable import SlateMedia
-import SlateSystem
 
 /// The libavfilter graph behind the export filters, mirroring and digital zoom.
 @Suite struct FilterGraphTests {

@@ -1,9 +1,5 @@
-import Synchronization
 import Testing
 
-@testable import SlateDaemon
-@testable import SlateDevices
-@testable import SlateMedia
 import SlateSystem
 
 @Suite struct ThreadOwnerTests {

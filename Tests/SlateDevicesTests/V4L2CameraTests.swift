@@ -3,10 +3,7 @@ import Glibc
 import SystemPackage
 import Testing
 
-import SlateCore
-@testable import SlateDaemon
-@testable import SlateDevices
-@testable import SlateMedia
+import SlateDevices
 import SlateSystem
 
 /// What runs without a camera; streaming from vivid is tests/vm/scenario-camera.sh.

@@ -1,10 +1,8 @@
 import CEvdev
-import SlateCore
-import SlateDaemon
-import SlateDevices
-import SlateMedia
 import Testing
-import SlateSystem
+
+import SlateCore
+import SlateDevices
 
 /// SlateCore's generated name table against the installed libevdev.
 @Suite struct EventCodesLibevdevTests {

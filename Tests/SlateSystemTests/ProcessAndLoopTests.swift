@@ -4,9 +4,6 @@ import SystemPackage
 import Testing
 
 import SlateCore
-@testable import SlateDaemon
-@testable import SlateDevices
-@testable import SlateMedia
 @testable import SlateSystem
 
 @Suite struct ProcessLauncherTests {

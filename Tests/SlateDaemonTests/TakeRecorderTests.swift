@@ -3,10 +3,11 @@ import Logging
 import Testing
 
 import SlateCore
-@testable import SlateDaemon
-@testable import SlateDevices
-@testable import SlateMedia
+import SlateDaemon
+import SlateDevices
+import SlateMedia
 import SlateSystem
+import SlateTestSupport
 
 extension TakeRecorder {
     /// A recorder for `folder` with a ledger of its own and no exports.

@@ -3,14 +3,13 @@ import Glibc
 import SystemPackage
 import Testing
 
-import SlateDaemon
-import SlateDevices
-import SlateMedia
 import SlateSystem
 
-/// A fresh folder for one test's media files.
-enum MediaFiles {
-    static func folder(_ name: String) throws -> String {
+/// The tests' media files and the `slate` executable: fresh folders, `slate`
+/// started as from a shell, and ffprobe's own reading of a video file.
+package enum MediaFiles {
+    /// A fresh folder for one test's media files.
+    package static func folder(_ name: String) throws -> String {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("slate-media-\(getpid())-\(name)")
         try? FileManager.default.removeItem(at: url)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -18,19 +17,19 @@ enum MediaFiles {
     }
 
     /// Removes a test's folder and what it holds.
-    static func remove(_ folder: String) {
+    package static func remove(_ folder: String) {
         try? FileManager.default.removeItem(atPath: folder)
     }
 
     /// The `slate` executable built next to the test binary.
-    static let slate = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    package static let slate = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         .appendingPathComponent("slate").path
 
     /// Starts `slate` with `arguments`, its standard output on a pipe, and
     /// returns once it printed its first line (the rest stays in the pipe).
     /// The child starts with no signals blocked, as from a shell, whatever
     /// mask this test thread inherited from other tests' event loops.
-    static func startSlate(_ arguments: [String]) throws -> (process: Process, output: Pipe, firstLine: String) {
+    package static func startSlate(_ arguments: [String]) throws -> (process: Process, output: Pipe, firstLine: String) {
         let (process, out) = try launchSlate(arguments)
         var text = ""
         while !text.contains("\n") {
@@ -44,10 +43,10 @@ enum MediaFiles {
     /// The user whom file permissions bind, to run `slate` as: nobody (through
     /// setpriv) when the tests run as root, whom permissions do not stop; else nil,
     /// this process's own user.
-    static let unprivilegedUser: (uid: uid_t, gid: gid_t)? = getuid() == 0 ? (65534, 65534) : nil
+    package static let unprivilegedUser: (uid: uid_t, gid: gid_t)? = getuid() == 0 ? (65534, 65534) : nil
 
     /// Gives `path` to the unprivileged user, when that is not this process's user.
-    static func giveToUnprivilegedUser(_ path: String) throws {
+    package static func giveToUnprivilegedUser(_ path: String) throws {
         guard let user = unprivilegedUser else { return }
         guard chown(path, user.uid, user.gid) == 0 else {
             throw SystemCallError("chown", subject: path, errno: Errno(rawValue: errno))
@@ -58,7 +57,7 @@ enum MediaFiles {
     /// standard error on `errors`, if given; `environment` added to this
     /// process's), with no signals blocked, as from a shell; with `unprivileged`,
     /// as `unprivilegedUser`.
-    static func launchSlate(
+    package static func launchSlate(
         _ arguments: [String], errors: Pipe? = nil, environment: [String: String] = [:],
         unprivileged: Bool = false
     ) throws -> (process: Process, output: Pipe) {
@@ -83,7 +82,7 @@ enum MediaFiles {
     }
 
     /// ffprobe's path, when it is installed.
-    static let ffprobe: String? = ["/usr/bin/ffprobe", "/usr/local/bin/ffprobe"].first {
+    package static let ffprobe: String? = ["/usr/bin/ffprobe", "/usr/local/bin/ffprobe"].first {
         FileManager.default.isExecutableFile(atPath: $0)
     }
 
@@ -98,7 +97,7 @@ enum MediaFiles {
     /// standard error and the path; with `killed` (a file whose writing was
     /// killed), a last fragment cut short ("partial file") is not an error.
     /// Without ffprobe the result is nil and a warning says the file was not checked.
-    static func ffprobeCount(_ path: String, killed: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) throws -> (
+    package static func ffprobeCount(_ path: String, killed: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) throws -> (
         packets: Int, seconds: Double
     )? {
         guard let ffprobe else {

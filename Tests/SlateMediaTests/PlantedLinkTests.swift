@@ -3,9 +3,7 @@ import Glibc
 import Testing
 
 import SlateCore
-@testable import SlateDaemon
-@testable import SlateDevices
-@testable import SlateMedia
+import SlateMedia
 import SlateSystem
 
 /// Links planted under the names Slate writes, pointing at a file of the user's

@@ -1,10 +1,7 @@
 import Testing
 
 import SlateCore
-@testable import SlateDaemon
-@testable import SlateDevices
-@testable import SlateMedia
-import SlateSystem
+import SlateMedia
 
 /// Zoom and mirroring on the recording thread.
 @Suite struct FrameTuningTests {

@@ -3,10 +3,11 @@ import Logging
 import Testing
 
 import SlateCore
-@testable import SlateDaemon
-@testable import SlateDevices
+import SlateDaemon
+import SlateDevices
 @testable import SlateMedia
 import SlateSystem
+import SlateTestSupport
 
 /// A camera's compressed frames are stored as they come with pass-through, and
 /// decoded and encoded without it.

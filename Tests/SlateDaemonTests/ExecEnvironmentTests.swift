@@ -2,10 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-import SlateDaemon
-import SlateDevices
-import SlateMedia
-import SlateSystem
+import SlateTestSupport
 
 /// The environment of a program an `exec` action starts in `slate run`: Slate's
 /// own, and the SLATE_* variables of the event that ran it, each checked as

@@ -4,10 +4,10 @@ import Logging
 import Testing
 
 import SlateCore
-@testable import SlateDaemon
-@testable import SlateDevices
+import SlateDaemon
 @testable import SlateMedia
 import SlateSystem
+import SlateTestSupport
 
 /// A take on a disk that fills up ends cleanly: playable up to what was written,
 /// reported with its path, kept in the manifest; saving the manifest on a full

@@ -2,10 +2,8 @@ import Foundation
 import Testing
 
 import SlateCore
-@testable import SlateDaemon
-@testable import SlateDevices
-@testable import SlateMedia
-import SlateSystem
+import SlateMedia
+import SlateTestSupport
 
 @Suite struct FrameDecoderTests {
     /// A flat-colour JPEG (full-range yuvj420p, as MJPEG cameras send) as one packet.

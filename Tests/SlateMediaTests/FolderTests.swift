@@ -4,9 +4,7 @@ import SystemPackage
 import Testing
 
 import SlateCore
-@testable import SlateDaemon
-@testable import SlateDevices
-@testable import SlateMedia
+import SlateMedia
 import SlateSystem
 
 /// The folders Slate writes into: refused when another user could plant files

@@ -3,10 +3,9 @@ import Synchronization
 import Testing
 
 import SlateCore
-@testable import SlateDaemon
-@testable import SlateDevices
-@testable import SlateMedia
+import SlateMedia
 import SlateSystem
+import SlateTestSupport
 
 @Suite struct TakeExporterTests {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("slate-export-\(UUID().uuidString)").path

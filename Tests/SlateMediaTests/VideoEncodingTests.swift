@@ -1,11 +1,11 @@
 import Foundation
+import SystemPackage
 import Testing
 
 import SlateCore
-import SlateDaemon
-import SlateDevices
 import SlateMedia
 import SlateSystem
+import SlateTestSupport
 
 /// The encoder, the take writer and the probe, on small frames.
 @Suite struct VideoEncodingTests {

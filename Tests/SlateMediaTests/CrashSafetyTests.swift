@@ -3,10 +3,9 @@ import Glibc
 import Testing
 
 import SlateCore
-import SlateDaemon
-import SlateDevices
 import SlateMedia
 import SlateSystem
+import SlateTestSupport
 
 /// A recording killed with SIGKILL keeps everything up to its last fragment.
 @Suite struct CrashSafetyTests {

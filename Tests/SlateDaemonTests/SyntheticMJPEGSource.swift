@@ -1,10 +1,8 @@
-import SlateCore
 import SystemPackage
 
-@testable import SlateDaemon
-@testable import SlateDevices
+import SlateCore
+import SlateDevices
 @testable import SlateMedia
-import SlateSystem
 
 /// A fake MJPEG camera: the test pattern in real time, each frame encoded as a
 /// JPEG with libavcodec, delivered compressed as a camera's MJPEG mode would.

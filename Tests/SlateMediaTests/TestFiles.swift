@@ -1,7 +1,4 @@
-import Glibc
 import SlateCore
-import SlateDaemon
-import SlateDevices
 import SlateMedia
 import SlateSystem
 

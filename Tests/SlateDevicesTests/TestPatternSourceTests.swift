@@ -1,9 +1,7 @@
 import Testing
 
 import SlateCore
-@testable import SlateDaemon
-@testable import SlateDevices
-@testable import SlateMedia
+import SlateDevices
 import SlateSystem
 
 @Suite struct TestPatternSourceTests {

@@ -1,10 +1,7 @@
 import Testing
 
 import SlateCore
-@testable import SlateDaemon
-@testable import SlateDevices
-@testable import SlateMedia
-import SlateSystem
+import SlateMedia
 
 @Suite struct EncoderProbeTests {
     @Test func oneCodecIsTakenWithoutAProbe() {
