@@ -46,6 +46,12 @@ struct ReplayCommand: ParsableCommand {
             valueName: "bus:vendor:product"))
     var deviceID: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "The camera whose controls the rig's controls drive, as `slate controls --json` saved it (default: a typical webcam's).",
+            valueName: "file"))
+    var cameraControls: String?
+
     func validate() throws {
         if let deviceID, DeviceIDs(parsing: deviceID) == nil {
             throw ValidationError(
@@ -57,6 +63,7 @@ struct ReplayCommand: ParsableCommand {
         Slate.bootstrapLogging()
         let log = Logger(label: "slate.replay")
         let loaded = try ProfileSource.loadOrExit(profile)
+        let camera = try cameraControls.map(Self.loadCatalogOrExit)?.controls ?? ModelledCamera.typicalWebcam
         var parsed = try Self.loadOrExit(recording)
         if deviceName != nil || deviceID != nil {
             let (described, count) = parsed.describing(name: deviceName, ids: deviceID.flatMap(DeviceIDs.init(parsing:)))
@@ -70,7 +77,7 @@ struct ReplayCommand: ParsableCommand {
         do {
             replay = try Replay(
                 profile: loaded, timeline: Timeline(recording: parsed), book: RigBook(camera: loaded.camera),
-                captureActive: !inactive, camera: ModelledCamera(controls: ModelledCamera.typicalWebcam))
+                captureActive: !inactive, camera: ModelledCamera(controls: camera))
         } catch {
             var message = "\(recording): error: \(error)"
             if parsed.devices.contains(where: { !$0.described.isSuperset(of: [.name, .ids]) }) {
@@ -102,6 +109,23 @@ struct ReplayCommand: ParsableCommand {
             if printer.output.closed { break }
         }
         printer.output.flush()
+    }
+
+    /// The camera's controls saved at `path`; a bad file is reported and exits 2.
+    static func loadCatalogOrExit(_ path: String) throws -> ControlCatalog {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileReading.bytes(atPath: path)
+        } catch {
+            OutputStream.writeError("\(path): error: \(error.reason)")
+            throw Slate.badInput
+        }
+        switch ControlCatalog.parse(String(decoding: bytes, as: UTF8.self), file: path) {
+        case .success(let catalog): return catalog
+        case .failure(let error):
+            OutputStream.writeError("\(error)")
+            throw Slate.badInput
+        }
     }
 
     /// The recording at `path` (- for standard input), its warnings printed; a

@@ -78,6 +78,8 @@ private final class CameraOwner {
     private var source: FrameSource?
     private var opened: OpenedCamera?
     private var opening: CameraOpening?
+    /// The camera's controls as last told to the rig, by id.
+    private var known: [CameraControl.ID: CameraControl] = [:]
 
     init(
         mailbox: Mailbox<[CameraSession.Letter]>, pipeline: Mailbox<TakeRecorder.Inbox>, opener: CameraOpener?,
@@ -107,8 +109,7 @@ private final class CameraOwner {
                 switch try source.next(orMail: mailbox.bell) {
                 case .capture(let capture): pipeline.post { $0.backlog.push(.capture(capture), at: capture.time) }
                 case .mail: continue
-                // The session subscribes to no control events yet: changes read are let go.
-                case .controls: continue
+                case .controls(let changes): tellChanges(changes)
                 case .ended: stop(saying: nil)
                 }
             } catch {
@@ -188,7 +189,7 @@ private final class CameraOwner {
         source = camera.source
         pipeline.post { $0.backlog.push(.stream(stream, said: said, startAt: startAt), at: MonotonicClock.now(), pinned: true) }
         applySettings(onlyDrifted: false)
-        tellControls(of: camera.camera)
+        tellControls(of: camera.camera, subscribing: true)
     }
 
     /// Sets the profile's `camera.settings`, automatic modes first, and tells
@@ -268,14 +269,33 @@ private final class CameraOwner {
         }
     }
 
-    /// Tells the rig every control of the camera (none for the test pattern).
-    private func tellControls(of camera: V4L2Camera?) {
+    /// Tells the rig every control of the camera (none for the test pattern);
+    /// `subscribing` (as it opens) asks the driver for the changes made from
+    /// outside from then on.
+    private func tellControls(of camera: V4L2Camera?, subscribing: Bool = false) {
         do {
-            say(.controls(try camera?.controls() ?? [], source: .camera))
+            let controls = try (subscribing ? camera?.subscribeControlEvents() : camera?.controls()) ?? []
+            known = Dictionary(controls.map { ($0.id, $0) }) { _, last in last }
+            say(.controls(controls, source: .camera))
         } catch {
             log.warning("controls: \(error)")
             say(.controls([], source: .camera))
         }
+    }
+
+    /// Tells the rig the controls another program or the camera changed, as they are now.
+    private func tellChanges(_ changes: [CameraControlChange]) {
+        var changed: [CameraControl] = []
+        for change in changes {
+            guard var control = known[change.id] else { continue }
+            control.value = control.kind.hasValue ? change.value : nil
+            control.flags = change.flags
+            (control.minimum, control.maximum, control.step, control.defaultValue) =
+                (change.minimum, change.maximum, change.step, change.defaultValue)
+            known[change.id] = control
+            changed.append(control)
+        }
+        if !changed.isEmpty { say(.controls(changed, source: .external)) }
     }
 
     /// Sets a control and tells the rig what the driver kept; a control that
@@ -292,6 +312,7 @@ private final class CameraOwner {
         do {
             let kept = try camera.set(id, value)
             say(.controlSet(id, asked: value, kept: kept, returned: MonotonicClock.now()))
+            known[id]?.value = kept
             if try camera.control(id)?.updatesOthers == true { tellControls(of: camera) }
         } catch {
             say(.controlFailed(id, "\(error)"))
@@ -311,6 +332,7 @@ private final class CameraOwner {
         source?.close()
         source = nil
         opened = nil
+        known = [:]
     }
 
     private func setZoom(_ value: Int64) {
