@@ -61,7 +61,7 @@ struct CLI {
             .filter { $0.hasSuffix(".yaml") }.sorted().map { "profiles/\($0)" }
         let result = try CLI.run(["check"] + profiles)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.lines == profiles.map { "\($0): ok (1 input)" })
+        #expect(result.lines == profiles.map { "\($0): ok (\($0.hasSuffix("knob-controls.yaml") ? "2 inputs" : "1 input"))" })
     }
 
     @Test func everyErrorOfEveryFileIsPrintedAndExitIsTwo() throws {

@@ -55,7 +55,6 @@ public struct ControlDeck: Sendable {
         case let (hide, hold): hide ?? hold
         }
     }
-    public var isEmpty: Bool { controls.isEmpty }
 
     // MARK: The knob
 
@@ -202,6 +201,7 @@ public struct ControlDeck: Sendable {
         lastClick = nil
         swallowRelease = false
         lastTurn = nil
+        presetHold = nil
     }
 
     /// Takes in what the camera and the recorder reported, after the books did.
@@ -437,10 +437,7 @@ public struct ControlDeck: Sendable {
         let control = controls[index]
         switch control.drive {
         case .recorder(let setting):
-            var fresh = RigBook(camera: camera)
-            var ignored: [RigEffect] = []
-            _ = fresh.answer(.zoomSet(1), at: Instant(microseconds: 0), into: &ignored)
-            return RecorderSettingValues.value(setting, picker: control.isPicker, in: fresh)
+            return RecorderSettingValues.value(setting, picker: control.isPicker, in: RigBook(camera: camera))
         case .v4l2(let camera):
             return control.value(ofRaw: camera.defaultValue)
         case .exposureBias, .exposureTime:

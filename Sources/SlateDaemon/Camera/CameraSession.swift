@@ -208,22 +208,34 @@ private final class CameraOwner {
         }
         do {
             let (sets, problems) = CameraSetting.plan(settings, on: try camera.controls())
-            var outcomes = onlyDrifted ? [] : problems
-            for (control, value) in sets {
-                let asked = control.menu.first { $0.index == value }?.name ?? String(value)
-                if onlyDrifted, let current = try camera.control(control.id)?.value, current == value { continue }
-                do {
-                    let kept = try camera.set(control.id, value)
-                    let text = control.menu.first { $0.index == kept }?.name ?? String(kept)
-                    outcomes.append(SettingOutcome(key: control.key, asked: asked, kept: kept, keptText: text))
-                } catch {
-                    outcomes.append(SettingOutcome(key: control.key, asked: asked, problem: "\(error)"))
-                }
-            }
-            if !outcomes.isEmpty { say(.settingsApplied(outcomes, source: .settings)) }
+            let outcomes = (onlyDrifted ? [] : problems) + (try set(sets, on: camera, skippingUnchanged: onlyDrifted))
+            guard !outcomes.isEmpty else { return }
+            say(.settingsApplied(outcomes, source: .settings))
+            // Opening tells every control next; a take's start tells what the settings moved.
+            if onlyDrifted { tellControls(of: camera) }
         } catch {
             log.warning("camera settings: \(error)")
         }
+    }
+
+    /// Sets each control in order, and says what the driver kept of each;
+    /// `skippingUnchanged` leaves those that have the value already.
+    private func set(
+        _ sets: [(control: CameraControl, value: Int64)], on camera: V4L2Camera, skippingUnchanged: Bool
+    ) throws(CameraError) -> [SettingOutcome] {
+        var outcomes: [SettingOutcome] = []
+        for (control, value) in sets {
+            if skippingUnchanged, try camera.control(control.id)?.value == value { continue }
+            let asked = control.menu.first { $0.index == value }?.name ?? String(value)
+            do {
+                let kept = try camera.set(control.id, value)
+                let text = control.menu.first { $0.index == kept }?.name ?? String(kept)
+                outcomes.append(SettingOutcome(key: control.key, asked: asked, kept: kept, keptText: text))
+            } catch {
+                outcomes.append(SettingOutcome(key: control.key, asked: asked, problem: "\(error)"))
+            }
+        }
+        return outcomes
     }
 
     /// Saves the camera's controls in a slot of its presets file, or sets a
@@ -251,17 +263,7 @@ private final class CameraOwner {
                 }
                 let settings = values.map { CameraSetting(key: $0.key, value: .number($0.value)) }
                 let (sets, problems) = CameraSetting.plan(settings, on: try camera.controls())
-                var outcomes = problems
-                for (control, value) in sets {
-                    do {
-                        let kept = try camera.set(control.id, value)
-                        let text = control.menu.first { $0.index == kept }?.name ?? String(kept)
-                        outcomes.append(SettingOutcome(key: control.key, asked: String(value), kept: kept, keptText: text))
-                    } catch {
-                        outcomes.append(SettingOutcome(key: control.key, asked: String(value), problem: "\(error)"))
-                    }
-                }
-                say(.settingsApplied(outcomes, source: .preset))
+                say(.settingsApplied(problems + (try set(sets, on: camera, skippingUnchanged: false)), source: .preset))
                 tellControls(of: camera)
             }
         } catch {
