@@ -181,17 +181,21 @@ public struct RigMachine: Sendable {
         guard !skipped else { return }
         switch event.value {
         case 1 where !engine.isActive:
-            effects.append(
-                .report(
-                    .ignored(
-                        IgnoredReport(
-                            time: event.time, input: profile.inputs[input].name,
-                            code: EventCode(type: EventType.key, code: event.code), reason: .captureInactive))))
+            effects.append(inactive(event, input: input))
         case 1: deck.pressPreset(slot, at: event.time)
         case 0: deck.releasePreset(slot, at: event.time, into: &effects)
         default: break
         }
         updateDeadline()
+    }
+
+    /// A press that capture being inactive ignores.
+    private func inactive(_ event: InputEvent, input: Int) -> RigEffect {
+        .report(
+            .ignored(
+                IgnoredReport(
+                    time: event.time, input: profile.inputs[input].name,
+                    code: EventCode(type: EventType.key, code: event.code), reason: .captureInactive)))
     }
 
     /// The controls' knob button: not a capture event, so it takes no part in
@@ -201,12 +205,7 @@ public struct RigMachine: Sendable {
         guard !skipped else { return }
         switch event.value {
         case 1 where !engine.isActive:
-            effects.append(
-                .report(
-                    .ignored(
-                        IgnoredReport(
-                            time: event.time, input: profile.inputs[input].name,
-                            code: EventCode(type: EventType.key, code: event.code), reason: .captureInactive))))
+            effects.append(inactive(event, input: input))
         case 1: deck.press(at: event.time, into: &effects)
         case 0: deck.release(at: event.time, into: &effects)
         default: break
