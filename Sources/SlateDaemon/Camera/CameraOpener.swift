@@ -117,16 +117,25 @@ public final class CameraOpener {
         if passThrough, softwareMirror {
             log.warning("\(name) is recorded as it comes (pass-through) and has no horizontal flip control: takes are not mirrored")
         }
+        let reach = zoomControl.map(Self.reach) ?? ZoomRamp.limit
         let codec = passThrough ? spec.codecs.first ?? "h264" : pickEncoder(spec.codecs, for: source.format)
         let stream = TakeRecorder.Stream(
             format: source.format, codecs: [codec] + spec.codecs.filter { $0 != codec }, passThrough: passThrough,
             rotation: spec.orientation, mirrored: softwareMirror, preroll: spec.preroll, cameraZoom: nil,
-            zoomLimit: ZoomRamp.limit)
+            zoomLimit: reach)
         let facts = CameraFacts(
-            name: name, position: opening.position, fps: opening.fps, zoomLimit: ZoomRamp.limit,
+            name: name, position: opening.position, fps: opening.fps, zoomLimit: reach,
             zooms: !passThrough || zoomControl != nil, hasTorch: camera.map(Self.hasTorch) ?? false)
         log.info("recording \(name) at \(source.width)x\(source.height) \(source.fps) fps")
         return OpenedCamera(source: source, camera: camera, stream: stream, zoomControl: zoomControl, facts: facts)
+    }
+
+    /// How far a camera's own zoom reaches, at most 6x: its `Zoom, Absolute`
+    /// range read as focal lengths (100 to 500 is 5x, as UVC cameras have it);
+    /// 6x across the range when it starts at 0 and says nothing of its scale.
+    static func reach(of zoom: CameraControl) -> Double {
+        guard zoom.minimum > 0 else { return ZoomRamp.limit }
+        return min(ZoomRamp.limit, max(1, Double(zoom.maximum) / Double(zoom.minimum)))
     }
 
     /// Whether the camera has a flash LED control.

@@ -176,12 +176,12 @@ private final class CameraOwner {
     private func use(_ camera: OpenedCamera, as wanted: CameraOpening, saying said: TakeRecorder.Event, startAt: Instant?) {
         var stream = camera.stream
         if let control = camera.zoomControl {
-            // The camera's zoom range mapped onto 1x-6x, set by this thread.
+            // The camera's zoom range mapped onto 1x to its reach, set by this thread.
             let mailbox = self.mailbox
-            let (minimum, maximum) = (control.minimum, control.maximum)
+            let (minimum, maximum, reach) = (control.minimum, control.maximum, stream.zoomLimit)
             stream.cameraZoom = { factor in
-                let span = Double(maximum - minimum)
-                mailbox.post(CameraSession.Letter.zoom(minimum + Int64(((factor - 1) / (ZoomRamp.limit - 1) * span).rounded())))
+                let part = reach > 1 ? (factor - 1) / (reach - 1) : 0
+                mailbox.post(CameraSession.Letter.zoom(minimum + Int64((part * Double(maximum - minimum)).rounded())))
             }
         }
         opened = camera
