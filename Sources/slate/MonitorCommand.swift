@@ -36,12 +36,21 @@ struct MonitorCommand: ParsableCommand {
     @Flag(help: "With --json, add when each line was handled (dispatched, seconds since start) to measure latency.")
     var timing = false
 
+    @Option(
+        help: ArgumentHelp(
+            "The camera whose controls the rig's controls drive, as `slate controls --json` saved it (default: a typical webcam's).",
+            valueName: "file"))
+    var cameraControls: String?
+
     func run() throws {
         Slate.bootstrapLogging()
         let start = MonotonicClock.now()
         let log = Logger(label: "slate.monitor")
         let loaded = try ProfileSource.loadOrExit(profile)
-        let rig = RigDriver(RigMachine(profile: loaded, book: RigBook(camera: loaded.camera), captureActive: !inactive))
+        let camera = try cameraControls.map(ReplayCommand.loadCatalogOrExit)?.controls ?? ModelledCamera.typicalWebcam
+        let rig = RigDriver(
+            RigMachine(profile: loaded, book: RigBook(camera: loaded.camera), captureActive: !inactive),
+            camera: ModelledCamera(controls: camera))
         let loop: EventLoop
         let inputs: LiveInputs
         do {

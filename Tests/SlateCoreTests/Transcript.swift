@@ -191,7 +191,7 @@ struct Transcript {
         while let next = replay.nextDeadline {
             if let change = changes.first, change.time <= next {
                 replay.advance(to: change.time)
-                replay.changeFromOutside(change.key, to: change.value, at: change.time)
+                replay.driver.changeFromOutside(change.key, to: change.value, at: change.time)
                 changes.removeFirst()
             } else {
                 replay.advance(to: next)

@@ -1,7 +1,7 @@
 /// Runs a timeline through a rig machine in virtual time: the engine and the
 /// macro runner see the events' own timestamps, as fast as the caller steps.
-/// The effects collect in `driver`. With a modelled camera, the controls it
-/// is asked to set are answered at once, as a camera session answers.
+/// The effects collect in `driver`, whose modelled camera, when given,
+/// answers the controls and presets asked of it.
 public final class Replay {
     public let driver: RigDriver
     public let timeline: Timeline
@@ -10,8 +10,6 @@ public final class Replay {
     private var emulations: [DropEmulation]
     private var index = 0
     private var finished = false
-    /// The camera whose controls are modelled; nil when a real one answers.
-    public private(set) var camera: ModelledCamera?
 
     /// Fails when no device of the timeline matches an input of the profile.
     public init(
@@ -22,13 +20,11 @@ public final class Replay {
         if !timeline.devices.isEmpty, !matches.contains(where: { $0.contains(where: \.matches) }) {
             throw ReplayError(devices: timeline.devices, matches: matches, profile: profile.file)
         }
-        driver = RigDriver(RigMachine(profile: profile, book: book, captureActive: captureActive))
         self.timeline = timeline
         origin = timeline.origin ?? Instant(microseconds: 0)
         sources = Array(repeating: nil, count: timeline.devices.count)
         emulations = Array(repeating: DropEmulation(), count: timeline.devices.count)
-        self.camera = camera
-        if let camera { handle(.fact(.cameraControls(camera.controls, source: .camera), at: origin)) }
+        driver = RigDriver(RigMachine(profile: profile, book: book, captureActive: captureActive), camera: camera)
         for device in timeline.devices.indices where timeline.present[device] { attach(device) }
     }
 
@@ -58,36 +54,11 @@ public final class Replay {
         if index == timeline.items.count {
             if !finished {
                 finished = true
-                handle(.endOfStream(at: lastTime))
+                driver.handle(.endOfStream(at: lastTime))
             }
         } else {
-            handle(.time(time))
+            driver.handle(.time(time))
         }
-    }
-
-    /// Another program set the modelled camera's control `key` at `time`.
-    public func changeFromOutside(_ key: String, to value: Int64, at time: Instant) {
-        guard var camera else { return }
-        let facts = camera.changeFromOutside(key, to: value)
-        self.camera = camera
-        for fact in facts { handle(.fact(fact, at: time)) }
-    }
-
-    /// Hands `input` to the rig; the modelled camera answers the controls it is asked to set.
-    private func handle(_ input: RigInput) {
-        let start = driver.effects.count
-        driver.handle(input)
-        guard var camera else { return }
-        var facts: [(RigFact, Instant)] = []
-        for effect in driver.effects[start...] {
-            switch effect {
-            case .camera(.setControl(let id, let value), let time): facts += camera.set(id, value).map { ($0, time) }
-            case .preset(let command, let time): facts += camera.carryOut(command).map { ($0, time) }
-            default: break
-            }
-        }
-        self.camera = camera
-        for (fact, time) in facts { handle(.fact(fact, at: time)) }
     }
 
     /// Runs the whole timeline.
@@ -99,16 +70,17 @@ public final class Replay {
         switch entry.item {
         case .event(let device, let event):
             guard let source = sources[device] else { return }
-            emulations[device].deliver(event) { self.handle(.event($0, from: source, resync: $1)) }
+            let driver = self.driver
+            emulations[device].deliver(event) { driver.handle(.event($0, from: source, resync: $1)) }
         case .deviceAdded(let device):
-            handle(.time(entry.time))
+            driver.handle(.time(entry.time))
             if sources[device] == nil { attach(device) }
         case .deviceRemoved(let device):
-            if let source = sources[device] { handle(.detached(source, at: entry.time)) }
+            if let source = sources[device] { driver.handle(.detached(source, at: entry.time)) }
             sources[device] = nil
             emulations[device] = DropEmulation()
         case .captureActive(let active):
-            handle(.captureActive(active, at: entry.time))
+            driver.handle(.captureActive(active, at: entry.time))
         }
     }
 
