@@ -113,6 +113,7 @@ public final class LiveRecorder {
     public func open(position: CameraPosition, fps: Int) {
         guard case .closed = camera else { return }
         camera = .opening
+        openFailure = nil
         recorder.open(opening(position: position, fps: fps))
     }
 
