@@ -104,7 +104,9 @@ bench: deps
 		echo "== press-to-exec latency in the rig VM, Slate against triggerhappy" && \
 		scripts/rig-vm --timeout 500 -- python3 tests/vm/bench_latency.py && \
 		echo "== shutter lag of slate run in the rig VM: a pedal click to the take's first frame, vivid at 30 fps" && \
-		scripts/rig-vm --timeout 500 -- python3 tests/vm/bench_shutter.py; \
+		scripts/rig-vm --timeout 500 -- python3 tests/vm/bench_shutter.py && \
+		echo "== knob to driver in the rig VM: 100 detents a second for 10 s through slate run, against v4l2-ctl per detent" && \
+		scripts/rig-vm --timeout 500 -- python3 tests/vm/bench_knob.py; \
 	else \
 		echo "== skipping the latency benchmarks: the rig VM's packages are missing ('make vm-deps' as root)"; \
 	fi

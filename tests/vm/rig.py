@@ -237,15 +237,27 @@ def check(condition, message):
 PEDAL_NAME = "PCsensor FootSwitch"
 PEDAL_KEYS = ["KEY_A", "KEY_B", "KEY_C"]
 
+# A Griffin PowerMate's identity: its button and its dial.
+KNOB_NAME = "Griffin PowerMate"
+KNOB_IDS = {"vendor": 0x077D, "product": 0x0410}
+KNOB_PROFILE = """  knob:
+    match:
+      - {vendor: 0x077d, product: 0x0410}
+    bind: {BTN_0: control, REL_DIAL: control}
+"""
 
-def write_run_profile(folder, camera="/dev/video0", fps=30, max_size=None, right="take.delete-last"):
+
+def write_run_profile(folder, camera="/dev/video0", fps=30, max_size=None, right="take.delete-last", inputs="",
+                      sections="", camera_keys=""):
     """demo.yaml's pedals with `camera` at `fps` fps, h264 (at most `max_size`,
-    e.g. "320x180"), the right pedal (KEY_C) bound to `right`; returns the
-    profile's path."""
+    e.g. "320x180"), the right pedal (KEY_C) bound to `right`; `inputs` (more
+    input devices, e.g. KNOB_PROFILE), `sections` (more top-level sections,
+    e.g. `controls`) and `camera_keys` (more keys of `camera`, e.g.
+    `settings`) are YAML added as they are. Returns the profile's path."""
     path = os.path.join(folder, "rig.yaml")
     with open(path, "w") as handle:
         handle.write("""inputs:
-  pedals:
+%s  pedals:
     match:
       - {vendor: 0x3553, product: 0xb001}
     bind:
@@ -260,26 +272,47 @@ capture:
     release: take.stop
   secondary:
     click: takes.export
-camera:
+%scamera:
   back: [%s]
   fps: %d
   codec: [h264]
-""" % (right, camera, fps) + ("  max-size: %s\n" % max_size if max_size else ""))
+""" % (inputs, right, sections, camera, fps) + ("  max-size: %s\n" % max_size if max_size else "") + camera_keys)
     return path
 
 
-def start_run(folder, camera="/dev/video0", fps=30, max_size=None):
-    """`slate run --json` on a fresh profile in `folder` (takes in folder/takes,
-    exports in folder/exports) and a uinput footswitch, bound once the camera
-    streams. Returns (slate, pedal)."""
-    profile = write_run_profile(folder, camera, fps, max_size)
-    slate = Slate("run", "--profile", profile, "--work", os.path.join(folder, "takes"),
-                  "--output", os.path.join(folder, "exports"))
+def start_run(folder, camera="/dev/video0", fps=30, max_size=None, options=(), **profile):
+    """`slate run --json` (and `options`) on a fresh profile in `folder` (takes
+    in folder/takes, exports in folder/exports; `profile`: more of
+    write_run_profile's arguments) and a uinput footswitch, bound once the
+    camera streams. Returns (slate, pedal)."""
+    path = write_run_profile(folder, camera, fps, max_size, **profile)
+    slate = Slate("run", "--profile", path, "--work", os.path.join(folder, "takes"),
+                  "--output", os.path.join(folder, "exports"), *options)
     # The camera is opened (and the encoder's speed probed) before the inputs start.
     slate.wait_for_log("recording %s" % camera, seconds=60)
     pedal = UInput(PEDAL_NAME, keys=PEDAL_KEYS)
     slate.wait_for_log("(%s) is input 'pedals'" % PEDAL_NAME, seconds=20)
     return slate, pedal
+
+
+def plug_knob(slate):
+    """A uinput Griffin PowerMate (BTN_0 and REL_DIAL), once `slate` has bound it as input 'knob'."""
+    knob = UInput(KNOB_NAME, keys=["BTN_0"], rels=["REL_DIAL"], **KNOB_IDS)
+    slate.wait_for_log("(%s) is input 'knob'" % KNOB_NAME, seconds=20)
+    return knob
+
+
+def driver_value(name, device="/dev/video0"):
+    """A V4L2 control's value as `v4l2-ctl --get-ctrl` prints it (a menu's with its item: `5 (8 0x8)`)."""
+    result = subprocess.run(["v4l2-ctl", "-d", device, "--get-ctrl", name], capture_output=True, text=True)
+    prefix = name + ": "
+    return next((line[len(prefix):] for line in result.stdout.splitlines() if line.startswith(prefix)),
+                result.stderr.strip() or result.stdout.strip())
+
+
+def set_driver_value(name, value, device="/dev/video0"):
+    """Sets a V4L2 control with v4l2-ctl, as another program would."""
+    subprocess.run(["v4l2-ctl", "-d", device, "--set-ctrl", "%s=%s" % (name, value)], check=True)
 
 
 def is_take(event, number=None):
