@@ -115,6 +115,8 @@ public struct ControlDeck: Sendable {
             adjust(current, direction: direction, detents: detents, multiplier: multiplier, source: .knob, at: time, book: &book, into: &effects)
             hideAt = time + settings.overlayTimeout
         }
+        // A turn between two clicks makes them two clicks, not a double click.
+        lastClick = nil
         lastTurn = (time, direction)
     }
 
@@ -217,13 +219,14 @@ public struct ControlDeck: Sendable {
             for index in controls.indices where controls[index].drives(id) {
                 controls[index].pending = max(0, controls[index].pending - 1)
                 if reportsApplied {
-                    let control = controls[index]
+                    var applied = controls[index]
+                    applied.value = applied.value(ofRaw: kept)
                     effects.append(
                         .report(
                             .control(
                                 ControlReport(
-                                    time: time, control: control.spec.name, event: .applied, value: Double(kept),
-                                    text: String(kept), source: .camera))))
+                                    time: time, control: applied.spec.name, event: .applied, value: applied.value,
+                                    text: applied.text, source: .camera))))
                 }
                 guard controls[index].pending == 0, kept != asked else { continue }
                 controls[index].value = controls[index].value(ofRaw: kept)
