@@ -289,11 +289,7 @@ private final class CameraOwner {
     private func tellChanges(_ changes: [CameraControlChange]) {
         var changed: [CameraControl] = []
         for change in changes {
-            guard var control = known[change.id] else { continue }
-            control.value = control.kind.hasValue ? change.value : nil
-            control.flags = change.flags
-            (control.minimum, control.maximum, control.step, control.defaultValue) =
-                (change.minimum, change.maximum, change.step, change.defaultValue)
+            guard let control = known[change.id].map(change.applied) else { continue }
             known[change.id] = control
             changed.append(control)
         }
