@@ -8,7 +8,7 @@ public struct TakeFolder: Sendable {
     /// Why the folder's manifest could not be read, or the folder not used.
     public enum Failure: Error, CustomStringConvertible {
         case system(OperationError)
-        case manifest(ManifestError)
+        case manifest(JSONFileError)
         /// Another process holds the folder's lock; `holder` is what it wrote there.
         case busy(path: String, holder: String)
         case missing(path: String)

@@ -25,15 +25,8 @@ public struct ControlCatalog: Hashable, Sendable {
     public var json: String { JSONLine.encode(self) }
 
     /// Reads a catalog; errors name the file and the entry (`controls[2].type`).
-    public static func parse(_ text: String, file: String) -> Result<ControlCatalog, ControlCatalogError> {
-        do {
-            return .success(try JSONDecoder().decode(ControlCatalog.self, from: Data(text.utf8)))
-        } catch let error as DecodingError {
-            let (entry, message) = error.entryAndMessage
-            return .failure(ControlCatalogError(file: file, entry: entry, message: message))
-        } catch {
-            return .failure(ControlCatalogError(file: file, entry: "", message: "\(error)"))
-        }
+    public static func parse(_ text: String, file: String) -> Result<ControlCatalog, JSONFileError> {
+        JSONFileError.decode(ControlCatalog.self, from: text, file: file)
     }
 }
 
@@ -73,21 +66,4 @@ extension ControlCatalog: Codable {
         var seen: Set<CameraControl.ID> = []
         return controls.first { !seen.insert($0.id).inserted }?.id
     }
-}
-
-/// Why a control catalog cannot be read: the file, the entry (`controls[2].type`,
-/// empty for the file as a whole) and what is wrong with it.
-public struct ControlCatalogError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var file: String
-    public var entry: String
-    public var message: String
-
-    public init(file: String, entry: String, message: String) {
-        self.file = file
-        self.entry = entry
-        self.message = message
-    }
-
-    /// `vivid.json: error: controls[3].type: 'float' is no control type; …`.
-    public var description: String { "\(file): error: " + (entry.isEmpty ? "" : "\(entry): ") + message }
 }

@@ -66,14 +66,8 @@ public struct TakeManifest: Hashable, Sendable {
     public var json: String { JSONLine.encode(self) + "\n" }
 
     /// Reads `takes.json`; errors name the file and the entry (`takes[2].file`).
-    public static func parse(_ text: String, file: String) -> Result<TakeManifest, ManifestError> {
-        do {
-            return .success(try JSONDecoder().decode(TakeManifest.self, from: Data(text.utf8)))
-        } catch let error as DecodingError {
-            return .failure(ManifestError(file: file, error))
-        } catch {
-            return .failure(ManifestError(file: file, entry: "", message: "\(error)"))
-        }
+    public static func parse(_ text: String, file: String) -> Result<TakeManifest, JSONFileError> {
+        JSONFileError.decode(TakeManifest.self, from: text, file: file)
     }
 
     /// A name without folders, so a manifest can only point inside its work folder.
@@ -185,28 +179,6 @@ extension TakeManifest.Take: Codable {
         try container.encodeIfPresent(exported, forKey: .exported)
         try container.encodeIfPresent(kept, forKey: .kept)
     }
-}
-
-/// Why `takes.json` cannot be read: the file, the entry (`takes[2].file`, empty
-/// for the file as a whole) and what is wrong with it.
-public struct ManifestError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var file: String
-    public var entry: String
-    public var message: String
-
-    public init(file: String, entry: String, message: String) {
-        self.file = file
-        self.entry = entry
-        self.message = message
-    }
-
-    init(file: String, _ error: DecodingError) {
-        let (entry, message) = error.entryAndMessage
-        self.init(file: file, entry: entry, message: message)
-    }
-
-    /// `takes.json: error: takes[0].file: a take's file must be a file name in the work folder, not '../x'`.
-    public var description: String { "\(file): error: " + (entry.isEmpty ? "" : "\(entry): ") + message }
 }
 
 /// UTC calendar formatting without Foundation (days-from-civil arithmetic).
