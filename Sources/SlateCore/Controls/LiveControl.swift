@@ -298,7 +298,7 @@ extension LiveControl {
             if camera.kind == .boolean { return raw == 0 ? 0 : 1 }
             return Double(camera.menu.firstIndex { $0.index == raw } ?? 0)
         case .exposureBias(let camera):
-            let millis = camera.kind == .integerMenu ? Double(camera.menu.first { $0.index == raw }.flatMap { Int64($0.name) } ?? 0) : Double(raw)
+            let millis = camera.kind == .integerMenu ? Double(camera.menuName(of: raw).flatMap { Int64($0) } ?? 0) : Double(raw)
             return scale.snapped(millis / 1000)
         case .exposureTime(let camera, let base):
             let base = Double(base ?? camera.value ?? camera.defaultValue)

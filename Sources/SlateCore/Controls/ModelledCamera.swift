@@ -47,7 +47,7 @@ public struct ModelledCamera: Sendable {
                     continue
                 }
                 changed += store(kept, at: index, including: true)
-                let text = control.menu.first { $0.index == kept }?.name ?? String(kept)
+                let text = control.menuName(of: kept) ?? String(kept)
                 outcomes.append(SettingOutcome(key: control.key, asked: String(value), kept: kept, keptText: text))
             }
             return [.settingsApplied(outcomes, source: .preset), .cameraControls(changed, source: .camera)]

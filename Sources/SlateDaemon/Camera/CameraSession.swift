@@ -207,7 +207,9 @@ private final class CameraOwner {
             return
         }
         do {
-            let (sets, problems) = CameraSetting.plan(settings, on: try camera.controls())
+            // A take's start plans on the controls already known, without listing them all again.
+            let controls = onlyDrifted ? Array(known.values) : try camera.controls()
+            let (sets, problems) = CameraSetting.plan(settings, on: controls)
             let outcomes = (onlyDrifted ? [] : problems) + (try set(sets, on: camera, skippingUnchanged: onlyDrifted))
             guard !outcomes.isEmpty else { return }
             say(.settingsApplied(outcomes, source: .settings))
@@ -226,10 +228,10 @@ private final class CameraOwner {
         var outcomes: [SettingOutcome] = []
         for (control, value) in sets {
             if skippingUnchanged, try camera.control(control.id)?.value == value { continue }
-            let asked = control.menu.first { $0.index == value }?.name ?? String(value)
+            let asked = control.menuName(of: value) ?? String(value)
             do {
                 let kept = try camera.set(control.id, value)
-                let text = control.menu.first { $0.index == kept }?.name ?? String(kept)
+                let text = control.menuName(of: kept) ?? String(kept)
                 outcomes.append(SettingOutcome(key: control.key, asked: asked, kept: kept, keptText: text))
             } catch {
                 outcomes.append(SettingOutcome(key: control.key, asked: asked, problem: "\(error)"))
