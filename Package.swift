@@ -21,7 +21,7 @@ let package = Package(
         .systemLibrary(
             name: "CAV", pkgConfig: "libavformat",
             providers: [
-                .apt(["libavcodec-dev", "libavformat-dev", "libavfilter-dev", "libavutil-dev", "libswscale-dev"])
+                .apt(["libavcodec-dev", "libavformat-dev", "libavfilter-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])
             ]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         // C macros and ioctl numbers turned into functions and constants.

@@ -1,4 +1,15 @@
+import SlateCore
 import SlateSystem
+/// What `MediaProbe` found in a media file's sound stream.
+public struct SoundInfo: Hashable, Sendable {
+    /// libav's codec name, e.g. `aac`, `opus` or `pcm_s16le`.
+    public var codec: String
+    public var format: AudioFormat
+    public var packets: Int
+    /// From the file's time 0 (or the first packet, if later) to the end of the last packet.
+    public var durationMicroseconds: Int64
+}
+
 /// What `MediaProbe` found in a media file's first video stream.
 public struct MediaInfo: Hashable, Sendable {
     /// libav's container name, e.g. `mov,mp4,m4a,3gp,3g2,mj2`.
@@ -20,6 +31,8 @@ public struct MediaInfo: Hashable, Sendable {
     public var rotation: Int
     /// Frames the decoder produced, when asked to decode.
     public var decodedFrames: Int?
+    /// The file's sound stream, when it has one.
+    public var sound: SoundInfo?
 
     /// The duration in seconds.
     public var seconds: Double { Double(durationMicroseconds) / 1_000_000 }

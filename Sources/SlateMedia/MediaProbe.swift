@@ -36,8 +36,11 @@ public enum MediaProbe {
         guard let packet else { throw MediaError("read a packet", path: path, code: slate_averror(ENOMEM)) }
         var frames = 0, keyframes = 0, sinceKeyframe = 0, longestInterval = 0
         var first = Int64.max, end = Int64.min
+        let soundIndex = av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
+        var sound = SoundCount()
         while av_read_frame(context, packet) >= 0 {
             defer { av_packet_unref(packet) }
+            if packet.pointee.stream_index == soundIndex { sound.add(packet.pointee) }
             guard packet.pointee.stream_index == index else { continue }
             frames += 1
             if packet.pointee.flags & AV_PKT_FLAG_KEY != 0 {
@@ -62,7 +65,34 @@ public enum MediaProbe {
             width: Int(codecpar.pointee.width), height: Int(codecpar.pointee.height),
             frameCount: frames, keyframeCount: keyframes, longestKeyframeInterval: longestInterval,
             durationMicroseconds: first <= end ? av_rescale_q(end - first, timeBase, slate_av_time_base_q()) : 0,
-            hasExtradata: codecpar.pointee.extradata_size > 0, rotation: rotation, decodedFrames: decoder?.frames)
+            hasExtradata: codecpar.pointee.extradata_size > 0, rotation: rotation, decodedFrames: decoder?.frames,
+            sound: soundIndex >= 0 ? sound.info(of: context.pointee.streams[Int(soundIndex)]!) : nil)
+    }
+
+    /// The sound stream's packets as they are read.
+    private struct SoundCount {
+        var packets = 0
+        var first = Int64.max
+        var end = Int64.min
+
+        mutating func add(_ packet: AVPacket) {
+            packets += 1
+            let time = packet.pts != slate_av_nopts_value() ? packet.pts : packet.dts
+            guard time != slate_av_nopts_value() else { return }
+            first = min(first, time)
+            end = max(end, time + packet.duration)
+        }
+
+        func info(of stream: UnsafeMutablePointer<AVStream>) -> SoundInfo {
+            let codecpar = stream.pointee.codecpar.pointee
+            let start = max(0, first)
+            return SoundInfo(
+                codec: String(cString: avcodec_get_name(codecpar.codec_id)),
+                format: AudioFormat(rate: Int(codecpar.sample_rate), channels: Int(codecpar.ch_layout.nb_channels)),
+                packets: packets,
+                durationMicroseconds: start <= end
+                    ? av_rescale_q(end - start, stream.pointee.time_base, slate_av_time_base_q()) : 0)
+        }
     }
 
     /// A decoder that counts the pictures it produces.

@@ -10,6 +10,11 @@ import SlateSystem
 /// can be cut back to it with `abandon()`. An export is written as a finished MP4
 /// instead (`Layout.finished`). libav writes through the descriptor of the file
 /// Slate created, never by path.
+///
+/// A take with sound has a second stream, written between the picture's packets,
+/// so every fragment holds the sound of its span. Its moov is written with the
+/// first fragment (`delay_moov`), which lets it carry the edit list that hides
+/// the sound encoder's priming frames, so the sound starts with the picture to the frame.
 public final class TakeWriter {
     /// How the file is laid out.
     public enum Layout: Hashable, Sendable {
@@ -25,12 +30,16 @@ public final class TakeWriter {
     /// The file's path, for messages.
     public let path: String
     public let parameters: VideoStreamParameters
+    /// The sound stream's, for a take with sound.
+    public let sound: AudioStreamParameters?
     /// Clockwise degrees a player turns the picture (0, 90, 180 or 270), stored as a display matrix.
     public let rotation: Int
     /// A take's fragments, or an export's finished file.
     public let layout: Layout
-    /// Packets written so far.
+    /// Picture packets written so far.
     public private(set) var packetCount = 0
+    /// Sound packets written so far.
+    public private(set) var soundPacketCount = 0
     /// What the file holds in complete fragments, flushed to it.
     public private(set) var complete = Complete(bytes: 0, packets: 0, end: 0)
 
@@ -53,16 +62,17 @@ public final class TakeWriter {
     /// Writes the MP4 (or MOV, for a `name` ending in `.mov`) header into `fd`, the
     /// new file `name` of `folder`. The writer owns `fd` from here, failing or not.
     public convenience init(
-        fd: FileDescriptor, named name: String, in folder: Folder, parameters: VideoStreamParameters, rotation: Int = 0
+        fd: FileDescriptor, named name: String, in folder: Folder, parameters: VideoStreamParameters, rotation: Int = 0,
+        sound: AudioStreamParameters? = nil
     ) throws(MediaError) {
         let io = try DescriptorIO(fd: fd, writing: true, path: folder.file(name))
-        try self.init(io: io, named: name, in: folder, parameters: parameters, rotation: rotation)
+        try self.init(io: io, named: name, in: folder, parameters: parameters, rotation: rotation, sound: sound)
     }
 
     /// Writes the header through `io`, the new file `name` of `folder`.
     init(
         io: DescriptorIO, named name: String, in folder: Folder, parameters: VideoStreamParameters, rotation: Int = 0,
-        layout: Layout = .fragmented
+        sound: AudioStreamParameters? = nil, layout: Layout = .fragmented
     ) throws(MediaError) {
         _ = LibAV.setUp
         let path = folder.file(name)
@@ -70,6 +80,7 @@ public final class TakeWriter {
         self.folder = folder
         self.io = io
         self.parameters = parameters
+        self.sound = sound
         self.layout = layout
         self.rotation = ((rotation % 360) + 360) % 360
         guard self.rotation % 90 == 0 else {
@@ -108,13 +119,15 @@ public final class TakeWriter {
             // players and ffprobe read it back as -90 (libav's angles are counterclockwise).
             matrix.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_set($0, Double(self.rotation)) }
         }
+        if let sound { try Self.addSoundStream(sound, to: context, path: path) }
         context.pointee.pb = io.context
         context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
         var options: OpaquePointer?
         defer { av_dict_free(&options) }
         switch layout {
         case .fragmented:
-            av_dict_set(&options, "movflags", "frag_keyframe+empty_moov+default_base_moof", 0)
+            let moov = sound == nil ? "empty_moov" : "delay_moov"
+            av_dict_set(&options, "movflags", "frag_keyframe+\(moov)+default_base_moof", 0)
             av_dict_set(&options, "flush_packets", "1", 0)
         case .finished(let creationTime):
             av_dict_set(&options, "movflags", "+faststart", 0)
@@ -160,6 +173,54 @@ public final class TakeWriter {
         }
         packetCount += 1
         written = Complete(bytes: 0, packets: packetCount, end: encoded.pts + encoded.duration)
+    }
+
+    /// Adds one sound packet; timestamps count frames (1/rate) and must increase.
+    /// It goes into the fragment the next keyframe closes.
+    public func writeSound(_ encoded: EncodedPacket) throws(MediaError) {
+        guard let context, let packet, let sound, !finished else {
+            throw MediaError("write a sound packet", path: path, message: "the take is closed or has no sound")
+        }
+        try encoded.fill(packet, "write a sound packet", path: path)
+        defer { av_packet_unref(packet) }
+        packet.pointee.stream_index = 1
+        av_packet_rescale_ts(packet, sound.timeBase.rational, context.pointee.streams[1]!.pointee.time_base)
+        try check(av_write_frame(context, packet), "write a sound packet", path: path)
+        soundPacketCount += 1
+    }
+
+    /// The sound stream: its codec, format, frame size, priming and global header.
+    private static func addSoundStream(
+        _ sound: AudioStreamParameters, to context: UnsafeMutablePointer<AVFormatContext>, path: String
+    ) throws(MediaError) {
+        guard let descriptor = avcodec_descriptor_get_by_name(sound.codec) else {
+            throw MediaError("write the take", path: path, message: "unknown sound codec '\(sound.codec)'")
+        }
+        guard let stream = avformat_new_stream(context, nil) else {
+            throw MediaError("add the sound stream", path: path, code: slate_averror(ENOMEM))
+        }
+        let codecpar = stream.pointee.codecpar!
+        codecpar.pointee.codec_type = AVMEDIA_TYPE_AUDIO
+        codecpar.pointee.codec_id = descriptor.pointee.id
+        codecpar.pointee.sample_rate = Int32(sound.format.rate)
+        av_channel_layout_default(&codecpar.pointee.ch_layout, Int32(sound.format.channels))
+        codecpar.pointee.frame_size = Int32(sound.frameSize)
+        codecpar.pointee.initial_padding = Int32(sound.initialPadding)
+        codecpar.pointee.bit_rate = Int64(sound.bitRate)
+        if sound.codec == "pcm_s16le" {
+            codecpar.pointee.format = AV_SAMPLE_FMT_S16.rawValue
+            codecpar.pointee.bits_per_coded_sample = 16
+            codecpar.pointee.block_align = Int32(2 * sound.format.channels)
+        }
+        if !sound.extradata.isEmpty {
+            let size = sound.extradata.count
+            guard let bytes = av_mallocz(size + Int(AV_INPUT_BUFFER_PADDING_SIZE))?.assumingMemoryBound(to: UInt8.self)
+            else { throw MediaError("add the sound stream", path: path, code: slate_averror(ENOMEM)) }
+            sound.extradata.withUnsafeBufferPointer { bytes.update(from: $0.baseAddress!, count: size) }
+            codecpar.pointee.extradata = bytes
+            codecpar.pointee.extradata_size = Int32(size)
+        }
+        stream.pointee.time_base = sound.timeBase.rational
     }
 
     /// After a failed write (a full disk): closes the file without a trailer and cuts

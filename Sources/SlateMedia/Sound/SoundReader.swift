@@ -1,0 +1,161 @@
+import CAV
+import SlateCore
+import SlateSystem
+
+/// Reads the sound stream of a take or an export: its packets as they are
+/// (to join takes by stream copy), or decoded to interleaved 16-bit frames
+/// with the time of the first one (to verify sync and to encode again).
+public final class SoundReader {
+    /// Decoded sound: `samples` interleaved, the first frame at `start`
+    /// microseconds of the file's timeline (the encoder's priming removed).
+    public struct Decoded: Sendable {
+        public var format: AudioFormat
+        public var start: Int64
+        public var samples: [Int16]
+
+        public var frames: Int { samples.count / max(1, format.channels) }
+    }
+
+    public let path: String
+    public let parameters: AudioStreamParameters
+    private let input: MediaInput
+    private let index: Int32
+    private let timeBase: AVRational
+    private var packet: UnsafeMutablePointer<AVPacket>?
+
+    /// Opens the file `name` of `folder` (never through a link); nil when it has no sound.
+    public static func open(_ name: String, in folder: Folder) throws(MediaError) -> SoundReader? {
+        try SoundReader(MediaInput(name, in: folder, operation: "open the file"))
+    }
+
+    /// Opens the file at `path`; nil when it has no sound.
+    public static func open(path: String) throws(MediaError) -> SoundReader? {
+        try SoundReader(MediaInput(path: path, operation: "open the file"))
+    }
+
+    private init?(_ input: MediaInput) throws(MediaError) {
+        let context = input.context
+        try check(avformat_find_stream_info(context, nil), "read the stream info", path: input.path)
+        let found = av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
+        guard found >= 0 else { return nil }
+        self.input = input
+        path = input.path
+        index = found
+        let stream = context.pointee.streams[Int(found)]!
+        timeBase = stream.pointee.time_base
+        let codecpar = stream.pointee.codecpar!.pointee
+        parameters = AudioStreamParameters(
+            codec: String(cString: avcodec_get_name(codecpar.codec_id)),
+            format: AudioFormat(rate: Int(codecpar.sample_rate), channels: Int(codecpar.ch_layout.nb_channels)),
+            frameSize: Int(codecpar.frame_size), initialPadding: Int(codecpar.initial_padding),
+            extradata: codecpar.extradata_size > 0
+                ? Array(UnsafeBufferPointer(start: codecpar.extradata, count: Int(codecpar.extradata_size))) : [],
+            bitRate: Int(codecpar.bit_rate))
+        packet = av_packet_alloc()
+    }
+
+    deinit { av_packet_free(&packet) }
+
+    /// Hands every sound packet to `body` in file order, timestamps in frames
+    /// (1/rate), and returns the read error that ended the reading early, if one did.
+    public func forEachPacket(_ body: (EncodedPacket) throws -> Void) throws -> MediaError? {
+        guard let packet else { return nil }
+        let frames = AVRational(num: 1, den: Int32(parameters.format.rate))
+        while true {
+            let status = av_read_frame(input.context, packet)
+            if status == slate_averror_eof() { return nil }
+            if status < 0 { return MediaError("read the sound", path: path, code: status) }
+            defer { av_packet_unref(packet) }
+            guard packet.pointee.stream_index == index else { continue }
+            let p = packet.pointee
+            let none = slate_av_nopts_value()
+            let pts = p.pts != none ? p.pts : p.dts
+            let duration = p.duration > 0 ? av_rescale_q(p.duration, timeBase, frames) : Int64(parameters.frameSize)
+            try body(
+                EncodedPacket(
+                    data: Array(UnsafeBufferPointer(start: p.data, count: Int(p.size))),
+                    pts: av_rescale_q(pts, timeBase, frames), dts: av_rescale_q(p.dts != none ? p.dts : pts, timeBase, frames),
+                    duration: duration, isKeyframe: true))
+        }
+    }
+
+    /// Decodes the whole stream into interleaved 16-bit frames. Frames before
+    /// the file's time 0 (the encoder's priming, which the edit list hides
+    /// from players) are dropped.
+    public func decodeAll() throws(MediaError) -> Decoded {
+        guard let codec = avcodec_find_decoder_by_name(parameters.codec) ?? avcodec_find_decoder(
+            avcodec_descriptor_get_by_name(parameters.codec)?.pointee.id ?? AV_CODEC_ID_NONE)
+        else { throw MediaError("decode the sound", path: path, message: "no decoder for \(parameters.codec)") }
+        var context = avcodec_alloc_context3(codec)
+        var frame = av_frame_alloc()
+        var resampler: OpaquePointer?
+        defer {
+            avcodec_free_context(&context)
+            av_frame_free(&frame)
+            swr_free(&resampler)
+        }
+        guard let context, let frame, let packet else {
+            throw MediaError("decode the sound", path: path, code: slate_averror(ENOMEM))
+        }
+        let stream = input.context.pointee.streams[Int(index)]!
+        try check(avcodec_parameters_to_context(context, stream.pointee.codecpar), "decode the sound", path: path)
+        context.pointee.pkt_timebase = timeBase
+        try check(avcodec_open2(context, codec, nil), "decode the sound", path: path)
+        var decoded = Decoded(format: parameters.format, start: 0, samples: [])
+        var started = false
+        let channels = parameters.format.channels
+
+        func take() throws(MediaError) {
+            while true {
+                let status = avcodec_receive_frame(context, frame)
+                if status == slate_averror(EAGAIN) || status == slate_averror_eof() { return }
+                try check(status, "decode the sound", path: path)
+                defer { av_frame_unref(frame) }
+                if !started {
+                    started = true
+                    let pts = frame.pointee.best_effort_timestamp
+                    decoded.start = pts == slate_av_nopts_value() ? 0 : av_rescale_q(pts, timeBase, slate_av_time_base_q())
+                }
+                if resampler == nil {
+                    var outLayout = AVChannelLayout()
+                    av_channel_layout_default(&outLayout, Int32(channels))
+                    defer { av_channel_layout_uninit(&outLayout) }
+                    try check(
+                        swr_alloc_set_opts2(
+                            &resampler, &outLayout, AV_SAMPLE_FMT_S16, frame.pointee.sample_rate, &frame.pointee.ch_layout,
+                            AVSampleFormat(frame.pointee.format), frame.pointee.sample_rate, 0, nil),
+                        "convert the sound", path: path)
+                    try check(swr_init(resampler), "convert the sound", path: path)
+                }
+                let count = Int(frame.pointee.nb_samples)
+                var out = [Int16](repeating: 0, count: (count + 32) * channels)
+                let made = out.withUnsafeMutableBytes { bytes in
+                    var target: UnsafeMutablePointer<UInt8>? = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                    let planes = UnsafeMutableRawPointer(frame.pointee.extended_data)?
+                        .assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
+                    return swr_convert(resampler, &target, Int32(count + 32), planes, Int32(count))
+                }
+                try check(made, "convert the sound", path: path)
+                decoded.samples += out.prefix(Int(made) * channels)
+            }
+        }
+
+        while true {
+            let status = av_read_frame(input.context, packet)
+            if status == slate_averror_eof() { break }
+            try check(status, "read the sound", path: path)
+            defer { av_packet_unref(packet) }
+            guard packet.pointee.stream_index == index else { continue }
+            try check(avcodec_send_packet(context, packet), "decode the sound", path: path)
+            try take()
+        }
+        try check(avcodec_send_packet(context, nil), "decode the sound", path: path)
+        try take()
+        if decoded.start < 0 {
+            let priming = min(decoded.frames, Int((-decoded.start * Int64(parameters.format.rate) + 500_000) / 1_000_000))
+            decoded.samples.removeFirst(priming * channels)
+            decoded.start = 0
+        }
+        return decoded
+    }
+}
