@@ -9,6 +9,8 @@ public struct Profile: Sendable {
     public var controls: [ControlSpec]
     public var controlSettings: ControlSettings
     public var sounds: SoundSpec
+    /// The sound recorded with takes; nil: none (picture-only takes).
+    public var audio: AudioSpec?
 }
 
 /// Button roles, as in `AVCaptureEventInteraction`'s primary and secondary handlers.

@@ -4,7 +4,7 @@ import Yams
 /// unknown codes and actions, bad durations, a button bound twice, recursive
 /// macros and an empty rig are errors, all reported with their positions.
 public enum ProfileLoader {
-    static let sections = ["description", "inputs", "capture", "macros", "camera", "controls", "sounds"]
+    static let sections = ["description", "inputs", "capture", "macros", "camera", "controls", "sounds", "audio"]
 
     public static func load(_ text: String, file: String) -> Result<Profile, ProfileErrors> {
         var loader = ProfileParser(file: file)
@@ -72,6 +72,7 @@ struct ProfileParser {
         if let node = section("sounds") { sounds = parseSounds(node.value) }
         profile.sounds = sounds
         if let node = section("camera") { profile.camera = parseCamera(node.value) }
+        if let node = section("audio") { profile.audio = parseAudio(node.value) }
         if let node = section("controls") { (profile.controls, profile.controlSettings) = parseControls(node.value) }
         controls = profile.controls
         if let node = section("macros") { declareMacros(node.value) }
