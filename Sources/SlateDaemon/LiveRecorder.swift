@@ -217,10 +217,10 @@ public final class LiveRecorder {
         switch event {
         case .opened(let take, let number, let firstFrame):
             pending.append((.takeStarted(take: number, path: folder.file(take.file), firstFrame: firstFrame), now))
-        case .closed(let take, let number, let early):
+        case .closed(let take, let number, let early, let sound):
             let summary = TakeSummary(
                 take: number, path: folder.file(take.file), duration: take.duration, frames: take.frames,
-                dropped: take.dropped)
+                dropped: take.dropped, sound: sound)
             pending.append((.takeStopped(summary, early: early), now))
         case .startFailed(let reason):
             pending.append((.takeStartFailed(reason), now))

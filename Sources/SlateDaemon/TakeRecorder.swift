@@ -20,8 +20,9 @@ public final class TakeRecorder: Sendable {
     public enum Event: Sendable {
         /// A take opened; its first frame was captured at `firstFrame` (CLOCK_MONOTONIC).
         case opened(TakeManifest.Take, number: Int, firstFrame: Instant)
-        /// A take closed; `early` says why when it ended before its stop (a full disk).
-        case closed(TakeManifest.Take, number: Int, early: String?)
+        /// A take closed; `early` says why when it ended before its stop (a full
+        /// disk); `sound` is its sound's, for a take with sound.
+        case closed(TakeManifest.Take, number: Int, early: String?, sound: SoundSummary?)
         /// A take could not start; nothing of it was left behind.
         case startFailed(String)
         case deleted(TakeManifest.Take, number: Int)
@@ -94,6 +95,8 @@ public final class TakeRecorder: Sendable {
     /// The pipeline's mailbox.
     struct Inbox: Sendable {
         var backlog = CaptureBacklog<Delivery>(capacity: TakeRecorder.backlogCapacity)
+        /// What the sound capture delivered, in order (at most `soundCapacity`).
+        var sound: [SoundCapture.Delivery] = []
         var commands: [Command] = []
         var shuttingDown = false
     }
@@ -102,6 +105,9 @@ public final class TakeRecorder: Sendable {
     /// loses the oldest frames (a take counts them as the gaps they leave),
     /// never the first frame of a take.
     static let backlogCapacity = 4
+    /// Sound blocks held for the pipeline: 20 s of 10 ms blocks. One that falls
+    /// further behind loses the oldest, which the take's sound places as a gap.
+    static let soundCapacity = 2000
     /// How long after a frame's capture the commands for it are read: more than
     /// an input event takes from the kernel to `start(at:)`.
     static let commandDelay = Duration.milliseconds(10)
@@ -114,6 +120,7 @@ public final class TakeRecorder: Sendable {
     public let encoderName: String
     private let camera: CameraSession
     private let pipeline: WorkerThread
+    private let soundCapture: SoundCapture?
 
     /// Records `source` (moved to its session's thread): opens the encoder (the
     /// first of `codecs` that opens) and starts encoding; takes start with
@@ -122,8 +129,8 @@ public final class TakeRecorder: Sendable {
     /// export is refused); `onEvent` is called whenever `takeEvents()` has something.
     public convenience init(
         source: sending FrameSource, ledger: TakeLedger, exports: TakeExports? = nil, codecs: [String],
-        passThrough: Bool = false, preroll: Duration = .zero, rotation: Int = 0, logger: Logger,
-        onEvent: (@Sendable () -> Void)? = nil
+        passThrough: Bool = false, preroll: Duration = .zero, rotation: Int = 0, sound: sending SoundRecording? = nil,
+        logger: Logger, onEvent: (@Sendable () -> Void)? = nil
     ) throws {
         let stream = Stream(
             format: source.format, codecs: codecs, passThrough: passThrough, rotation: rotation, mirrored: false,
@@ -131,22 +138,24 @@ public final class TakeRecorder: Sendable {
         let encoder = try CaptureEncoder(format: source.format, codecs: codecs, passThrough: passThrough)
         try self.init(
             ledger: ledger, exports: exports, logger: logger, onEvent: onEvent, first: (stream, encoder), source: source,
-            opener: nil)
+            opener: nil, sound: sound)
     }
 
     /// A recorder for `slate run`: no camera until `open(_:)`, which `opener`
     /// carries out on the camera session's thread.
     public convenience init(
-        ledger: TakeLedger, exports: TakeExports?, opener: sending CameraOpener, logger: Logger,
-        onEvent: (@Sendable () -> Void)? = nil
+        ledger: TakeLedger, exports: TakeExports?, opener: sending CameraOpener, sound: sending SoundRecording? = nil,
+        logger: Logger, onEvent: (@Sendable () -> Void)? = nil
     ) throws {
         try self.init(
-            ledger: ledger, exports: exports, logger: logger, onEvent: onEvent, first: nil, source: nil, opener: opener)
+            ledger: ledger, exports: exports, logger: logger, onEvent: onEvent, first: nil, source: nil, opener: opener,
+            sound: sound)
     }
 
     private init(
         ledger: TakeLedger, exports: TakeExports?, logger: Logger, onEvent: (@Sendable () -> Void)?,
-        first: sending (Stream, CaptureEncoder)?, source: sending FrameSource?, opener: sending CameraOpener?
+        first: sending (Stream, CaptureEncoder)?, source: sending FrameSource?, opener: sending CameraOpener?,
+        sound: sending SoundRecording?
     ) throws {
         let inbox = try Mailbox(Inbox())
         let events = try Mailbox<[Event]>()
@@ -154,14 +163,26 @@ public final class TakeRecorder: Sendable {
         self.events = events
         encoderName = first?.1.name ?? ""
         camera = try CameraSession(pipeline: inbox, source: source, opener: opener, logger: logger)
+        let soundSettings = sound?.settings
         let state = TakePipeline(
-            inbox: inbox, ledger: ledger, exports: exports, logger: logger,
+            inbox: inbox, ledger: ledger, exports: exports, sound: soundSettings.map { TakeSound(settings: $0) },
+            logger: logger,
             report: { event in
                 events.post(event)
                 onEvent?()
             })
         pipeline = try WorkerThread(name: "slate-takes") {
             state.run(first: first)
+        }
+        if let sound {
+            soundCapture = try SoundCapture(source: sound.source, device: sound.settings.device, logger: logger) { delivery in
+                inbox.post { inbox in
+                    if inbox.sound.count >= TakeRecorder.soundCapacity { inbox.sound.removeFirst() }
+                    inbox.sound.append(delivery)
+                }
+            }
+        } else {
+            soundCapture = nil
         }
     }
 
@@ -223,9 +244,10 @@ public final class TakeRecorder: Sendable {
     /// Waits until `takeEvents()` has something or `milliseconds` pass.
     public func waitForEvents(milliseconds: Int32) { events.wait(timeout: milliseconds) }
 
-    /// Stops the camera, closes a take in progress and joins the threads.
+    /// Stops the camera and the sound, closes a take in progress and joins the threads.
     public func shutdown() {
         camera.shutdown()
+        soundCapture?.shutdown()
         inbox.post { $0.shuttingDown = true }
         pipeline.join()
     }
@@ -240,6 +262,10 @@ final class TakePipeline {
     private let exports: TakeExports?
     private let log: Logger
     private let report: @Sendable (TakeRecorder.Event) -> Void
+    /// The takes' sound, for a rig that records it.
+    private let sound: TakeSound?
+    /// How long a closing take waits for the sound of its last frames.
+    static let soundWait = Duration.milliseconds(150)
 
     private var encoder: CaptureEncoder?
     private var stream: TakeRecorder.Stream?
@@ -252,6 +278,8 @@ final class TakePipeline {
     private var writer: TakeWriter?
     private var take: TakeManifest.Take?
     private var firstPts: Int64?
+    /// When the take in progress's first frame was captured: its sound's start.
+    private var takeStart: Instant?
     private var lastPts: Int64 = 0
     /// Whether a stop came for the take in progress: commands behind it wait for its close.
     private var closing = false
@@ -265,10 +293,11 @@ final class TakePipeline {
     private var previous: Instant?
 
     init(
-        inbox: Mailbox<TakeRecorder.Inbox>, ledger: TakeLedger, exports: TakeExports?, logger: Logger,
+        inbox: Mailbox<TakeRecorder.Inbox>, ledger: TakeLedger, exports: TakeExports?, sound: TakeSound?, logger: Logger,
         report: @escaping @Sendable (TakeRecorder.Event) -> Void
     ) {
         self.inbox = inbox
+        self.sound = sound
         self.ledger = ledger
         self.exports = exports
         self.log = logger
@@ -283,6 +312,7 @@ final class TakePipeline {
         if let (stream, encoder) = first { begin(stream, encoder: encoder) }
         while true {
             let (delivery, shuttingDown) = inbox.collect { ($0.backlog.pop()?.item, $0.shuttingDown) }
+            takeSound()
             switch delivery {
             case .capture(let capture): record(capture)
             case .stream(let stream, let said, let startAt): switchStream(to: stream, said: said, startAt: startAt)
@@ -311,6 +341,7 @@ final class TakePipeline {
         tuningFailed = false
         (index, streamStart, previous) = (-1, nil, nil)
         router = TakeRouter(preroll: prerollSetting ?? stream.preroll)
+        sound?.keep = router.preroll + .seconds(3)
     }
 
     /// The camera streams something else: the take in progress closes with the
@@ -350,6 +381,7 @@ final class TakePipeline {
         // A button's command reaches this thread a little after its event: a
         // frame is matched with commands once they have had time to arrive.
         MonotonicClock.sleep(until: frame.time + TakeRecorder.commandDelay)
+        takeSound()
         takeCommands()
         if let tuning {
             do {
@@ -377,6 +409,25 @@ final class TakePipeline {
         } catch {
             report(.failed("\(error)"))
         }
+    }
+
+    /// Hands what the sound capture delivered to the takes' sound.
+    private func takeSound() {
+        guard let sound else { return }
+        let deliveries = inbox.collect { inbox in
+            defer { inbox.sound.removeAll(keepingCapacity: true) }
+            return inbox.sound
+        }
+        let number = take.flatMap { ledger.number(of: $0.id) }
+        for delivery in deliveries {
+            if let message = sound.receive(delivery, take: number) { report(.failed(message)) }
+        }
+    }
+
+    /// Writes the take's sound packets encoded so far.
+    private func writeSound(_ packets: [EncodedPacket]? = nil) throws(MediaError) {
+        guard let writer, writer.sound != nil, let sound else { return }
+        for packet in packets ?? sound.takePackets() { try writer.writeSound(packet) }
     }
 
     /// Carries out the commands posted since the last frame. Without a stream,
@@ -416,6 +467,7 @@ final class TakePipeline {
         case .preroll(let preroll):
             prerollSetting = preroll
             router.preroll = preroll
+            sound?.keep = preroll + .seconds(3)
         case .awaitSwitch: held = []
         case .start: report(.startFailed("a take could not start: the camera is not streaming"))
         case .stop: break
@@ -472,13 +524,23 @@ final class TakePipeline {
         // leaves nothing unlisted: recovery measures the file, or drops the entry.
         let take = newTake(in: ledger.manifest, started: started, encoder: encoder)
         var created = false
+        var soundParameters: AudioStreamParameters?
+        if let sound {
+            do {
+                soundParameters = try sound.open(at: firstFrame, pcm: encoder.fileExtension == "mov")
+            } catch {
+                report(.failed("take \(ledger.availableCount + 1) is recorded without sound: \(error)"))
+            }
+        }
         do {
             try ledger.change(undoIfUnsaved: true) { $0.takes.append(take) }
             let fd = try folder.create(take.file)
             created = true
             writer = try TakeWriter(
-                fd: fd, named: take.file, in: folder.directory, parameters: encoder.parameters, rotation: stream?.rotation ?? 0)
+                fd: fd, named: take.file, in: folder.directory, parameters: encoder.parameters, rotation: stream?.rotation ?? 0,
+                sound: soundParameters)
         } catch {
+            sound?.abandon()
             router.abandon()
             if created { try? folder.directory.remove(take.file) }
             try? ledger.change { manifest in manifest.takes.removeAll { $0.id == take.id && $0.recording } }
@@ -487,6 +549,7 @@ final class TakePipeline {
         }
         self.take = take
         firstPts = nil
+        takeStart = firstFrame
         report(.opened(take, number: ledger.availableCount + 1, firstFrame: firstFrame))
     }
 
@@ -514,6 +577,8 @@ final class TakePipeline {
         packet.pts -= first
         packet.dts -= first
         do {
+            if let encoder = self.encoder { sound?.advance(to: timed.time + .microseconds(1_000_000 / Int64(encoder.fps))) }
+            try writeSound()
             try writer.write(packet)
         } catch {
             fail(take, writer: writer, error)
@@ -539,7 +604,9 @@ final class TakePipeline {
     /// backlog dropped) counts in `dropped`: its timestamps follow capture times.
     private func close(early: String?) {
         guard var take else { return }
+        var soundSummary: SoundSummary?
         do {
+            soundSummary = try finishSound()
             try writer?.finish()
         } catch {
             // The last fragment was not written: the take is what its complete fragments hold.
@@ -565,7 +632,27 @@ final class TakePipeline {
         } catch {
             report(.failed("the take list was not saved: \(error)"))
         }
-        report(.closed(take, number: ledger.number(of: take.id) ?? ledger.availableCount, early: early))
+        report(.closed(take, number: ledger.number(of: take.id) ?? ledger.availableCount, early: early, sound: soundSummary))
+    }
+
+    /// Ends the take's sound with its picture: waits (a little) for the sound
+    /// of its last frames, then writes the last sound packets.
+    private func finishSound() throws(MediaError) -> SoundSummary? {
+        guard let sound, let writer, writer.sound != nil, let first = firstPts, let encoder, let start = takeStart else {
+            return nil
+        }
+        let end = start + .microseconds((lastPts - first + 1) * 1_000_000 / Int64(encoder.fps))
+        sound.finish(at: end)
+        let deadline = end + Self.soundWait
+        takeSound()
+        while !sound.isComplete && MonotonicClock.now() < deadline {
+            inbox.wait(timeout: 10)
+            takeSound()
+        }
+        try writeSound()
+        guard let (packets, summary) = try sound.close() else { return nil }
+        try writeSound(packets)
+        return summary
     }
 
     /// Ends a take whose file could not be written: cut back to its complete
@@ -575,6 +662,7 @@ final class TakePipeline {
         var take = take
         let kept = writer.abandon()
         self.writer = nil
+        sound?.abandon()
         take.frames = kept.packets
         firstPts = kept.packets > 0 ? firstPts : nil
         lastPts = (firstPts ?? 0) + kept.end - 1

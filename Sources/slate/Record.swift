@@ -25,6 +25,12 @@ struct Record: ParsableCommand {
     @Flag(help: "Store a camera's MJPEG or H.264 frames as they come, without encoding (as camera.passthrough).")
     var passthrough = false
 
+    @Option(help: "Record sound too: an ALSA capture device such as default or hw:CARD=USB,DEV=0, or testtone.")
+    var audio = "none"
+
+    @Option(help: "The sound's channels (1 or 2).")
+    var audioChannels = 2
+
     @OptionGroup var folder: Takes.FolderOptions
 
     @Flag(help: "Print the take as one JSON object.")
@@ -58,12 +64,23 @@ struct Record: ParsableCommand {
         }
         let recorder: TakeRecorder
         let lock: TakeFolderLock
+        var spec = AudioSpec()
+        spec.device = AudioSpec.Device(audio)
+        spec.format.channels = audioChannels
+        let sound: SoundRecording?
+        do {
+            sound = try SoundRecording(spec)
+        } catch {
+            OutputStream.writeError("slate record: \(error)")
+            throw ExitCode.failure
+        }
+        if let sound { log.info("sound: \(sound.description)") }
         do {
             lock = try TakeFolderLock(folder, holder: TakeFolderLock.holder("record"))
             let ledger = try TakeLedger(folder: folder)
             for note in folder.recover(ledger) { log.warning("\(note)") }
             recorder = try TakeRecorder(
-                source: source, ledger: ledger, codecs: codecs, passThrough: passthrough, logger: log)
+                source: source, ledger: ledger, codecs: codecs, passThrough: passthrough, sound: sound, logger: log)
         } catch {
             OutputStream.writeError("slate record: \(error)")
             throw ExitCode.failure
@@ -76,10 +93,12 @@ struct Record: ParsableCommand {
         recorder.stop(at: MonotonicClock.now())
         recorder.shutdown()
         var taken: TakeManifest.Take?
+        var takenSound: SoundSummary?
         for event in recorder.takeEvents() {
             switch event {
-            case .closed(let take, _, let early):
+            case .closed(let take, _, let early, let sound):
                 taken = take
+                takenSound = sound
                 if let early { OutputStream.writeError("slate record: \(early)") }
             case .failed(let message), .startFailed(let message): OutputStream.writeError("slate record: \(message)")
             case .sourceLost(let message): OutputStream.writeError("slate record: the camera was lost: \(message)")
@@ -99,9 +118,12 @@ struct Record: ParsableCommand {
                 JSONLine.encode(
                     RecordLine(
                         path: folder.file(take.file), thumbnail: take.thumbnail.map(folder.file), encoder: recorder.encoderName,
-                        duration: take.duration.inSeconds(decimals: 3), frames: take.frames, dropped: take.dropped)))
+                        duration: take.duration.inSeconds(decimals: 3), frames: take.frames, dropped: take.dropped,
+                        sound: takenSound)))
         } else {
-            print("recorded \(folder.file(take.file)) with \(recorder.encoderName): \(seconds) s, \(take.frames) frames, \(take.dropped) dropped")
+            print(
+                "recorded \(folder.file(take.file)) with \(recorder.encoderName): \(seconds) s, \(take.frames) frames, "
+                    + "\(take.dropped) dropped" + (takenSound.map { ", " + $0.text } ?? ""))
         }
     }
 }

@@ -115,7 +115,7 @@ private struct SimulatedCard {
 
     @Test func theSoundEndsWithThePicture() {
         var placement = SoundPlacement(format: format, start: start)
-        placement.finish(at: Instant(microseconds: 12_000_000))
+        placement.limit(to: Instant(microseconds: 12_000_000))
         let last = placement.place(time: Instant(microseconds: 11_995_000), frames: 480, output: 95760)
         #expect(last.count == 240)
         let after = placement.place(time: Instant(microseconds: 12_005_000), frames: 480, output: 96000)

@@ -51,7 +51,7 @@ import SlateTestSupport
             recorder.start(at: MonotonicClock.now())
             var events = events(recorder) { $0.contains { if case .closed = $0 { true } else { false } } }
 
-            let closed = events.compactMap { if case .closed(let take, _, let early) = $0 { (take, early) } else { nil } }
+            let closed = events.compactMap { if case .closed(let take, _, let early, _) = $0 { (take, early) } else { nil } }
             let (take, early) = try #require(closed.first)
             let message = try #require(early)
             #expect(message.contains(folder.file(take.file)) && message.contains("the disk is full"), "\(message)")

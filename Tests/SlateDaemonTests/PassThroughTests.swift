@@ -25,7 +25,7 @@ import SlateTestSupport
         while closed == nil && MonotonicClock.now() < deadline {
             for event in recorder.takeEvents() {
                 if case .opened = event { recorder.stop(at: start + .seconds(1)) }
-                if case .closed(let take, _, _) = event { closed = take }
+                if case .closed(let take, _, _, _) = event { closed = take }
                 if case .failed(let message) = event { Issue.record("failed: \(message)") }
             }
             if closed == nil { MonotonicClock.sleep(until: MonotonicClock.now() + .milliseconds(20)) }

@@ -53,8 +53,8 @@ extension TakeRecorder {
         recorder.shutdown()
         events += recorder.takeEvents()
 
-        guard events.count == 5, case .opened(let opened, 1, _) = events[0], case .closed(let first, 1, nil) = events[1],
-            case .opened(_, 2, _) = events[2], case .closed(let second, 2, nil) = events[3],
+        guard events.count == 5, case .opened(let opened, 1, _) = events[0], case .closed(let first, 1, nil, _) = events[1],
+            case .opened(_, 2, _) = events[2], case .closed(let second, 2, nil, _) = events[3],
             case .deleted(let deleted, 2) = events[4]
         else {
             Issue.record("events: \(events)")

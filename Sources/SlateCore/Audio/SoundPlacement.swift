@@ -4,8 +4,9 @@
 /// the drift estimator's line gives them), not a count of frames; small
 /// differences are made up by stretching or shrinking the sound a little
 /// (the resampler's compensation), large ones (a gap in the capture, a
-/// device opened again) by silence or by dropping frames; it ends with the
-/// frame captured at the picture's end.
+/// device opened again) by silence or by dropping frames. It never goes past
+/// the picture written so far, and ends with the frame captured at the
+/// picture's end.
 public struct SoundPlacement: Sendable {
     /// What to do with one block.
     public struct Step: Equatable, Sendable {
@@ -35,7 +36,8 @@ public struct SoundPlacement: Sendable {
     public private(set) var largestCorrection = 0.0
     /// Frames of silence put in for gaps (not at the start).
     public private(set) var gapFrames = 0
-    /// The output frame the take's sound ends at, once its end is known.
+    /// The output frame no sound goes past: the end of the picture written so
+    /// far, then the take's end.
     public private(set) var end: Int64?
 
     public init(
@@ -52,8 +54,8 @@ public struct SoundPlacement: Sendable {
         Double((time - start).microseconds) * Double(format.rate) / 1_000_000
     }
 
-    /// The take's picture ends at `time`: no frame of sound goes past it.
-    public mutating func finish(at time: Instant) {
+    /// No frame of sound goes past `time` (the end of the picture so far, or the take's end).
+    public mutating func limit(to time: Instant) {
         end = max(0, Int64(position(of: time).rounded()))
     }
 

@@ -109,6 +109,8 @@ public struct TakeReport: Sendable {
     /// A take's frames or an export's; for an export under way, those written so far.
     public var frames: Int?
     public var dropped: Int?
+    /// A stopped take's sound.
+    public var sound: SoundSummary?
     /// For an export under way, the part of its frames written (`ExportProgress.done`).
     public var done: Double?
     /// Why it failed, or how an export was made.
@@ -116,7 +118,8 @@ public struct TakeReport: Sendable {
 
     public init(
         time: Instant, event: Event, take: Int? = nil, path: String? = nil, duration: Duration? = nil,
-        frames: Int? = nil, dropped: Int? = nil, done: Double? = nil, message: String? = nil
+        frames: Int? = nil, dropped: Int? = nil, sound: SoundSummary? = nil, done: Double? = nil,
+        message: String? = nil
     ) {
         self.time = time
         self.event = event
@@ -125,6 +128,7 @@ public struct TakeReport: Sendable {
         self.duration = duration
         self.frames = frames
         self.dropped = dropped
+        self.sound = sound
         self.done = done
         self.message = message
     }

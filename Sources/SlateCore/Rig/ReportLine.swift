@@ -64,6 +64,8 @@ public struct ReportLine: Codable, Hashable, Sendable {
         /// A take's frames or an export's; for an export under way, those written so far.
         public var frames: Int?
         public var dropped: Int?
+        /// A stopped take's sound.
+        public var sound: SoundSummary?
         /// The part of an export's frames written, 0...1 to the hundredth, rounded down.
         public var done: Double?
         public var message: String?
@@ -131,7 +133,7 @@ public struct ReportLine: Codable, Hashable, Sendable {
                 Take(
                     event: take.event.rawValue, take: export ? nil : take.take, takes: export ? take.take : nil,
                     path: take.path, duration: take.duration.map { $0.inSeconds(decimals: 3) }, frames: take.frames,
-                    dropped: take.dropped, done: take.done, message: take.message))
+                    dropped: take.dropped, sound: take.sound, done: take.done, message: take.message))
         case .ignored(let ignored):
             fields = .ignored(Ignored(input: ignored.input, code: ignored.code.name, reason: ignored.reason.text))
         case .control(let control):

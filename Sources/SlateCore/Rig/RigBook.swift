@@ -169,7 +169,7 @@ public struct RigBook: Sendable {
             report(
                 TakeReport(
                     time: time, event: .stopped, take: summary.take, path: summary.path, duration: summary.duration,
-                    frames: summary.frames, dropped: summary.dropped),
+                    frames: summary.frames, dropped: summary.dropped, sound: summary.sound),
                 into: &effects)
             if let early {
                 report(TakeReport(time: time, event: .failed, message: early), into: &effects)

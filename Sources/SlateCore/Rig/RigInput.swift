@@ -74,13 +74,16 @@ public struct TakeSummary: Sendable, Equatable {
     public var duration: Duration
     public var frames: Int
     public var dropped: Int
+    /// The take's sound; nil for a picture-only take.
+    public var sound: SoundSummary?
 
-    public init(take: Int, path: String, duration: Duration, frames: Int, dropped: Int) {
+    public init(take: Int, path: String, duration: Duration, frames: Int, dropped: Int, sound: SoundSummary? = nil) {
         self.take = take
         self.path = path
         self.duration = duration
         self.frames = frames
         self.dropped = dropped
+        self.sound = sound
     }
 }
 

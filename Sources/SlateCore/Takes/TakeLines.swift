@@ -40,14 +40,20 @@ public struct RecordLine: Codable, Hashable, Sendable {
     public var duration: Double
     public var frames: Int
     public var dropped: Int
+    /// The take's sound, when it was recorded with sound.
+    public var sound: SoundSummary?
 
-    public init(path: String, thumbnail: String?, encoder: String, duration: Double, frames: Int, dropped: Int) {
+    public init(
+        path: String, thumbnail: String?, encoder: String, duration: Double, frames: Int, dropped: Int,
+        sound: SoundSummary? = nil
+    ) {
         self.path = path
         self.thumbnail = thumbnail
         self.encoder = encoder
         self.duration = duration
         self.frames = frames
         self.dropped = dropped
+        self.sound = sound
     }
 }
 

@@ -40,8 +40,9 @@ public final class AudioEncoder {
     private var nextPts: Int64 = 0
     private var flushed = false
 
-    /// Opens `codec` for `format`; `bitRate` nil takes 64 kb/s per channel (none for PCM).
-    public init(codec: Codec, format: AudioFormat, bitRate: Int? = nil) throws(MediaError) {
+    /// Opens `codec` for `format`; `bitRate` nil takes 64 kb/s per channel (none
+    /// for PCM). `gainDB` scales the sound in the resampler (its channel matrix).
+    public init(codec: Codec, format: AudioFormat, bitRate: Int? = nil, gainDB: Double = 0) throws(MediaError) {
         _ = LibAV.setUp
         let names: [String] =
             switch codec {
@@ -82,7 +83,7 @@ public final class AudioEncoder {
             codec: String(cString: avcodec_get_name(context.pointee.codec_id)), format: format, frameSize: frameSize,
             initialPadding: Int(context.pointee.initial_padding), extradata: extradata,
             bitRate: Int(context.pointee.bit_rate))
-        try openBuffers(frameSize: frameSize)
+        try openBuffers(frameSize: frameSize, gainDB: gainDB)
     }
 
     deinit {
@@ -111,7 +112,7 @@ public final class AudioEncoder {
         return preferred ?? AV_SAMPLE_FMT_S16
     }
 
-    private func openBuffers(frameSize: Int) throws(MediaError) {
+    private func openBuffers(frameSize: Int, gainDB: Double) throws(MediaError) {
         let format = parameters.format
         var outLayout = AVChannelLayout()
         var inLayout = AVChannelLayout()
@@ -125,6 +126,13 @@ public final class AudioEncoder {
             swr_alloc_set_opts2(
                 &resampler, &outLayout, context.pointee.sample_fmt, Int32(format.rate), &inLayout, AV_SAMPLE_FMT_S16,
                 Int32(format.rate), 0, nil), "set up the resampler", path: encoderName)
+        if gainDB != 0 {
+            let channels = format.channels
+            let gain = pow(10, gainDB / 20)
+            var matrix = [Double](repeating: 0, count: channels * channels)
+            for channel in 0..<channels { matrix[channel * channels + channel] = gain }
+            try check(swr_set_matrix(resampler, matrix, Int32(channels)), "set the gain", path: encoderName)
+        }
         try check(swr_init(resampler), "set up the resampler", path: encoderName)
         fifo = av_audio_fifo_alloc(context.pointee.sample_fmt, Int32(format.channels), Int32(frameSize) * 4)
         frame = av_frame_alloc()
@@ -162,6 +170,8 @@ public final class AudioEncoder {
     }
 
     /// Encodes what is held and drains the encoder: the last packets of a take.
+    /// They end with the last frame fed: a packet wholly after it (the padding
+    /// of the encoder's last frame) is left out, the one across it shortened.
     public func flush() throws(MediaError) -> [EncodedPacket] {
         guard !flushed else { return [] }
         try resample(nil, frames: 0)
@@ -169,6 +179,9 @@ public final class AudioEncoder {
         flushed = true
         try check(avcodec_send_frame(context, nil), "finish the sound", path: encoderName)
         packets += try receive()
+        let end = framesOut
+        packets.removeAll { $0.pts >= end }
+        if let last = packets.indices.last { packets[last].duration = min(packets[last].duration, end - packets[last].pts) }
         return packets
     }
 

@@ -1,0 +1,64 @@
+import Logging
+import SlateCore
+import SlateSystem
+
+/// The sound device's one owner: a thread that reads it block after block and
+/// hands each block on (to the take pipeline). A device that fails (a sound
+/// card unplugged) is reported lost and opened again every half second until
+/// it is back.
+final class SoundCapture: Sendable {
+    /// What the capture hands on, in order.
+    enum Delivery: Sendable {
+        case block(AudioBlock)
+        /// The device failed at `at`; nothing comes until it is `back`.
+        case lost(String, at: Instant)
+        case back(String, at: Instant)
+    }
+
+    private let stopping: Mailbox<Bool>
+    private let thread: WorkerThread
+
+    /// Starts reading `source`, which `device` opened, on a thread of its own.
+    init(
+        source: sending any SoundSource, device: SoundDevice, logger: Logger,
+        deliver: @escaping @Sendable (Delivery) -> Void
+    ) throws(OperationError) {
+        let stopping = try Mailbox(false)
+        self.stopping = stopping
+        thread = try WorkerThread(name: "slate-audio") {
+            var source: (any SoundSource)? = source
+            var name = source?.name ?? device.device.description
+            while !stopping.read({ $0 }) {
+                if let open = source {
+                    do {
+                        deliver(.block(try open.read()))
+                    } catch {
+                        source = nil
+                        deliver(.lost("\(error)", at: MonotonicClock.now()))
+                    }
+                    continue
+                }
+                stopping.wait(timeout: 500)
+                _ = stopping.collect { _ in }
+                do {
+                    source = try device.open()
+                    if let source {
+                        name = source.name
+                        logger.info("sound device \(name) is back")
+                        deliver(.back(name, at: MonotonicClock.now()))
+                    }
+                } catch {
+                    logger.debug("sound device \(name) is still missing: \(error)")
+                }
+            }
+        }
+    }
+
+    deinit { shutdown() }
+
+    /// Stops reading, closes the device and joins the thread.
+    func shutdown() {
+        stopping.post { $0 = true }
+        thread.join()
+    }
+}

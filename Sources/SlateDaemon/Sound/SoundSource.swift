@@ -1,0 +1,83 @@
+import SlateCore
+import SlateSystem
+
+/// Where a take's sound comes from, read by the sound capture's thread only:
+/// a capture device, or the test tone.
+public protocol SoundSource: AnyObject {
+    var format: AudioFormat { get }
+    /// The device, as messages name it.
+    var name: String { get }
+    /// Waits for the next block (about 10 ms of sound) and returns it.
+    func read() throws -> AudioBlock
+}
+
+/// What sound a rig records and how it is opened (again, after it was lost).
+public struct SoundDevice: Sendable {
+    public var device: AudioSpec.Device
+    public var format: AudioFormat
+
+    public init(device: AudioSpec.Device, format: AudioFormat) {
+        self.device = device
+        self.format = format
+    }
+
+    /// Opens the device; nil for `none`.
+    public func open() throws -> (any SoundSource)? {
+        switch device {
+        case .none: nil
+        case .testTone: TestToneSource(format: format)
+        case .alsa(let name): throw SoundUnavailable(description: "ALSA device '\(name)': sound capture is not built in")
+        }
+    }
+}
+
+/// Why a sound device could not be opened.
+public struct SoundUnavailable: Error, CustomStringConvertible {
+    public var description: String
+}
+
+/// The `testtone` device: `TestTone`'s sound in blocks of 10 ms, each returned
+/// once the monotonic clock has reached its end, as a sound card's are, and
+/// stamped on that clock without jitter or drift.
+final class TestToneSource: SoundSource {
+    let format: AudioFormat
+    let name = "testtone"
+    private let tone: TestTone
+    private var start: Instant?
+    private var position: Int64 = 0
+
+    init(format: AudioFormat) {
+        self.format = format
+        tone = TestTone(format: format)
+    }
+
+    func read() throws -> AudioBlock {
+        let frames = format.rate / 100
+        let start = self.start ?? MonotonicClock.now()
+        self.start = start
+        let time = start + .microseconds(position * 1_000_000 / Int64(format.rate))
+        MonotonicClock.sleep(until: start + .microseconds((position + Int64(frames)) * 1_000_000 / Int64(format.rate)))
+        let block = AudioBlock(format: format, time: time, position: position, samples: tone.samples(at: time, frames: frames))
+        position += Int64(frames)
+        return block
+    }
+}
+
+/// A rig's sound for its takes: the device, opened at start, and how takes encode it.
+public struct SoundRecording {
+    let source: any SoundSource
+    let settings: TakeSound.Settings
+
+    /// Opens the device of `spec`; nil when takes are picture only. A device that
+    /// cannot be opened throws, naming it.
+    public init?(_ spec: AudioSpec) throws {
+        guard let device = spec.source else { return nil }
+        let sound = SoundDevice(device: device, format: spec.format)
+        guard let source = try sound.open() else { return nil }
+        self.source = source
+        settings = TakeSound.Settings(device: sound, codec: spec.codec, bitRate: spec.bitRate, gainDB: spec.gainDB)
+    }
+
+    /// The device and its format, e.g. `testtone, 48000 Hz stereo`.
+    public var description: String { "\(source.name), \(source.format)" }
+}
