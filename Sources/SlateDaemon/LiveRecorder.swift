@@ -20,6 +20,8 @@ public final class LiveRecorder {
         public var camera: CameraSpec
         /// `--camera`: a device path or `testpattern` instead of the profile's candidates.
         public var cameraOverride: String?
+        /// The sound recorded with takes; nil: picture only.
+        public var audio: AudioSpec?
         public var work: TakeFolder
         public var output: String
         /// Where each camera's presets file is kept.
@@ -29,13 +31,14 @@ public final class LiveRecorder {
         public var measureEncoder: (@Sendable (String, Int, Int, Int) -> (speed: Double, memory: Int?))?
 
         public init(
-            camera: CameraSpec, cameraOverride: String?, work: TakeFolder, output: String,
+            camera: CameraSpec, cameraOverride: String?, audio: AudioSpec? = nil, work: TakeFolder, output: String,
             presets: String = UserPath.state + "/presets",
             measureEncoder: (@Sendable (String, Int, Int, Int) -> (speed: Double, memory: Int?))? = nil
         ) {
             self.presets = presets
             self.camera = camera
             self.cameraOverride = cameraOverride
+            self.audio = audio
             self.work = work
             self.output = output
             self.measureEncoder = measureEncoder
@@ -73,14 +76,27 @@ public final class LiveRecorder {
 
     /// `onEvent` is called from the recorder's threads when `collect()` may
     /// have something. Takes a crash left behind in the work folder are recovered.
+    /// The sound device is opened now: one that cannot be is an error, unless
+    /// the profile calls it optional (takes are then picture only).
     public init(settings: Settings, logger: Logger, onEvent: @escaping @Sendable () -> Void) throws {
         self.settings = settings
         ledger = try TakeLedger(folder: settings.work)
         for note in settings.work.recover(ledger) { logger.warning("\(note)") }
         exports = try TakeExports(ledger: ledger, onEvent: onEvent)
+        var sound: SoundRecording?
+        if let audio = settings.audio {
+            do {
+                sound = try SoundRecording(audio)
+            } catch {
+                guard audio.optional else { throw error }
+                logger.warning("\(error); audio.optional is set, so takes are recorded without sound")
+            }
+        }
+        if let sound { logger.info("recording sound from \(sound.description)") }
         recorder = try TakeRecorder(
             ledger: ledger, exports: exports,
-            opener: CameraOpener(logger: logger, measureEncoder: settings.measureEncoder), logger: logger, onEvent: onEvent)
+            opener: CameraOpener(logger: logger, measureEncoder: settings.measureEncoder), sound: sound, logger: logger,
+            onEvent: onEvent)
     }
 
     deinit { recorder.shutdown() }

@@ -33,6 +33,9 @@ struct Run: ParsableCommand {
     @Option(help: "A V4L2 device such as /dev/video0, or testpattern, instead of the profile's cameras.")
     var camera: String?
 
+    @Option(help: "An ALSA capture device such as hw:CARD=USB,DEV=0, testtone or none, instead of the profile's audio.device.")
+    var audio: String?
+
     @Option(help: "The work folder for takes (default: the profile's camera.work, else ~/Videos/Slate/takes).")
     var work: String?
 
@@ -59,8 +62,13 @@ struct Run: ParsableCommand {
             OutputStream.writeError("slate run: \(error)")
             throw ExitCode.failure
         }
+        var sound = loaded.audio
+        if let audio {
+            sound = sound ?? AudioSpec()
+            sound?.device = AudioSpec.Device(audio)
+        }
         let settings = LiveRecorder.Settings(
-            camera: loaded.camera, cameraOverride: camera, work: work, output: output,
+            camera: loaded.camera, cameraOverride: camera, audio: sound, work: work, output: output,
             measureEncoder: ProbeEncoder.inChildProcess)
         let daemon: RunDaemon
         do {
