@@ -146,6 +146,50 @@ import SlateTestSupport
         #expect(try folder.load().takes.isEmpty)
     }
 
+    /// ffprobe's packets of the file, in file order: stream kind, time and byte position.
+    func packets(_ path: String) throws -> [(kind: String, time: Double, position: Int)]? {
+        guard let ffprobe = MediaFiles.ffprobe else {
+            Issue.record("ffprobe is not installed (Debian package ffmpeg): \(path)'s interleaving was not checked", severity: .warning)
+            return nil
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ffprobe)
+        process.arguments = ["-v", "error", "-show_entries", "packet=codec_type,dts_time,pos", "-of", "csv=p=0", path]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: ",").map(String.init)
+            guard fields.count == 3, let time = Double(fields[1]), let position = Int(fields[2]) else { return nil }
+            return (fields[0], time, position)
+        }.sorted { $0.position < $1.position }
+    }
+
+    /// The export plays from its start without seeking: its sound is in the
+    /// file beside the picture of the same time, never more than 0.1 s apart.
+    @Test(arguments: [ExportFilter.none, .mono])
+    func theSoundIsInterleavedWithThePicture(filter: ExportFilter) throws {
+        let (folder, output) = try folders()
+        try addTake(folder, "take-a.mp4", seconds: 2, burst: 0.5)
+        try addTake(folder, "take-b.mp4", seconds: 1, burst: 0.3, format: AudioFormat(rate: 44100, channels: 1))
+        let outcome = try TakeExporter(ledger: try TakeLedger(folder: folder), outputFolder: output)
+            .export(at: 0, options: .init(filter: filter))
+        guard let packets = try packets(outcome.path) else { return }
+        #expect(packets.filter { $0.kind == "audio" }.count > 100 && packets.filter { $0.kind == "video" }.count == 90)
+        var latest = (audio: -Double.infinity, video: -Double.infinity)
+        for packet in packets {
+            if packet.kind == "audio" {
+                latest.audio = max(latest.audio, packet.time)
+                #expect(latest.video - packet.time < 0.1, "sound at \(packet.time) s after picture at \(latest.video) s")
+            } else {
+                latest.video = max(latest.video, packet.time)
+                #expect(latest.audio - packet.time < 0.1, "picture at \(packet.time) s after sound at \(latest.audio) s")
+            }
+        }
+    }
+
     @Test func takesOfOtherSoundFormatsAreReencodedInTheFirstTakesFormat() throws {
         let (folder, output) = try folders()
         try addTake(folder, "take-a.mp4", seconds: 2, burst: 0.5)
