@@ -137,13 +137,10 @@ final class SoundJoin {
                     if let failure { throw failure }
                 }
                 let priming = max(0, at - (packets.first?.pts ?? at))
-                var shift: Int64 = 0
-                if let first = packets.first?.pts {
-                    shift = close(before: first, nextPriming: priming)
-                    for index in packets.indices {
-                        packets[index].pts += shift
-                        packets[index].dts += shift
-                    }
+                let shift = close(before: packets.first?.pts ?? at, nextPriming: priming)
+                for index in packets.indices {
+                    packets[index].pts += shift
+                    packets[index].dts += shift
                 }
                 placed = packets
                 times = packets.map { ($0.pts, $0.duration) }
