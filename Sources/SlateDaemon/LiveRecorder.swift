@@ -289,8 +289,9 @@ public final class LiveRecorder {
         }
     }
 
-    /// How an export was made, e.g. `stream copy` or `re-encode (filter mono) with libx264`.
+    /// How an export was made, e.g. `stream copy`, `stream copy, sound copied` or
+    /// `re-encode (the mono filter is applied) with libx264, sound re-encoded with aac (take-2.mp4 has no sound)`.
     static func method(of outcome: TakeExporter.Outcome) -> String {
-        "\(outcome.method)" + (outcome.encoder.map { " with \($0)" } ?? "")
+        "\(outcome.method)" + (outcome.encoder.map { " with \($0)" } ?? "") + (outcome.soundSummary.map { ", sound \($0)" } ?? "")
     }
 }

@@ -8,10 +8,11 @@ extension TakeExporter {
     /// the first take's codec if it has an encoder (else H.264) at its frame
     /// rate. The display rotation of the first take is kept as its display
     /// matrix, as a stream copy keeps it. Each frame keeps its
-    /// take's timing, shifted to start where the previous take ended. A take
-    /// stops at a read error, which its `Read` keeps. `progress` gets the frames encoded.
+    /// take's timing, shifted to start where the previous take ended, and the
+    /// takes' sound goes beside it. A take stops at a read error, which its
+    /// `Read` keeps. `progress` gets the frames encoded.
     func reencode(
-        _ readers: [PacketReader], filter: ExportFilter, to partial: Partial, progress: (Int) -> Void
+        _ readers: [PacketReader], filter: ExportFilter, sound: SoundJoin?, to partial: Partial, progress: (Int) -> Void
     ) throws -> Joined {
         let first = readers[0]
         let (width, height, timeBase) = (first.parameters.width, first.parameters.height, first.parameters.timeBase)
@@ -22,7 +23,7 @@ extension TakeExporter {
             parameters: VideoStreamParameters(
                 codec: encoder.parameters.codec, width: width, height: height, timeBase: timeBase,
                 extradata: encoder.parameters.extradata),
-            rotation: first.rotation, layout: partial.layout)
+            rotation: first.rotation, sound: sound?.parameters, layout: partial.layout)
         // Where each frame given to the encoder (its pts counts frames) goes in the joined video.
         var timeline: [Int64: (pts: Int64, duration: Int64)] = [:]
         var encoded: Int64 = 0
@@ -41,11 +42,13 @@ extension TakeExporter {
                 packet.pts = slot.pts
                 packet.dts = slot.pts
                 packet.duration = slot.duration
+                try sound?.write(before: packet.dts, to: writer)
                 try writer.write(packet)
             }
         }
 
-        for reader in readers {
+        for (index, reader) in readers.enumerated() {
+            try sound?.begin(take: index, at: offset)
             let source = reader.parameters.timeBase
             let decoder = try FrameDecoder(
                 codec: reader.parameters.codec, extradata: reader.parameters.extradata, timeBase: source, source: reader.path)
@@ -92,12 +95,14 @@ extension TakeExporter {
             reads.append(
                 Read(take: ExportPlan.Take(read: reader, duration: timeBase.microseconds(end - offset), frames: frames),
                     frames: frames, error: failure))
+            try sound?.end(at: end)
             offset = end
         }
         try write(encoder.flush())
         guard timeline.isEmpty else {
             throw MediaError("encode the export", path: encoder.codecName, message: "\(timeline.count) frames were not encoded")
         }
+        try sound?.finish(to: writer)
         try writer.finish()
         progress(Int(encoded))
         return Joined(reads: reads, frames: Int(encoded), encoder: encoder.codecName)

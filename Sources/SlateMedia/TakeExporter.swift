@@ -3,12 +3,14 @@ import SlateSystem
 
 /// Joins a work folder's finished takes into one video in the output folder,
 /// with continuous timestamps: by stream copy when the takes allow it and no
-/// filter is asked for, else by decoding, filtering and encoding again. The
+/// filter is asked for, else by decoding, filtering and encoding again. Their
+/// sound goes with the picture, copied or encoded again (`SoundJoin`). The
 /// video is a finished MP4 (`TakeWriter.Layout.finished`), where takes are fragmented.
 ///
 /// The result is written to a temporary file of its own, synced, re-opened and
 /// checked against the takes as `takes.json` lists them (each take read to its
-/// listed frame count; the result's frames and duration those of the takes);
+/// listed frame count; the result's frames and duration those of the takes;
+/// each take's sound as long as its picture, and the file's, to one audio frame);
 /// only then is it given a name no other file has, and the takes are deleted:
 /// first marked in the manifest as held by the export (so a crash is finished
 /// by `TakeFolder.recover`), then their files, then their entries. Any failure
@@ -52,10 +54,23 @@ public struct TakeExporter: Sendable {
         public var method: ExportPlan.Method
         /// The libavcodec encoder used (`libx264`); nil for a stream copy.
         public var encoder: String?
+        /// How the sound was made; nil when no take has sound.
+        public var sound: ExportPlan.SoundMethod?
+        /// The sound's encoder (`aac`) when it was encoded again.
+        public var soundEncoder: String?
         /// Takes exported short (with `acceptShort`); their files are kept.
         public var short: [ShortTake]
         /// Whether the takes were kept (`keep`).
         public var kept: Bool
+
+        /// `copied`, or `re-encoded with aac (take-2.mp4 has no sound)`; nil without sound.
+        public var soundSummary: String? {
+            switch sound {
+            case nil: nil
+            case .copy: "copied"
+            case .reencode(let reason): "re-encoded" + (soundEncoder.map { " with \($0)" } ?? "") + " (\(reason))"
+            }
+        }
     }
 
     /// One take as read: its duration and frame duration, frames read, and the
@@ -115,7 +130,18 @@ public struct TakeExporter: Sendable {
                 throw Failure(description: "cannot read take \(folder.file(take.file)): \(error.reason); the takes are kept")
             }
         }
-        let planned = readers.map { ExportPlan.Take(read: $0, duration: 0, frames: 0) }
+        var sounds: [(AudioStreamParameters, ExportPlan.Sound)?] = []
+        for take in takes {
+            do {
+                sounds.append(try Self.sound(of: take.file, in: folder.directory))
+            } catch {
+                let reason = (error as? MediaError)?.reason ?? "\(error)"
+                throw Failure(description: "cannot read the sound of take \(folder.file(take.file)): \(reason); the takes are kept")
+            }
+        }
+        let planned = zip(readers, zip(takes, sounds)).map { reader, take in
+            ExportPlan.Take(read: reader, duration: take.0.duration.microseconds, frames: 0, sound: take.1?.1)
+        }
         guard let plan = ExportPlan(takes: planned, filter: options.filter) else {
             throw Failure(description: "no takes to export in \(folder.path)")
         }
@@ -137,11 +163,17 @@ public struct TakeExporter: Sendable {
         let joined: Joined
         let result: MediaInfo
         var short: [ShortTake] = []
+        var sound: SoundJoin?
         do {
+            if let method = plan.sound {
+                sound = try SoundJoin(
+                    method: method, takes: zip(takes, sounds).map { ($0.file, $1) }, in: folder.directory,
+                    pictureTimeBase: readers[0].parameters.timeBase)
+            }
             joined =
                 plan.method == .streamCopy
-                ? try copy(readers, to: partial, progress: written)
-                : try reencode(readers, filter: options.filter, to: partial, progress: written)
+                ? try copy(readers, sound: sound, to: partial, progress: written)
+                : try reencode(readers, filter: options.filter, sound: sound, to: partial, progress: written)
             for (take, read) in zip(takes, joined.reads) where read.error != nil || read.frames < take.frames {
                 short.append(
                     ShortTake(path: folder.file(take.file), read: read.frames, listed: take.frames, error: read.error?.reason))
@@ -164,6 +196,7 @@ public struct TakeExporter: Sendable {
                         + "\(result.seconds) s; the takes hold \(joined.frames) frames, "
                         + "\(Double(measured.total.microseconds) / 1e6) s); the takes are kept")
             }
+            if let sound { try Self.verify(sound, in: result) }
         } catch {
             try? output.remove(partial.name)
             if let failure = error as? Failure { throw failure }
@@ -180,7 +213,8 @@ public struct TakeExporter: Sendable {
         }
         let outcome = Outcome(
             path: final, takes: takes.count, frames: joined.frames, duration: .microseconds(result.durationMicroseconds),
-            method: plan.method, encoder: joined.encoder, short: short, kept: options.keep)
+            method: plan.method, encoder: joined.encoder, sound: sound?.method, soundEncoder: sound?.encoderName, short: short,
+            kept: options.keep)
         guard !options.keep else { return outcome }
         do {
             try retire(takes, short: short, into: final)
@@ -223,19 +257,42 @@ public struct TakeExporter: Sendable {
             "name the export", cause: SystemCallError("renameat2", subject: folder.file(name), errno: .fileExists))
     }
 
+    /// The joined file's sound, against what the joining placed: each take's
+    /// sound as long as its picture span, and the file's sound as long as its
+    /// picture, to one audio frame.
+    private static func verify(_ sound: SoundJoin, in result: MediaInfo) throws(Failure) {
+        guard let info = result.sound else {
+            throw Failure(description: "the joined file has no sound, where the takes' sound was \(sound.method); the takes are kept")
+        }
+        let format = sound.parameters.format
+        if let mismatch = ExportPlan.soundMismatch(sound.spans, format: format, tolerance: sound.tolerance) {
+            throw Failure(description: mismatch + "; the takes are kept")
+        }
+        let tolerance = sound.tolerance * 1_000_000 / Int64(format.rate)
+        guard abs(info.durationMicroseconds - result.durationMicroseconds) <= tolerance else {
+            throw Failure(
+                description: "the joined file's sound lasts \(Instant.formatSeconds(info.durationMicroseconds, decimals: 3)) s, "
+                    + "its picture \(Instant.formatSeconds(result.durationMicroseconds, decimals: 3)) s; the takes are kept")
+        }
+    }
+
     /// Copies the takes' packets one after another, each take's timestamps
-    /// shifted to start where the previous one ended. A take stops at a read
-    /// error, which its `Read` keeps. `progress` gets the frames written.
-    private func copy(_ readers: [PacketReader], to partial: Partial, progress: (Int) -> Void) throws -> Joined {
+    /// shifted to start where the previous one ended, and their sound beside
+    /// them. A take stops at a read error, which its `Read` keeps. `progress`
+    /// gets the frames written.
+    private func copy(_ readers: [PacketReader], sound: SoundJoin?, to partial: Partial, progress: (Int) -> Void) throws
+        -> Joined
+    {
         let first = readers[0]
         let timeBase = first.parameters.timeBase
         let writer = try TakeWriter(
             io: partial.io, named: partial.name, in: partial.folder, parameters: first.parameters, rotation: first.rotation,
-            layout: partial.layout)
+            sound: sound?.parameters, layout: partial.layout)
         var offset: Int64 = 0
         var copied = 0
         var reads: [Read] = []
-        for reader in readers {
+        for (index, reader) in readers.enumerated() {
+            try sound?.begin(take: index, at: offset)
             let sameTimeBase = reader.parameters.timeBase == timeBase
             var start: Int64?
             var end = offset
@@ -253,6 +310,7 @@ public struct TakeExporter: Sendable {
                 packet.pts += offset - base
                 packet.dts += offset - base
                 end = max(end, packet.pts + packet.duration)
+                try sound?.write(before: packet.dts, to: writer)
                 try writer.write(packet)
                 copied += 1
                 frames += 1
@@ -261,8 +319,10 @@ public struct TakeExporter: Sendable {
             reads.append(
                 Read(take: ExportPlan.Take(read: reader, duration: timeBase.microseconds(end - offset), frames: frames),
                     frames: frames, error: failure))
+            try sound?.end(at: end)
             offset = end
         }
+        try sound?.finish(to: writer)
         try writer.finish()
         progress(copied)
         return Joined(reads: reads, frames: copied, encoder: nil)
@@ -271,11 +331,11 @@ public struct TakeExporter: Sendable {
 
 extension ExportPlan.Take {
     /// A take as read: its parameters, and its real duration and frame count.
-    init(read reader: PacketReader, duration: Int64, frames: Int) {
+    init(read reader: PacketReader, duration: Int64, frames: Int, sound: ExportPlan.Sound? = nil) {
         self.init(
             path: reader.path, codec: reader.parameters.codec, width: reader.parameters.width,
             height: reader.parameters.height, extradata: reader.parameters.extradata, duration: .microseconds(duration),
-            frameDuration: .microseconds(frames > 0 ? duration / Int64(frames) : 0))
+            frameDuration: .microseconds(frames > 0 ? duration / Int64(frames) : 0), sound: sound)
     }
 }
 
@@ -284,6 +344,7 @@ extension ExportLine {
     public init(_ outcome: TakeExporter.Outcome) {
         self.init(
             path: outcome.path, takes: outcome.takes, frames: outcome.frames, duration: outcome.duration.inSeconds(decimals: 3),
-            method: outcome.method, encoder: outcome.encoder, kept: outcome.kept, short: outcome.short.map(\.description))
+            method: outcome.method, encoder: outcome.encoder, sound: outcome.soundSummary, kept: outcome.kept,
+            short: outcome.short.map(\.description))
     }
 }

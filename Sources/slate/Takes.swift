@@ -212,6 +212,11 @@ struct Takes: ParsableCommand {
                 case .streamCopy: print("joined by stream copy")
                 case .reencode(let reason): print("re-encoded" + (outcome.encoder.map { " with \($0)" } ?? "") + ": \(reason)")
                 }
+                switch outcome.sound {
+                case nil: break
+                case .copy: print("sound copied")
+                case .reencode(let reason): print("sound re-encoded" + (outcome.soundEncoder.map { " with \($0)" } ?? "") + ": \(reason)")
+                }
                 for take in outcome.short { print("exported short, file kept: \(take)") }
                 if outcome.kept { print("the takes are kept") }
             }

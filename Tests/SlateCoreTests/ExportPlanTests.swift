@@ -35,6 +35,55 @@ import Testing
         #expect(ExportPlan(takes: [], filter: .none) == nil)
         #expect(ExportPlan.fileName(at: 1_795_253_112_000_000) == "slate-20261121-092512.mp4")
     }
+
+    /// AAC at 48 kHz mono covering `seconds` from its priming, or as told.
+    func sound(
+        seconds: Double, codec: String = "aac", rate: Int = 48000, start: Int64 = -1024, end: Int64? = nil
+    ) -> ExportPlan.Sound {
+        ExportPlan.Sound(
+            codec: codec, format: AudioFormat(rate: rate, channels: 1), extradata: [0x11, 0x88], frameSize: 1024,
+            start: start, end: end ?? Int64(seconds * Double(rate)) + 128)
+    }
+
+    func take(_ path: String, seconds: Double, sound: ExportPlan.Sound?) -> ExportPlan.Take {
+        var take = take(path, seconds: seconds)
+        take.sound = sound
+        return take
+    }
+
+    @Test func soundIsCopiedWhenEveryTakesCanBeElseReencoded() {
+        let plan = { (takes: [ExportPlan.Take]) in ExportPlan(takes: takes, filter: .mono)?.sound }
+        #expect(plan([take("a", seconds: 1), take("b", seconds: 1)]) == nil)
+        #expect(plan([take("a", seconds: 1, sound: sound(seconds: 1)), take("b", seconds: 2, sound: sound(seconds: 2))]) == .copy)
+        #expect(
+            plan([take("a", seconds: 1, sound: sound(seconds: 1)), take("b", seconds: 1)]) == .reencode(reason: "b has no sound"))
+        #expect(
+            plan([take("a", seconds: 1, sound: sound(seconds: 1)), take("b", seconds: 1, sound: sound(seconds: 1, rate: 44100))])
+                == .reencode(reason: "b's sound is aac 44100 Hz mono, a's is aac 48000 Hz mono"))
+        #expect(
+            plan([take("a", seconds: 1, sound: sound(seconds: 1, codec: "pcm_s16le", start: 0))])
+                == .reencode(reason: "PCM sound is stored as AAC in an MP4 export"))
+        // Within one audio frame of its picture is whole; more is a sound that stopped early or started late.
+        #expect(plan([take("a", seconds: 1, sound: sound(seconds: 1, end: 48000 - 1024))]) == .copy)
+        #expect(
+            plan([take("a", seconds: 2, sound: sound(seconds: 2, end: 48000))])
+                == .reencode(reason: "a's sound stops 1.000 s before its picture"))
+        #expect(
+            plan([take("a", seconds: 2, sound: sound(seconds: 2, start: 24000))])
+                == .reencode(reason: "a's sound starts 0.500 s into the take"))
+    }
+
+    @Test func aTakesSoundMustSpanItsPictureToOneAudioFrame() {
+        let format = AudioFormat(rate: 48000, channels: 1)
+        let spans = [
+            ExportPlan.SoundSpan(path: "a", picture: 96000, sound: 96000 - 1024),
+            ExportPlan.SoundSpan(path: "b", picture: 96000, sound: 72000),
+        ]
+        #expect(ExportPlan.soundMismatch(Array(spans.prefix(1)), format: format, tolerance: 1024) == nil)
+        #expect(
+            ExportPlan.soundMismatch(spans, format: format, tolerance: 1024)
+                == "b's sound is 0.500 s short of its picture in the joined file (1.500 s of sound for 2.000 s)")
+    }
 }
 
 @Suite struct EncoderChoiceTests {

@@ -93,7 +93,7 @@ public struct ExportSummary: Sendable, Equatable {
     public var path: String
     public var duration: Duration
     public var frames: Int
-    /// e.g. `stream copy`, or `re-encode (filter mono) with libx264`.
+    /// e.g. `stream copy`, `stream copy, sound copied`, or `re-encode (the mono filter is applied) with libx264`.
     public var method: String
 
     public init(takes: Int, path: String, duration: Duration, frames: Int, method: String) {

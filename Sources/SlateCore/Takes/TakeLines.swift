@@ -59,7 +59,8 @@ public struct RecordLine: Codable, Hashable, Sendable {
 
 /// `slate takes export --json`: the exported file, how the takes were joined
 /// (`method`: `stream copy` or `re-encode`, with the `reason` and `encoder`),
-/// the takes exported short, and whether the takes were kept.
+/// how their sound was made (`sound`: `copied` or `re-encoded with aac (…)`,
+/// none without sound), the takes exported short, and whether the takes were kept.
 public struct ExportLine: Codable, Hashable, Sendable {
     public var path: String
     public var takes: Int
@@ -69,12 +70,13 @@ public struct ExportLine: Codable, Hashable, Sendable {
     public var method: String
     public var reason: String?
     public var encoder: String?
+    public var sound: String?
     public var kept: Bool
     public var short: [String]?
 
     public init(
-        path: String, takes: Int, frames: Int, duration: Double, method: ExportPlan.Method, encoder: String?, kept: Bool,
-        short: [String]
+        path: String, takes: Int, frames: Int, duration: Double, method: ExportPlan.Method, encoder: String?, sound: String? = nil,
+        kept: Bool, short: [String]
     ) {
         self.path = path
         self.takes = takes
@@ -87,6 +89,7 @@ public struct ExportLine: Codable, Hashable, Sendable {
             self.reason = reason
         }
         self.encoder = encoder
+        self.sound = sound
         self.kept = kept
         self.short = short.isEmpty ? nil : short
     }
