@@ -61,6 +61,8 @@ public final class TakeRecorder: Sendable {
         case awaitSwitch
         case deleteLast
         case export(TakeExporter.Options, outputFolder: String)
+        /// A feedback sound plays on the sound's card from `from` to `until`: silence it in takes.
+        case muteSound(from: Instant, until: Instant)
     }
 
     /// A stream the camera session opened: what the pipeline needs to encode it.
@@ -231,6 +233,12 @@ public final class TakeRecorder: Sendable {
 
     /// Saves or loads a preset of the camera's controls in `folder`, through its session.
     public func preset(_ command: PresetCommand, in folder: String) { camera.preset(command, in: folder) }
+
+    /// Silences the takes' sound from `from` to `until`, while a feedback
+    /// sound plays on the card the sound is captured from.
+    public func muteSound(from: Instant, until: Instant) {
+        inbox.post { $0.commands.append(.muteSound(from: from, until: until)) }
+    }
 
     /// Keeps `preroll` of video from before each press, from now on.
     public func preroll(_ preroll: Duration) { inbox.post { $0.commands.append(.preroll(preroll)) } }
@@ -451,6 +459,11 @@ final class TakePipeline {
     }
 
     private func perform(_ command: Command) {
+        if case .muteSound(let from, let until) = command {
+            // Not held by a switch: the sound it silences goes on being captured.
+            sound?.mute(from: from, until: until)
+            return
+        }
         if held != nil {
             held?.append(command)
             return
@@ -472,6 +485,7 @@ final class TakePipeline {
         case .start: report(.startFailed("a take could not start: the camera is not streaming"))
         case .stop: break
         case .deleteLast, .export: deferred.append(command)
+        case .muteSound: break
         }
     }
 
@@ -483,7 +497,7 @@ final class TakePipeline {
             switch deferred.removeFirst() {
             case .deleteLast: deleteLastTake()
             case .export(let options, let outputFolder): dispatchExport(options, to: outputFolder)
-            case .start, .stop, .zoom, .preroll, .awaitSwitch: break
+            case .start, .stop, .zoom, .preroll, .awaitSwitch, .muteSound: break
             }
         }
     }

@@ -6,35 +6,53 @@ import SlateMedia
 import SlateSystem
 
 /// `slate-bench record [seconds]`: the real `slate record` of the test pattern at
-/// 1080p30 as a child process, with its own peak resident memory (VmHWM, polled),
-/// the frames in the take, the frames it dropped (reported, or missing from the
-/// expected seconds x 30) and the encoder it picked, against the goals; then
-/// ffmpeg's peak memory encoding the same size live, for reference.
+/// 1080p30 as a child process, picture only and then with stereo sound (the test
+/// tone, through the same capture worker, placement and AAC encoder a card's sound
+/// takes), each with its own peak resident memory (VmHWM, polled), CPU time per
+/// second of take, the frames in the take, the frames it dropped (reported, or
+/// missing from the expected seconds x 30) and the encoder it picked, against the
+/// goals; then ffmpeg's peak memory encoding the same size live, for reference.
 func runRecordBench(_ arguments: [String]) {
     let seconds = arguments.first.flatMap { Int($0) } ?? 60
     let (size, fps) = ("1920x1080", 30)
     let slate = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("slate")
     let work = FileManager.default.temporaryDirectory.appendingPathComponent("slate-bench-record-\(getpid())").path
     defer { try? FileManager.default.removeItem(atPath: work) }
-    print("recording the test pattern at \(size), \(fps) fps for \(seconds) s with slate record:")
-    guard
-        let run = runMeasured(
-            slate.path,
-            ["record", "--camera", "testpattern", "--size", size, "--fps", "\(fps)", "--seconds", "\(seconds)",
-             "--work", work, "--json"])
-    else { return print("  cannot run \(slate.path)") }
-    guard run.status == 0,
-        let take = try? JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any],
-        let frames = take["frames"] as? Int, let dropped = take["dropped"] as? Int
-    else { return print("  slate record failed (status \(run.status)): \(run.output)") }
-    let expected = seconds * fps
-    let missing = max(0, expected - frames)
-    let megabytes = Double(run.maxRSSKilobytes) / 1024
-    print("  encoder \(take["encoder"] as? String ?? "?"), \(frames) frames of \(expected) expected")
-    print(String(format: "  peak RSS %.1f MB (goal: below 150 MB)", megabytes))
-    print(String(format: "  peak RSS of any process it ran (the encoder speed probes) %.1f MB", Double(run.treeMaxRSSKilobytes) / 1024))
-    print("  dropped \(dropped) reported, \(missing) missing (goal: 0; one frame of start and stop rounding is allowed)")
-    print(megabytes < 150 && dropped == 0 && missing <= 1 ? "goals met" : "GOALS MISSED")
+    var met = true
+    var cpu: [Bool: Double] = [:]
+    for sound in [false, true] {
+        print("recording the test pattern at \(size), \(fps) fps for \(seconds) s with slate record"
+            + (sound ? ", with stereo sound (testtone, AAC):" : ", picture only:"))
+        let audio = sound ? ["--audio", "testtone", "--audio-channels", "2"] : []
+        guard
+            let run = runMeasured(
+                slate.path,
+                ["record", "--camera", "testpattern", "--size", size, "--fps", "\(fps)", "--seconds", "\(seconds)",
+                 "--work", work + (sound ? "/sound" : "/picture"), "--json"] + audio)
+        else { return print("  cannot run \(slate.path)") }
+        guard run.status == 0,
+            let take = try? JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any],
+            let frames = take["frames"] as? Int, let dropped = take["dropped"] as? Int
+        else { return print("  slate record failed (status \(run.status)): \(run.output)") }
+        let expected = seconds * fps
+        let missing = max(0, expected - frames)
+        let megabytes = Double(run.maxRSSKilobytes) / 1024
+        cpu[sound] = run.cpuSeconds / Double(seconds)
+        print("  encoder \(take["encoder"] as? String ?? "?"), \(frames) frames of \(expected) expected")
+        if sound, let summary = take["sound"] as? [String: Any] {
+            print("  sound \(summary["duration"] ?? "?") s, \(summary["overruns"] ?? "?") overruns")
+        }
+        print(String(format: "  peak RSS %.1f MB (goal: below 150 MB)", megabytes))
+        print(String(format: "  peak RSS of any process it ran (the encoder speed probes) %.1f MB", Double(run.treeMaxRSSKilobytes) / 1024))
+        print(String(format: "  CPU time %.3f s per second of take", run.cpuSeconds / Double(seconds)))
+        print("  dropped \(dropped) reported, \(missing) missing (goal: 0; one frame of start and stop rounding is allowed)")
+        met = met && megabytes < 150 && dropped == 0 && missing <= 1 && (!sound || take["sound"] != nil)
+    }
+    if let picture = cpu[false], let sound = cpu[true] {
+        print(String(format: "  sound costs %.3f s of CPU per second of take (%+.1f%%)", sound - picture,
+                     picture > 0 ? (sound - picture) / picture * 100 : 0))
+    }
+    print(met ? "goals met" : "GOALS MISSED")
 
     let reference = seconds < 10 ? seconds : 10
     if let ffmpeg = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first(where: FileManager.default.isExecutableFile),
@@ -52,9 +70,10 @@ func runRecordBench(_ arguments: [String]) {
 
 /// Runs `path` with `arguments` to its end: its exit status, standard output, its
 /// own peak resident set (VmHWM, polled while it runs) and that of the whole tree
-/// it ran (ru_maxrss from wait4), in kilobytes.
+/// it ran (ru_maxrss from wait4), in kilobytes, and its own CPU time (user and
+/// system, its threads but not the processes it ran, polled), in seconds.
 private func runMeasured(_ path: String, _ arguments: [String]) -> (
-    status: Int32, output: String, maxRSSKilobytes: Int, treeMaxRSSKilobytes: Int
+    status: Int32, output: String, maxRSSKilobytes: Int, treeMaxRSSKilobytes: Int, cpuSeconds: Double
 )? {
     var pipeEnds: [Int32] = [0, 0]
     guard pipe(&pipeEnds) == 0 else { return nil }
@@ -81,10 +100,12 @@ private func runMeasured(_ path: String, _ arguments: [String]) -> (
     var output: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4096)
     var peak = 0
+    var cpu = 0.0
     while true {
-        // The child's own high-water mark, read while it runs: wait4's ru_maxrss
-        // would also count the processes it started (its encoder probes).
+        // The child's own high-water mark and CPU time, read while it runs: wait4's
+        // figures would also count the processes it started (its encoder probes).
         peak = max(peak, highWaterMark(of: child))
+        cpu = max(cpu, cpuTime(of: child))
         var ready = pollfd(fd: pipeEnds[0], events: Int16(POLLIN), revents: 0)
         guard poll(&ready, 1, 50) != 0 else { continue }
         let count = read(pipeEnds[0], &buffer, buffer.count)
@@ -96,7 +117,18 @@ private func runMeasured(_ path: String, _ arguments: [String]) -> (
     var usage = rusage()
     while wait4(child, &status, 0, &usage) < 0 && errno == EINTR {}
     let exitStatus = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-    return (exitStatus, String(decoding: output, as: UTF8.self), peak, usage.ru_maxrss)
+    return (exitStatus, String(decoding: output, as: UTF8.self), peak, usage.ru_maxrss, cpu)
+}
+
+/// The user and system time of a running process's own threads, in seconds (0 once it is gone).
+private func cpuTime(of pid: pid_t) -> Double {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        let close = text.lastIndex(of: ")")
+    else { return 0 }
+    // Fields after the command's closing parenthesis: state is field 3, utime 14, stime 15.
+    let fields = text[text.index(after: close)...].split(separator: " ")
+    guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
 }
 
 /// VmHWM of a running process, in kilobytes (0 once it is gone).

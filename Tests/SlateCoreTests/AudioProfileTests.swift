@@ -77,3 +77,18 @@ import Testing
         #expect(found.count == 1 && found[0].contains("Opus records at 48000 Hz only"), "\(found)")
     }
 }
+
+@Suite struct ALSACardTests {
+    @Test func namesOnOneCardAreTold() {
+        #expect(ALSACard.card(of: "hw:CARD=USB,DEV=0") == "USB")
+        #expect(ALSACard.card(of: "plughw:1,0") == "1")
+        #expect(ALSACard.card(of: "plughw:USB") == "USB")
+        #expect(ALSACard.card(of: "default") == "default")
+        #expect(ALSACard.card(of: "pulse") == nil)
+        #expect(ALSACard.sameCard("hw:CARD=USB,DEV=0", "plughw:CARD=USB,DEV=1"))
+        #expect(ALSACard.sameCard("default", "default"))
+        #expect(!ALSACard.sameCard("hw:0,0", "hw:1,0"))
+        #expect(!ALSACard.sameCard("default", "hw:CARD=USB,DEV=0"))
+        #expect(ALSACard.sameCard("pulse", "pulse") && !ALSACard.sameCard("pulse", "pipewire"))
+    }
+}

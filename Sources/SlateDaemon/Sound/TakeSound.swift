@@ -37,6 +37,9 @@ final class TakeSound {
     private var recording: Recording?
     /// Why the device is lost, while it is.
     private(set) var lost: String?
+    /// Spans of capture time when a feedback sound played on the capture's
+    /// card: silenced in takes, so the beep is not recorded.
+    private var muted: [(from: Instant, until: Instant)] = []
 
     init(settings: Settings) {
         self.settings = settings
@@ -85,6 +88,12 @@ final class TakeSound {
         placement.limit(to: start)
         recording = Recording(encoder: encoder, placement: placement, waiting: ring.filter { $0.block.end > start })
         return encoder.parameters
+    }
+
+    /// Silences what is captured from `from` to `until` (a feedback sound playing on this card).
+    func mute(from: Instant, until: Instant) {
+        muted.removeAll { $0.until < from + .microseconds(-keep.microseconds) }
+        muted.append((from, until))
     }
 
     /// The picture is written up to `time`: sound up to there can be placed.
@@ -139,6 +148,18 @@ final class TakeSound {
 
     private func silence(_ frames: Int) -> [Int16] { [Int16](repeating: 0, count: frames * format.channels) }
 
+    /// Zeroes the frames of `samples` (the first captured at `time`) that fall in a muted span.
+    private func silenceMuted(_ samples: inout [Int16], from time: Instant) {
+        let channels = format.channels
+        let frames = samples.count / channels
+        for span in muted {
+            let first = max(0, format.frames(in: span.from - time))
+            let last = min(frames, format.frames(in: span.until - time))
+            guard first < last else { continue }
+            for index in (first * channels)..<(last * channels) { samples[index] = 0 }
+        }
+    }
+
     /// Places the waiting blocks in the take in progress, up to its limit; a
     /// block the limit cuts waits with what is left of it.
     private func feed() {
@@ -154,10 +175,11 @@ final class TakeSound {
                 }
                 if step.silence > 0 { recording.packets += try recording.encoder.encode(silence(step.silence)) }
                 if step.count > 0 {
-                    let samples = block.samples[(step.skip * channels)..<((step.skip + step.count) * channels)]
+                    var samples = Array(block.samples[(step.skip * channels)..<((step.skip + step.count) * channels)])
                     recording.clipped += samples.reduce(0) { $0 + ($1 == .max || $1 == .min ? 1 : 0) }
                     if block.filled > 0 && step.skip == 0 { recording.overruns += 1 }
-                    recording.packets += try recording.encoder.encode(Array(samples))
+                    silenceMuted(&samples, from: time + format.duration(ofFrames: step.skip))
+                    recording.packets += try recording.encoder.encode(samples)
                 }
             } catch {
                 recording.lostAt = recording.lostAt ?? time
