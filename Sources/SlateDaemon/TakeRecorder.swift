@@ -101,6 +101,12 @@ public final class TakeRecorder: Sendable {
         var sound: [SoundCapture.Delivery] = []
         var commands: [Command] = []
         var shuttingDown = false
+
+        /// Whether the pipeline has nothing to do until something is posted:
+        /// commands wait for a frame while it `encoding`.
+        func isIdle(encoding: Bool) -> Bool {
+            backlog.items.isEmpty && sound.isEmpty && !shuttingDown && (encoding || commands.isEmpty)
+        }
     }
 
     /// Frames held for the pipeline: at 1080p, 3 MB each. One that falls behind
@@ -319,8 +325,11 @@ final class TakePipeline {
     func run(first: (TakeRecorder.Stream, CaptureEncoder)?) {
         if let (stream, encoder) = first { begin(stream, encoder: encoder) }
         while true {
-            let (delivery, shuttingDown) = inbox.collect { ($0.backlog.pop()?.item, $0.shuttingDown) }
-            takeSound()
+            let (delivery, sounds, shuttingDown) = inbox.collect { inbox in
+                defer { inbox.sound.removeAll(keepingCapacity: true) }
+                return (inbox.backlog.pop()?.item, inbox.sound, inbox.shuttingDown)
+            }
+            receive(sounds)
             switch delivery {
             case .capture(let capture): record(capture)
             case .stream(let stream, let said, let startAt): switchStream(to: stream, said: said, startAt: startAt)
@@ -335,7 +344,10 @@ final class TakePipeline {
                     finishStream()
                     return
                 }
-                inbox.wait()
+                // Checked in the same collect that clears the bell, so nothing
+                // posted since the collect above is slept through.
+                let encoding = encoder != nil
+                if inbox.collect({ $0.isIdle(encoding: encoding) }) { inbox.wait() }
             }
         }
     }
@@ -421,11 +433,15 @@ final class TakePipeline {
 
     /// Hands what the sound capture delivered to the takes' sound.
     private func takeSound() {
-        guard let sound else { return }
-        let deliveries = inbox.collect { inbox in
-            defer { inbox.sound.removeAll(keepingCapacity: true) }
-            return inbox.sound
-        }
+        receive(
+            inbox.collect { inbox in
+                defer { inbox.sound.removeAll(keepingCapacity: true) }
+                return inbox.sound
+            })
+    }
+
+    private func receive(_ deliveries: [SoundCapture.Delivery]) {
+        guard let sound, !deliveries.isEmpty else { return }
         let number = take.flatMap { ledger.number(of: $0.id) }
         for delivery in deliveries {
             if let message = sound.receive(delivery, take: number) { report(.failed(message)) }
