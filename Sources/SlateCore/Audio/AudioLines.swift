@@ -53,8 +53,9 @@ public struct AudioLevelLine: Codable, Hashable, Sendable {
 }
 
 /// `slate audio --meter DEVICE --blocks`: one block as `PCMCapture.read()`
-/// returned it, and when it returned (both CLOCK_MONOTONIC, in microseconds).
-/// `{"filled":0,"frames":480,"overruns":0,"position":4800,"read_us":81244800,"time_us":81234567,"type":"block"}`
+/// returned it, when it returned (both CLOCK_MONOTONIC, in microseconds), and
+/// the frames already captured after it then.
+/// `{"filled":0,"frames":480,"overruns":0,"position":4800,"read_us":81244800,"time_us":81234567,"type":"block","waiting":0}`
 public struct AudioBlockLine: Codable, Hashable, Sendable {
     public var type = "block"
     public var timeMicroseconds: Int64
@@ -62,19 +63,21 @@ public struct AudioBlockLine: Codable, Hashable, Sendable {
     public var frames: Int
     public var filled: Int
     public var readMicroseconds: Int64
+    public var waiting: Int
     public var overruns: Int
 
-    public init(_ block: AudioBlock, readAt: Instant, overruns: Int) {
+    public init(_ block: AudioBlock, readAt: Instant, waiting: Int, overruns: Int) {
         timeMicroseconds = block.time.microseconds
         position = block.position
         frames = block.frames
         filled = block.filled
         readMicroseconds = readAt.microseconds
+        self.waiting = waiting
         self.overruns = overruns
     }
 
     enum CodingKeys: String, CodingKey {
-        case type, position, frames, filled, overruns
+        case type, position, frames, filled, waiting, overruns
         case timeMicroseconds = "time_us"
         case readMicroseconds = "read_us"
     }

@@ -22,6 +22,9 @@ public final class PCMCapture {
     public let bufferFrames: Int
     /// Overruns (and suspends) recovered from since the stream opened.
     public private(set) var overruns = 0
+    /// Frames captured after the last block returned and already waiting when it
+    /// was read: how far behind the device the reader was.
+    public private(set) var waiting = 0
     private let pcm: OpaquePointer
     private var timeline: CaptureTimeline
     private var samples: [Int16]
@@ -119,7 +122,8 @@ public final class PCMCapture {
             let waiting = snd_pcm_avail(pcm)
             avail = snd_pcm_uframes_t(max(0, waiting))
         }
-        let behind = format.duration(ofFrames: Int(avail) + framesRead)
+        waiting = Int(avail)
+        let behind = format.duration(ofFrames: waiting + framesRead)
         return Instant(microseconds: at.microseconds - behind.microseconds)
     }
 
