@@ -31,7 +31,7 @@ public final class PCMCapture {
 
     /// Opens `device` for capture at `format`, with periods of `format.rate / 100`
     /// frames and a buffer of `periods` of them. The capture starts with the first `read()`.
-    public init(device: String, format: AudioFormat, periods: Int = 8) throws(ALSAError) {
+    public init(device: String, format: AudioFormat, periods: Int = 10) throws(ALSAError) {
         PCMPlayback.captureLibraryMessages()
         self.device = device
         self.format = format
@@ -69,7 +69,7 @@ public final class PCMCapture {
     /// Waits for the next period and returns it (`snd_pcm_readi`), with the time
     /// of its first frame (`snd_pcm_htimestamp`: the stamp of the last hardware
     /// pointer update, less the frames captured since this block's first) and
-    /// its position. After an overrun (`-EPIPE`) or a suspend (`-ESTRPIPE`) the
+    /// its position. A period cut short by an overrun comes back short. After an overrun (`-EPIPE`) or a suspend (`-ESTRPIPE`) the
     /// stream is recovered (`snd_pcm_recover`) and the block starts with the
     /// frames lost, as silence.
     public func read() throws(ALSAError) -> AudioBlock {
@@ -83,7 +83,10 @@ public final class PCMCapture {
             }
             if result.result > 0 {
                 let read = Int(result.result)
-                let time = firstFrameTime(framesRead: read)
+                // A read cut short by an overrun has frames from before it, straight
+                // after the last block's, and no current timestamp to go by.
+                var time = firstFrameTime(framesRead: read)
+                if snd_pcm_state(pcm) == SND_PCM_STATE_XRUN, let lastEnd = timeline.lastEnd { time = lastEnd }
                 let captured = Array(samples.prefix(read * format.channels))
                 return timeline.block(samples: captured, time: time, afterOverrun: overran)
             }
