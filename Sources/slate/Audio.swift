@@ -128,8 +128,8 @@ struct Audio: ParsableCommand {
         do {
             capture = try PCMCapture(device: device, format: format)
         } catch {
-            let missing = error.code == -Errno.noSuchFileOrDirectory.rawValue || error.code == -Errno.noSuchDevice.rawValue
-                || error.code == -Errno.noSuchAddressOrDevice.rawValue
+            let notThere = [Errno.noSuchFileOrDirectory, .noSuchDevice, .noSuchAddressOrDevice].map { -$0.rawValue }
+            let missing = notThere.contains(error.code)
             throw Self.fail(missing ? CaptureDevices.missingDeviceMessage(device, reason: error.reason) : "\(error)")
         }
         let output = OutputStream()
@@ -137,14 +137,18 @@ struct Audio: ParsableCommand {
             mode: blocks ? .blocks : json ? .json : Terminal.isTerminal(.standardOutput) ? .terminal : .lines,
             device: device)
         if !json && !blocks {
+            let until = seconds.map { "for \(Instant.formatSeconds(Int64($0 * 1_000_000), decimals: 3)) s" }
             output.writeLine(
                 "\(device): \(format), periods of \(capture.periodFrames) frames, a buffer of \(capture.bufferFrames); "
-                    + (seconds.map { "for \(Instant.formatSeconds(Int64($0 * 1_000_000), decimals: 3)) s" } ?? "until SIGINT or SIGTERM"))
+                    + (until ?? "until SIGINT or SIGTERM"))
             output.flush()
         }
         var meter = LevelMeter(format: format, window: Self.interval)
-        var start: Instant?
-        var nextReport: Instant?
+        // Reports and --seconds go by the sound captured (positions, overruns' gaps
+        // included), which is the device's clock.
+        let interval = Int64(format.frames(in: Self.interval))
+        var nextReport = interval
+        let last = seconds.map { Int64(($0 * Double(rate)).rounded()) }
         var failure: ALSAError?
         while true {
             let block: AudioBlock
@@ -154,20 +158,19 @@ struct Audio: ParsableCommand {
                 failure = error
                 break
             }
-            let first = start ?? block.time
-            start = first
             meter.add(block)
+            let captured = block.position + Int64(block.frames)
             if blocks {
                 let line = AudioBlockLine(
                     block, readAt: MonotonicClock.now(), waiting: capture.waiting, overruns: capture.overruns)
                 output.writeLine(JSONLine.encode(line))
                 output.flush()
-            } else if case let due = nextReport ?? first + Self.interval, block.end >= due {
-                display.show(meter, start: first, end: block.end, overruns: capture.overruns, to: output)
-                // After a stall, the next report is an interval after this one, not a burst of them.
-                nextReport = due + Self.interval > block.end ? due + Self.interval : block.end + Self.interval
+            } else if captured >= nextReport {
+                display.show(meter, captured: captured, end: block.end, overruns: capture.overruns, to: output)
+                // After a gap, the next report is an interval after this one, not a burst of them.
+                nextReport = (captured / interval + 1) * interval
             }
-            if let seconds, block.end - first >= .microseconds(Int64(seconds * 1_000_000)) { break }
+            if let last, captured >= last { break }
             if case .success(.some) = Syscall.readSignal(signals) { break }
         }
         display.finish(meter, device: device, overruns: capture.overruns, to: output)
@@ -184,30 +187,33 @@ struct Audio: ParsableCommand {
         /// Lines drawn last time on the terminal, to move back over.
         var drawn = 0
 
-        mutating func show(_ meter: LevelMeter, start: Instant, end: Instant, overruns: Int, to output: OutputStream) {
+        /// The level of the last 100 ms, `captured` frames into the capture, at `end`.
+        mutating func show(_ meter: LevelMeter, captured: Int64, end: Instant, overruns: Int, to output: OutputStream) {
             let recent = meter.recent
-            let time = end.seconds(since: start, decimals: 1)
+            let time = meter.format.duration(ofFrames: Int(captured)).microseconds
+            let shown = Instant.formatSeconds(time, decimals: 1)
             let totals = "\(meter.total.clipped) clipped, \(overruns) overrun\(overruns == 1 ? "" : "s")"
             switch mode {
             case .json:
                 output.writeLine(
                     JSONLine.encode(
                         AudioLevelLine(
-                            device: device, start: start, end: end, recent: recent, clipped: meter.total.clipped,
+                            device: device, seconds: Double(time / 1000) / 1000, end: end, recent: recent,
+                            clipped: meter.total.clipped,
                             overruns: overruns)))
             case .lines:
                 let levels = recent.channels.enumerated().map { index, level in
                     "\(AudioLevel.label(channel: index, of: recent.channels.count)) "
                         + "\(AudioLevel.text(decibels: level.peakDB)) dB peak \(AudioLevel.text(decibels: level.rmsDB)) dB rms"
                 }
-                output.writeLine("\(time) s  " + levels.joined(separator: "  ") + "  \(totals)")
+                output.writeLine("\(shown) s  " + levels.joined(separator: "  ") + "  \(totals)")
             case .terminal:
                 let up = drawn > 0 ? "\u{1B}[\(drawn)A" : ""
                 var lines = recent.channels.enumerated().map { index, level in
                     AudioLevel.bar(
                         label: AudioLevel.label(channel: index, of: recent.channels.count), level: level, width: Audio.barWidth)
                 }
-                lines.append("\(time) s  \(totals)")
+                lines.append("\(shown) s  \(totals)")
                 OutputStream.writeRaw(up + lines.map { "\r\($0)\u{1B}[K\n" }.joined(), fd: .standardOutput)
                 drawn = lines.count
             case .blocks:

@@ -143,7 +143,7 @@ private func block(_ samples: [Int16], at microseconds: Int64 = 0, format: Audio
 @Test func levelLineWritesSilenceAsMinusInf() {
     let silent = AudioLevel(channels: 1)
     let line = AudioLevelLine(
-        device: "hw:0,1,0", start: Instant(microseconds: 1_000_000), end: Instant(microseconds: 1_250_400),
+        device: "hw:0,1,0", seconds: 0.25, end: Instant(microseconds: 1_250_400),
         recent: silent, clipped: 0, overruns: 2)
     #expect(
         JSONLine.encode(line)

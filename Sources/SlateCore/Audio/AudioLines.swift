@@ -29,17 +29,17 @@ public struct ChannelLevelLine: Codable, Hashable, Sendable {
 public struct AudioLevelLine: Codable, Hashable, Sendable {
     public var type = "level"
     public var device: String
-    /// Seconds since the first frame captured, at the end of the last block measured.
+    /// Seconds of sound captured (overruns' gaps included) to the end of the last block measured.
     public var t: Double
-    /// That moment on CLOCK_MONOTONIC, in microseconds.
+    /// When that block ended, on CLOCK_MONOTONIC, in microseconds.
     public var timeMicroseconds: Int64
     public var channels: [ChannelLevelLine]
     public var clipped: Int
     public var overruns: Int
 
-    public init(device: String, start: Instant, end: Instant, recent: AudioLevel, clipped: Int, overruns: Int) {
+    public init(device: String, seconds: Double, end: Instant, recent: AudioLevel, clipped: Int, overruns: Int) {
         self.device = device
-        t = Double((end - start).microseconds / 1000) / 1000
+        t = seconds
         timeMicroseconds = end.microseconds
         channels = recent.channels.map(ChannelLevelLine.init)
         self.clipped = clipped
