@@ -12,16 +12,16 @@ public struct ALSAError: Error, Sendable, CustomStringConvertible {
     public var code: Int32
     /// alsa-lib's own first message about the failure, e.g. `Cannot get card index for 99`.
     public var detail: String?
-    /// The device went away while open (unplugged, its driver unbound): `-ENODEV`,
-    /// or `-EBADFD` / `-EIO` from a stream ALSA marks disconnected.
+    /// The device went away while open (unplugged, its driver unbound): a read
+    /// failed with `-ENODEV`, or on a stream ALSA marks disconnected (`-EBADFD`, `-EIO`).
     public var isDeviceGone: Bool
 
-    public init(_ operation: String, device: String, code: Int32, detail: String? = nil, deviceGone: Bool? = nil) {
+    public init(_ operation: String, device: String, code: Int32, detail: String? = nil, deviceGone: Bool = false) {
         self.operation = operation
         self.device = device
         self.code = code
         self.detail = detail
-        isDeviceGone = deviceGone ?? (code == -ENODEV)
+        isDeviceGone = deviceGone
     }
 
     /// The failure without the device: `cannot open the device for playback: Invalid argument (alsa-lib: ...)`.
