@@ -1,9 +1,9 @@
-import Glibc
+import SystemPackage
 
 /// A progress bar on standard error, drawn only when it is a terminal.
 public struct ProgressBar {
     private let label: String
-    private let visible = isatty(STDERR_FILENO) == 1
+    private let visible = Terminal.isTerminal(.standardError)
     private var shown = -1
 
     public init(_ label: String) { self.label = label }

@@ -12,12 +12,16 @@ public struct ALSAError: Error, Sendable, CustomStringConvertible {
     public var code: Int32
     /// alsa-lib's own first message about the failure, e.g. `Cannot get card index for 99`.
     public var detail: String?
+    /// The device went away while open (unplugged, its driver unbound): a read
+    /// failed with `-ENODEV`, or on a stream ALSA marks disconnected (`-EBADFD`, `-EIO`).
+    public var isDeviceGone: Bool
 
-    public init(_ operation: String, device: String, code: Int32, detail: String? = nil) {
+    public init(_ operation: String, device: String, code: Int32, detail: String? = nil, deviceGone: Bool = false) {
         self.operation = operation
         self.device = device
         self.code = code
         self.detail = detail
+        isDeviceGone = deviceGone
     }
 
     /// The failure without the device: `cannot open the device for playback: Invalid argument (alsa-lib: ...)`.
@@ -27,8 +31,9 @@ public struct ALSAError: Error, Sendable, CustomStringConvertible {
         return text
     }
 
-    /// `ALSA device 'hw:99,0': cannot open the device for playback: ...`.
-    public var description: String { "ALSA device '\(device)': \(reason)" }
+    /// `ALSA device 'hw:99,0': cannot open the device for playback: ...`, or
+    /// `ALSA device 'hw:1,0' is gone: cannot read samples: No such device`.
+    public var description: String { "ALSA device '\(device)'\(isDeviceGone ? " is gone" : ""): \(reason)" }
 }
 
 /// An open ALSA playback stream (`snd_pcm_t`), closed when released.
@@ -133,9 +138,9 @@ public final class PCMPlayback {
     }
 
     #if _endian(big)
-    private static let nativeS16 = SND_PCM_FORMAT_S16_BE
+    static let nativeS16 = SND_PCM_FORMAT_S16_BE
     #else
-    private static let nativeS16 = SND_PCM_FORMAT_S16_LE
+    static let nativeS16 = SND_PCM_FORMAT_S16_LE
     #endif
 
     /// Sends alsa-lib's messages to the per-thread buffer rather than standard error (process-wide, once).
@@ -145,7 +150,7 @@ public final class PCMPlayback {
 
     /// Runs an ALSA call with alsa-lib's message buffer cleared first, and returns
     /// its result with the first message alsa-lib gave during it.
-    private static func call(_ body: () -> Int32) -> (result: Int32, detail: String?) {
+    static func call(_ body: () -> Int32) -> (result: Int32, detail: String?) {
         slate_alsa_clear_message()
         let result = body()
         let detail = result < 0 ? String(cString: slate_alsa_message()) : nil
