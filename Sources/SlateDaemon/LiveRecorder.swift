@@ -73,6 +73,8 @@ public final class LiveRecorder {
     private let ledger: TakeLedger
     private let exports: TakeExports
     private let recorder: TakeRecorder
+    /// The ALSA device takes record their sound from, if any.
+    public let soundDevice: String?
 
     /// `onEvent` is called from the recorder's threads when `collect()` may
     /// have something. Takes a crash left behind in the work folder are recovered.
@@ -93,6 +95,7 @@ public final class LiveRecorder {
             }
         }
         if let sound { logger.info("recording sound from \(sound.description)") }
+        soundDevice = sound?.alsaDevice
         recorder = try TakeRecorder(
             ledger: ledger, exports: exports,
             opener: CameraOpener(logger: logger, measureEncoder: settings.measureEncoder), sound: sound, logger: logger,
@@ -168,6 +171,11 @@ public final class LiveRecorder {
         gather()
         defer { pending.removeAll() }
         return pending
+    }
+
+    /// Silences the takes' sound over a span (a feedback sound playing on its card), from any thread.
+    public var soundMuter: @Sendable (Instant, Instant) -> Void {
+        { [recorder] from, until in recorder.muteSound(from: from, until: until) }
     }
 
     /// Carries out a take command of the rig.

@@ -49,7 +49,8 @@ public final class RunDaemon {
         let start = MonotonicClock.now()
         effects = EffectCarrier(
             printer: ReportPrinter(format: ReportFormat(origin: start), json: json, timing: timing),
-            sounds: Self.player(for: profile, path: profilePath, log: log), recorder: recorder, log: log)
+            sounds: Self.player(for: profile, path: profilePath, recorder: recorder, log: log), recorder: recorder,
+            log: log)
         let book = RigBook(camera: profile.camera, takes: recorder.availableTakes, camera: .absent)
         var machine = RigMachine(profile: profile, book: book, captureActive: false)
         machine.reportsAppliedControls = timing
@@ -249,17 +250,24 @@ public final class RunDaemon {
                 loop.stop()
                 return
             }
+            if loaded.audio != profile.audio {
+                log.warning("the audio section changed: the sound device is opened at start, so this takes effect when slate run starts again")
+            }
             profile = loaded
             recorder.settings.camera = loaded.camera
             effects.sounds?.stop()
-            effects.sounds = Self.player(for: loaded, path: profilePath, log: log)
+            effects.sounds = Self.player(for: loaded, path: profilePath, recorder: recorder, log: log)
             log.info("reloaded \(profilePath)")
         }
     }
 
-    private static func player(for profile: Profile, path: String, log: Logger) -> SoundPlayer {
+    /// The profile's sound player; a feedback sound played on the card the
+    /// takes' sound comes from is silenced in the takes while it plays.
+    private static func player(for profile: Profile, path: String, recorder: LiveRecorder, log: Logger) -> SoundPlayer {
         let library = SoundLibrary(
             spec: profile.sounds, builtInFolder: InstalledSounds.folder(), profileFolder: SoundLibrary.folder(of: path))
-        return SoundPlayer(library: library, device: profile.sounds.device, logger: log)
+        let sharesCard = recorder.soundDevice.map { ALSACard.sameCard($0, profile.sounds.device) } ?? false
+        return SoundPlayer(
+            library: library, device: profile.sounds.device, logger: log, onPlaying: sharesCard ? recorder.soundMuter : nil)
     }
 }

@@ -1,4 +1,5 @@
 import SlateCore
+import SlateDevices
 import SlateSystem
 
 /// Where a take's sound comes from, read by the sound capture's thread only:
@@ -24,11 +25,20 @@ public struct SoundDevice: Sendable {
     /// Opens the device; nil for `none`.
     public func open() throws -> (any SoundSource)? {
         switch device {
-        case .none: nil
-        case .testTone: TestToneSource(format: format)
-        case .alsa(let name): throw SoundUnavailable(description: "ALSA device '\(name)': sound capture is not built in")
+        case .none: return nil
+        case .testTone: return TestToneSource(format: format)
+        case .alsa(let name):
+            do {
+                return try PCMCapture(device: name, format: format)
+            } catch {
+                throw SoundUnavailable(description: CaptureDevices.missingDeviceMessage(name, reason: error.reason))
+            }
         }
     }
+}
+
+extension PCMCapture: SoundSource {
+    public var name: String { device }
 }
 
 /// Why a sound device could not be opened.
@@ -76,6 +86,12 @@ public struct SoundRecording {
         guard let source = try sound.open() else { return nil }
         self.source = source
         settings = TakeSound.Settings(device: sound, codec: spec.codec, bitRate: spec.bitRate, gainDB: spec.gainDB)
+    }
+
+    /// The ALSA device the sound comes from; nil for the test tone.
+    public var alsaDevice: String? {
+        if case .alsa(let name) = settings.device.device { return name }
+        return nil
     }
 
     /// The device and its format, e.g. `testtone, 48000 Hz stereo`.

@@ -176,7 +176,7 @@ final class TakeSound {
                 if step.silence > 0 { recording.packets += try recording.encoder.encode(silence(step.silence)) }
                 if step.count > 0 {
                     var samples = Array(block.samples[(step.skip * channels)..<((step.skip + step.count) * channels)])
-                    recording.clipped += samples.reduce(0) { $0 + ($1 == .max || $1 == .min ? 1 : 0) }
+                    recording.clipped += AudioLevel(samples: samples, channels: channels).clipped
                     if block.filled > 0 && step.skip == 0 { recording.overruns += 1 }
                     silenceMuted(&samples, from: time + format.duration(ofFrames: step.skip))
                     recording.packets += try recording.encoder.encode(samples)

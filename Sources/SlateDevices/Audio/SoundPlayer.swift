@@ -36,9 +36,11 @@ public final class SoundPlayer: Sendable {
     ///   - logger: where failures go.
     ///   - queueCapacity: the most sounds that wait while one plays; more drop the oldest waiting.
     ///   - latency: ALSA's buffer, in microseconds.
+    ///   - onPlaying: called on the player's thread as each sound starts, with
+    ///     when it starts and when it will have been heard (its length and the latency).
     public init(
         library: SoundLibrary, device: String = "default", logger: Logger = Logger(label: "slate.sound"),
-        queueCapacity: Int = 2, latency: UInt32 = 100_000
+        queueCapacity: Int = 2, latency: UInt32 = 100_000, onPlaying: (@Sendable (Instant, Instant) -> Void)? = nil
     ) {
         self.device = device
         log = logger
@@ -46,7 +48,7 @@ public final class SoundPlayer: Sendable {
         do {
             let inbox = try Mailbox(SoundInbox(queue: SoundQueue(capacity: queueCapacity)))
             let idle = try Wakeup()
-            let speaker = Speaker(library: library, device: device, logger: logger, latency: latency)
+            let speaker = Speaker(library: library, device: device, logger: logger, latency: latency, onPlaying: onPlaying)
             thread = try WorkerThread(name: "slate-sound") { speaker.run(inbox: inbox, idle: idle) }
             (self.inbox, self.idle) = (inbox, idle)
         } catch {
@@ -127,14 +129,19 @@ private final class Speaker {
     let device: String
     let logger: Logger
     let latency: UInt32
+    let onPlaying: (@Sendable (Instant, Instant) -> Void)?
     var decoded: [String: WaveFile] = [:]
     var reported: Set<String> = []
 
-    init(library: SoundLibrary, device: String, logger: Logger, latency: UInt32) {
+    init(
+        library: SoundLibrary, device: String, logger: Logger, latency: UInt32,
+        onPlaying: (@Sendable (Instant, Instant) -> Void)?
+    ) {
         self.library = library
         self.device = device
         self.logger = logger
         self.latency = latency
+        self.onPlaying = onPlaying
     }
 
     /// Plays what `inbox` receives until the player stops; rings `idle` whenever nothing is left.
@@ -170,6 +177,11 @@ private final class Speaker {
                 do { file = try library.path(of: request.sound) } catch { throw SoundFailure(error.message) }
             }
             let sound = try load(file!)
+            if let onPlaying, sound.sampleRate > 0, sound.channels > 0 {
+                let now = MonotonicClock.now()
+                let frames = Int64(sound.samples.count / sound.channels)
+                onPlaying(now, now + .microseconds(frames * 1_000_000 / Int64(sound.sampleRate) + Int64(latency)))
+            }
             do {
                 try PCMPlayback.play(sound, device: device, latency: latency, shouldStop: shouldStop)
             } catch {
