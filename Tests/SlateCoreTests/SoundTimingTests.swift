@@ -104,9 +104,15 @@ private struct SimulatedCard {
 
     @Test func smallDifferencesAreCorrectedSlowlyAndBounded() {
         var placement = SoundPlacement(format: format, start: start, maximumCorrection: 2000)
-        // 5 frames behind: add them over the next second.
-        let behind = placement.place(time: Instant(microseconds: 11_000_000), frames: 480, output: 47995)
-        #expect(behind.compensation?.delta == 5 && behind.compensation?.distance == 48000)
+        // 30 frames behind: add them over the next second.
+        let behind = placement.place(time: Instant(microseconds: 11_000_000), frames: 480, output: 47970)
+        #expect(behind.compensation?.delta == 30 && behind.compensation?.distance == 48000)
+        // 5 frames is within the timestamps' jitter: left alone.
+        let within = placement.place(time: Instant(microseconds: 11_000_000), frames: 480, output: 47995)
+        #expect(within.compensation?.delta == 0)
+        // A card 200 ppm fast gives 9.6 frames a second too many: they are taken out as they come.
+        let drifting = placement.place(time: Instant(microseconds: 11_000_000), frames: 480, output: 48000, drift: 200)
+        #expect(drifting.compensation?.delta == -10)
         // 30 ms ahead, under the hard limit: at most 2000 ppm (96 frames a second) are removed.
         let ahead = placement.place(time: Instant(microseconds: 11_000_000), frames: 480, output: 49440)
         #expect(ahead.compensation?.delta == -96 && ahead.skip == 0)
@@ -139,7 +145,8 @@ private struct SimulatedCard {
             estimator.add(position: position, time: card.stamp(position))
             let time = estimator.time(ofPosition: position)!
             guard time >= takeStart || output > 0 else { continue }
-            let step = placement.place(time: time, frames: 480, output: Int64(output.rounded()))
+            let drift = estimator.span >= .seconds(10) ? estimator.ppm : nil
+            let step = placement.place(time: time, frames: 480, output: Int64(output.rounded()), drift: drift)
             if let asked = step.compensation { compensation = asked }
             output += Double(step.silence + step.count)
                 + Double(compensation.delta) * Double(step.count) / Double(compensation.distance)

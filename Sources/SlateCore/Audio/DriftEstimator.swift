@@ -52,6 +52,12 @@ public struct DriftEstimator: Sendable {
         sinceFit = 0
     }
 
+    /// The time the points in the window span.
+    public var span: Duration {
+        guard let last = times.last, !isEmpty else { return .zero }
+        return .microseconds(last - times[first])
+    }
+
     /// How fast the card's clock runs against the monotonic clock, in parts per
     /// million (positive: faster); nil until the points span `minimumSpan`.
     public var ppm: Double? {

@@ -32,6 +32,8 @@ public struct SoundPlacement: Sendable {
     public let maximumCorrection: Double
     /// Differences beyond this are made up at once, with silence or dropped frames.
     public let hardLimit: Duration
+    /// Differences within this are left alone (the capture times' own jitter).
+    public let tolerance: Duration
     /// The largest correction asked so far, in parts per million (signed).
     public private(set) var largestCorrection = 0.0
     /// Frames of silence put in for gaps (not at the start).
@@ -41,12 +43,14 @@ public struct SoundPlacement: Sendable {
     public private(set) var end: Int64?
 
     public init(
-        format: AudioFormat, start: Instant, maximumCorrection: Double = 2000, hardLimit: Duration = .milliseconds(40)
+        format: AudioFormat, start: Instant, maximumCorrection: Double = 2000, hardLimit: Duration = .milliseconds(40),
+        tolerance: Duration = .microseconds(250)
     ) {
         self.format = format
         self.start = start
         self.maximumCorrection = maximumCorrection
         self.hardLimit = hardLimit
+        self.tolerance = tolerance
     }
 
     /// The frame of output where something captured at `time` belongs (not rounded).
@@ -61,8 +65,11 @@ public struct SoundPlacement: Sendable {
 
     /// What to do with a block of `frames` frames whose first was captured at
     /// `time`, when `output` frames have gone to the encoder so far (those the
-    /// resampler holds included).
-    public mutating func place(time: Instant, frames: Int, output: Int64) -> Step {
+    /// resampler holds included). `drift`, the card's measured drift in parts
+    /// per million when it is known well, is made up as it goes (the sound
+    /// stretched by as much as the card runs slow); the difference left over
+    /// the tolerance is made up over the next second.
+    public mutating func place(time: Instant, frames: Int, output: Int64, drift: Double? = nil) -> Step {
         var step = Step()
         let error = position(of: time) - Double(output)
         let limit = Double(format.frames(in: hardLimit))
@@ -76,7 +83,9 @@ public struct SoundPlacement: Sendable {
         } else {
             let distance = format.rate
             let most = maximumCorrection * Double(distance) / 1_000_000
-            let delta = Int(max(-most, min(most, error)).rounded())
+            let steady = -(drift ?? 0) * Double(distance) / 1_000_000
+            let left = abs(error) > Double(format.frames(in: tolerance)) ? error : 0
+            let delta = Int(max(-most, min(most, steady + left)).rounded())
             step.compensation = (delta, distance)
             let ppm = Double(delta) * 1_000_000 / Double(distance)
             if abs(ppm) > abs(largestCorrection) { largestCorrection = ppm }

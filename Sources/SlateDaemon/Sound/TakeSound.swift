@@ -30,6 +30,9 @@ final class TakeSound {
     }
 
     let settings: Settings
+    /// How long the drift is measured before it is made up as it goes: over
+    /// 10 s, jittered timestamps give it to about 15 ppm.
+    static let steadySpan = Duration.seconds(10)
     /// How much sound is kept from before now: pre-roll, and the keyframe interval before it.
     var keep: Duration = .seconds(3)
     private var estimator: DriftEstimator
@@ -168,7 +171,9 @@ final class TakeSound {
         defer { self.recording = recording }
         let channels = format.channels
         while let (block, time) = recording.waiting.first {
-            let step = recording.placement.place(time: time, frames: block.frames, output: output(of: recording.encoder))
+            let drift = estimator.span >= Self.steadySpan ? estimator.ppm : nil
+            let step = recording.placement.place(
+                time: time, frames: block.frames, output: output(of: recording.encoder), drift: drift)
             do {
                 if let compensation = step.compensation {
                     try recording.encoder.compensate(delta: compensation.delta, distance: compensation.distance)
