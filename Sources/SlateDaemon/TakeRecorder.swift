@@ -182,8 +182,8 @@ public final class TakeRecorder: Sendable {
         pipeline = try WorkerThread(name: "slate-takes") {
             state.run(first: first)
         }
-        if let sound {
-            soundCapture = try SoundCapture(source: sound.source, device: sound.settings.device, logger: logger) { delivery in
+        if let sound, let source = sound.takeSource() {
+            soundCapture = try SoundCapture(source: source, device: sound.settings.device, logger: logger) { delivery in
                 inbox.post { inbox in
                     if inbox.sound.count >= TakeRecorder.soundCapacity { inbox.sound.removeFirst() }
                     inbox.sound.append(delivery)
@@ -294,6 +294,8 @@ final class TakePipeline {
     private var firstPts: Int64?
     /// When the take in progress's first frame was captured: its sound's start.
     private var takeStart: Instant?
+    /// The take in progress's number, as its `opened` event gave it.
+    private var takeNumber = 0
     private var lastPts: Int64 = 0
     /// Whether a stop came for the take in progress: commands behind it wait for its close.
     private var closing = false
@@ -442,7 +444,7 @@ final class TakePipeline {
 
     private func receive(_ deliveries: [SoundCapture.Delivery]) {
         guard let sound, !deliveries.isEmpty else { return }
-        let number = take.flatMap { ledger.number(of: $0.id) }
+        let number = take != nil ? takeNumber : nil
         for delivery in deliveries {
             if let message = sound.receive(delivery, take: number) { report(.failed(message)) }
         }
@@ -580,7 +582,8 @@ final class TakePipeline {
         self.take = take
         firstPts = nil
         takeStart = firstFrame
-        report(.opened(take, number: ledger.availableCount + 1, firstFrame: firstFrame))
+        takeNumber = ledger.availableCount + 1
+        report(.opened(take, number: takeNumber, firstFrame: firstFrame))
     }
 
     /// A take starting at `started` with an id no take of `manifest` has and a

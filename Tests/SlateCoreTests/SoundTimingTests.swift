@@ -104,18 +104,18 @@ private struct SimulatedCard {
 
     @Test func smallDifferencesAreCorrectedSlowlyAndBounded() {
         var placement = SoundPlacement(format: format, start: start, maximumCorrection: 2000)
-        // 30 frames behind: add them over the next second.
+        // 30 frames behind: add them over the next two seconds.
         let behind = placement.place(time: Instant(microseconds: 11_000_000), frames: 480, output: 47970)
-        #expect(behind.compensation?.delta == 30 && behind.compensation?.distance == 48000)
+        #expect(behind.compensation?.delta == 30 && behind.compensation?.distance == 96000)
         // 5 frames is within the timestamps' jitter: left alone.
         let within = placement.place(time: Instant(microseconds: 11_000_000), frames: 480, output: 47995)
         #expect(within.compensation?.delta == 0)
         // A card 200 ppm fast gives 9.6 frames a second too many: they are taken out as they come.
         let drifting = placement.place(time: Instant(microseconds: 11_000_000), frames: 480, output: 48000, drift: 200)
-        #expect(drifting.compensation?.delta == -10)
-        // 30 ms ahead, under the hard limit: at most 2000 ppm (96 frames a second) are removed.
+        #expect(drifting.compensation?.delta == -19)
+        // 30 ms ahead, under the hard limit: at most 2000 ppm (192 frames in two seconds) are removed.
         let ahead = placement.place(time: Instant(microseconds: 11_000_000), frames: 480, output: 49440)
-        #expect(ahead.compensation?.delta == -96 && ahead.skip == 0)
+        #expect(ahead.compensation?.delta == -192 && ahead.skip == 0)
         #expect(placement.largestCorrection == -2000)
     }
 

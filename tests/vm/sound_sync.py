@@ -12,7 +12,8 @@ Cases: a 10 s take; the same with the cable 200 ppm fast (snd-aloop's
 `PCM Rate Shift 100000` at 100020; its speed is also measured from the
 player's side, by how far apart the bursts were played), where the drift must
 be measured and corrected; a take killed with SIGKILL after 5 s, whose sound must reach within
-one fragment (1 s) of its picture.
+one fragment (1 s) of its picture; the card unbound mid-take and bound again,
+where the picture goes on and the sound comes back in the same take.
 
 Usage: python3 tests/vm/sound_sync.py [--seconds N] [--json FILE]; exit 1 if a check fails.
 """
@@ -25,6 +26,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -136,7 +138,9 @@ def sync_case(name, checks, seconds, shift, report):
            "%s: the sound lasts %s s, the picture %s s" % (name, sound.get("duration"), line["duration"]))
     # The cable's own speed, from the player's side: how far apart the bursts,
     # written every 24000 frames, were played.
-    slope = statistics.linear_regression(range(len(played)), played).slope if len(played) > 2 else 0
+    # The first bursts are left out: they were stamped while the stream started.
+    steady = played[2:]
+    slope = statistics.linear_regression(range(len(steady)), steady).slope if len(steady) > 2 else 0
     cable = round((0.5e9 / slope - 1) * 1e6, 1) if slope else float("nan")
     report[name]["cable_ppm"] = cable
     drift = sound.get("drift_ppm")
@@ -161,11 +165,55 @@ def killed_case(checks, report):
            "killed: the sound reaches within one fragment of the picture (%.3f s, %.3f s)" % (sound, picture))
 
 
+DRIVER = "/sys/bus/platform/drivers/snd_aloop"
+
+
+def unplug_case(checks, report):
+    """The card unbound 3 s into an 8 s take and bound again 2 s later: the
+    picture goes on, a message says when the sound was lost, and the sound
+    comes back in the same take, the gap silent."""
+    with tempfile.TemporaryDirectory(prefix="slate-sound-unplug-") as work:
+        slate = rig.Slate("record", "--camera", "testpattern", "--size", "320x180", "--fps", "30", "--codec", "h264",
+                          "--audio", CAPTURE, "--audio-channels", "1", "--seconds", "8", "--work", work)
+        slate.wait_for_log("sound: " + CAPTURE, seconds=60)
+        started = rig.monotonic()
+        time.sleep(3)
+        unbound = threading.Thread(target=lambda: open(DRIVER + "/unbind", "w").write("snd_aloop.0"), daemon=True)
+        try:
+            unbound.start()
+            time.sleep(2)
+            unbound.join(timeout=20)
+        finally:
+            with open(DRIVER + "/bind", "w") as driver:
+                driver.write("snd_aloop.0")
+        unplugged = not unbound.is_alive()
+        while slate.process.poll() is None and rig.monotonic() < started + 120:
+            slate.poll(0.2)
+        slate.poll(0.2)
+        line = next((line for line in slate.lines if isinstance(line, dict)), None)
+        errors = slate.stderr.decode()
+        probe = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "stream=codec_type,duration", "-of", "json",
+                                line["path"]] if line else ["true"], capture_output=True, text=True)
+    streams = {s["codec_type"]: float(s.get("duration", 0))
+               for s in json.loads(probe.stdout or "{}").get("streams", [])}
+    sound = (line or {}).get("sound") or {}
+    report["unplugged"] = {"lost_at": sound.get("lost_at"), "streams": streams, "frames": (line or {}).get("frames"),
+                           "dropped": (line or {}).get("dropped")}
+    print("unplugged: %s" % json.dumps(report["unplugged"]), flush=True)
+    checks(unplugged, "unplug: the card was unbound while the take recorded (Slate let it go)")
+    checks(line is not None and line["frames"] >= 200, "unplug: the picture went on (%s frames)" % (line or {}).get("frames"))
+    checks("lost its sound" in errors and CAPTURE in errors, "unplug: a message says the take lost its sound: %r" % errors[-300:])
+    checks(sound.get("lost_at") is not None and 2.0 <= sound["lost_at"] <= 4.5,
+           "unplug: the sound was lost %s s into the take" % sound.get("lost_at"))
+    checks(abs(streams.get("audio", 0) - streams.get("video", 0)) <= 0.05,
+           "unplug: the sound came back and covers the picture, the gap silent (%s)" % streams)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--json")
-    parser.add_argument("--cases", default="steady,drift,killed")
+    parser.add_argument("--cases", default="steady,drift,killed,unplug")
     arguments = parser.parse_args()
     build_clicks()
     checks = rig.Checks()
@@ -177,6 +225,8 @@ def main():
         sync_case("200 ppm %ds" % arguments.seconds, checks, arguments.seconds, 100020, report)
     if "killed" in cases:
         killed_case(checks, report)
+    if "unplug" in cases:
+        unplug_case(checks, report)
     if arguments.json:
         with open(arguments.json, "w") as handle:
             json.dump(report, handle, indent=2)

@@ -68,7 +68,7 @@ public struct SoundPlacement: Sendable {
     /// resampler holds included). `drift`, the card's measured drift in parts
     /// per million when it is known well, is made up as it goes (the sound
     /// stretched by as much as the card runs slow); the difference left over
-    /// the tolerance is made up over the next second.
+    /// the tolerance is made up over the next two seconds.
     public mutating func place(time: Instant, frames: Int, output: Int64, drift: Double? = nil) -> Step {
         var step = Step()
         let error = position(of: time) - Double(output)
@@ -81,7 +81,7 @@ public struct SoundPlacement: Sendable {
                 step.skip = min(frames, Int((-error).rounded()))
             }
         } else {
-            let distance = format.rate
+            let distance = 2 * format.rate
             let most = maximumCorrection * Double(distance) / 1_000_000
             let steady = -(drift ?? 0) * Double(distance) / 1_000_000
             let left = abs(error) > Double(format.frames(in: tolerance)) ? error : 0

@@ -25,33 +25,8 @@ final class SoundCapture: Sendable {
     ) throws(OperationError) {
         let stopping = try Mailbox(false)
         self.stopping = stopping
-        thread = try WorkerThread(name: "slate-audio") {
-            var source: (any SoundSource)? = source
-            var name = source?.name ?? device.device.description
-            while !stopping.read({ $0 }) {
-                if let open = source {
-                    do {
-                        deliver(.block(try open.read()))
-                    } catch {
-                        source = nil
-                        deliver(.lost("\(error)", at: MonotonicClock.now()))
-                    }
-                    continue
-                }
-                stopping.wait(timeout: 500)
-                _ = stopping.collect { _ in }
-                do {
-                    source = try device.open()
-                    if let source {
-                        name = source.name
-                        logger.info("sound device \(name) is back")
-                        deliver(.back(name, at: MonotonicClock.now()))
-                    }
-                } catch {
-                    logger.debug("sound device \(name) is still missing: \(error)")
-                }
-            }
-        }
+        let reader = Reader(source: source, device: device, logger: logger, stopping: stopping, deliver: deliver)
+        thread = try WorkerThread(name: "slate-audio") { reader.run() }
     }
 
     deinit { shutdown() }
@@ -60,5 +35,60 @@ final class SoundCapture: Sendable {
     func shutdown() {
         stopping.post { $0 = true }
         thread.join()
+    }
+}
+
+/// The capture thread's state: the device while it is open (released as soon
+/// as it fails, so a card being unplugged is let go), and how to open it again.
+private final class Reader {
+    private var source: (any SoundSource)?
+    private let device: SoundDevice
+    private let logger: Logger
+    private let stopping: Mailbox<Bool>
+    private let deliver: @Sendable (SoundCapture.Delivery) -> Void
+
+    init(
+        source: any SoundSource, device: SoundDevice, logger: Logger, stopping: Mailbox<Bool>,
+        deliver: @escaping @Sendable (SoundCapture.Delivery) -> Void
+    ) {
+        self.source = source
+        self.device = device
+        self.logger = logger
+        self.stopping = stopping
+        self.deliver = deliver
+    }
+
+    func run() {
+        var name = source?.name ?? device.device.description
+        var attempts = 0
+        while !stopping.read({ $0 }) {
+            if let open = source {
+                do {
+                    deliver(.block(try open.read()))
+                } catch {
+                    source = nil
+                    deliver(.lost("\(error)", at: MonotonicClock.now()))
+                }
+                continue
+            }
+            stopping.wait(timeout: 500)
+            _ = stopping.collect { _ in }
+            do {
+                source = try device.open()
+                if let source {
+                    name = source.name
+                    attempts = 0
+                    logger.info("sound device \(name) is back")
+                    deliver(.back(name, at: MonotonicClock.now()))
+                }
+            } catch {
+                attempts += 1
+                if attempts == 1 {
+                    logger.warning("waiting for sound device \(name) to come back: \(error)")
+                } else {
+                    logger.debug("sound device \(name) is still missing: \(error)")
+                }
+            }
+        }
     }
 }

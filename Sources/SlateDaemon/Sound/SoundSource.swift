@@ -73,10 +73,15 @@ final class TestToneSource: SoundSource {
     }
 }
 
-/// A rig's sound for its takes: the device, opened at start, and how takes encode it.
-public struct SoundRecording {
-    let source: any SoundSource
+/// A rig's sound for its takes: the device, opened at start, and how takes
+/// encode it. The recorder takes the open device from it (`takeSource`), so
+/// nothing else keeps it open: a card unplugged is let go of as soon as its
+/// capture fails.
+public final class SoundRecording {
+    private var source: (any SoundSource)?
     let settings: TakeSound.Settings
+    /// The device and its format, e.g. `testtone, 48000 Hz stereo`.
+    public let description: String
 
     /// Opens the device of `spec`; nil when takes are picture only. A device that
     /// cannot be opened throws, naming it.
@@ -85,7 +90,14 @@ public struct SoundRecording {
         let sound = SoundDevice(device: device, format: spec.format)
         guard let source = try sound.open() else { return nil }
         self.source = source
+        description = "\(source.name), \(source.format)"
         settings = TakeSound.Settings(device: sound, codec: spec.codec, bitRate: spec.bitRate, gainDB: spec.gainDB)
+    }
+
+    /// The open device, once: the capture thread owns it from then on.
+    func takeSource() -> (any SoundSource)? {
+        defer { source = nil }
+        return source
     }
 
     /// The ALSA device the sound comes from; nil for the test tone.
@@ -93,7 +105,4 @@ public struct SoundRecording {
         if case .alsa(let name) = settings.device.device { return name }
         return nil
     }
-
-    /// The device and its format, e.g. `testtone, 48000 Hz stereo`.
-    public var description: String { "\(source.name), \(source.format)" }
 }
