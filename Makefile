@@ -89,7 +89,7 @@ bench: deps
 	$(SWIFT) build -c release --product slate-bench
 	$(SWIFT) build -c release --product slate
 	.build/release/slate-bench
-	@echo "== recording 1080p30 for 60 s: peak memory and dropped frames of slate record"
+	@echo "== recording 1080p30 for 60 s, picture only and with stereo sound: peak memory, CPU and dropped frames of slate record"
 	.build/release/slate-bench record 60
 	@if scripts/install-deps ffmpeg; then \
 		echo "== encode throughput at 1080p30, Slate against the ffmpeg command line" && \
@@ -106,7 +106,9 @@ bench: deps
 		echo "== shutter lag of slate run in the rig VM: a pedal click to the take's first frame, vivid at 30 fps" && \
 		scripts/rig-vm --timeout 500 -- python3 tests/vm/bench_shutter.py && \
 		echo "== knob to driver in the rig VM: 100 detents a second for 10 s through slate run, against v4l2-ctl per detent" && \
-		scripts/rig-vm --timeout 500 -- python3 tests/vm/bench_knob.py; \
+		scripts/rig-vm --timeout 500 -- python3 tests/vm/bench_knob.py && \
+		echo "== A/V offset in the rig VM: 10 s and 5 min takes from vivid and snd-aloop, exact and 200 ppm slow, against ffmpeg" && \
+		scripts/rig-vm --timeout 4000 -- python3 tests/vm/bench_sound.py; \
 	else \
 		echo "== skipping the latency benchmarks: the rig VM's packages are missing ('make vm-deps' as root)"; \
 	fi

@@ -14,7 +14,7 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SLATE = os.path.join(ROOT, ".build", "debug", "slate")
+SLATE = os.environ.get("SLATE") or os.path.join(ROOT, ".build", "debug", "slate")
 FAULTS = os.path.join(ROOT, ".build", "faults", "libslate-faults.so")
 
 # linux/uinput.h and linux/input.h (x86_64).
