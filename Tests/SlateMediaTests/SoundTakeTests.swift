@@ -55,7 +55,7 @@ import SlateTestSupport
         return (writer.packetCount, writer.soundPacketCount)
     }
 
-    @Test(arguments: [AudioEncoder.Codec.aac, .pcm])
+    @Test(arguments: [AudioEncoder.Codec.aac, .opus, .pcm])
     func aBurstOneSecondInPlaysOneSecondIn(codec: AudioEncoder.Codec) throws {
         let folder = try MediaFiles.folder("sound-burst-\(codec.rawValue)")
         defer { MediaFiles.remove(folder) }
