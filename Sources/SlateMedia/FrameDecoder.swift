@@ -46,10 +46,7 @@ public final class FrameDecoder {
             throw MediaError("open a decoder", path: self.source, code: slate_averror(ENOMEM))
         }
         if !extradata.isEmpty {
-            guard let bytes = av_mallocz(extradata.count + Int(AV_INPUT_BUFFER_PADDING_SIZE))?.assumingMemoryBound(to: UInt8.self)
-            else { throw MediaError("open a decoder", path: self.source, code: slate_averror(ENOMEM)) }
-            extradata.withUnsafeBufferPointer { bytes.update(from: $0.baseAddress!, count: $0.count) }
-            context.pointee.extradata = bytes
+            context.pointee.extradata = try libavExtradata(extradata, "open a decoder", path: self.source)
             context.pointee.extradata_size = Int32(extradata.count)
         }
         context.pointee.pkt_timebase = timeBase.rational

@@ -102,12 +102,8 @@ public final class TakeWriter {
         codecpar.pointee.height = Int32(parameters.height)
         codecpar.pointee.format = AV_PIX_FMT_YUV420P.rawValue
         if !parameters.extradata.isEmpty {
-            let size = parameters.extradata.count
-            guard let bytes = av_mallocz(size + Int(AV_INPUT_BUFFER_PADDING_SIZE))?.assumingMemoryBound(to: UInt8.self)
-            else { throw MediaError("create an MP4 muxer", path: path, code: slate_averror(ENOMEM)) }
-            parameters.extradata.withUnsafeBufferPointer { bytes.update(from: $0.baseAddress!, count: size) }
-            codecpar.pointee.extradata = bytes
-            codecpar.pointee.extradata_size = Int32(size)
+            codecpar.pointee.extradata = try libavExtradata(parameters.extradata, "create an MP4 muxer", path: path)
+            codecpar.pointee.extradata_size = Int32(parameters.extradata.count)
         }
         stream.pointee.time_base = parameters.timeBase.rational
         if self.rotation != 0 {
@@ -213,12 +209,8 @@ public final class TakeWriter {
             codecpar.pointee.block_align = Int32(2 * sound.format.channels)
         }
         if !sound.extradata.isEmpty {
-            let size = sound.extradata.count
-            guard let bytes = av_mallocz(size + Int(AV_INPUT_BUFFER_PADDING_SIZE))?.assumingMemoryBound(to: UInt8.self)
-            else { throw MediaError("add the sound stream", path: path, code: slate_averror(ENOMEM)) }
-            sound.extradata.withUnsafeBufferPointer { bytes.update(from: $0.baseAddress!, count: size) }
-            codecpar.pointee.extradata = bytes
-            codecpar.pointee.extradata_size = Int32(size)
+            codecpar.pointee.extradata = try libavExtradata(sound.extradata, "add the sound stream", path: path)
+            codecpar.pointee.extradata_size = Int32(sound.extradata.count)
         }
         stream.pointee.time_base = sound.timeBase.rational
     }

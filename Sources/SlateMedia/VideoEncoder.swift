@@ -174,20 +174,7 @@ public final class VideoEncoder {
     }
 
     private func receive() throws(MediaError) -> [EncodedPacket] {
-        guard let packet else { return [] }
-        var packets: [EncodedPacket] = []
-        while true {
-            let status = avcodec_receive_packet(context, packet)
-            if status == slate_averror(EAGAIN) || status == slate_averror_eof() { return packets }
-            try check(status, "encode a frame", path: codecName)
-            let p = packet.pointee
-            packets.append(
-                EncodedPacket(
-                    data: Array(UnsafeBufferPointer(start: p.data, count: Int(p.size))), pts: p.pts,
-                    dts: p.dts == slate_av_nopts_value() ? p.pts : p.dts, duration: p.duration > 0 ? p.duration : 1,
-                    isKeyframe: p.flags & AV_PKT_FLAG_KEY != 0))
-            av_packet_unref(packet)
-        }
+        try receivePackets(from: context, into: packet, "encode a frame", path: codecName, duration: 1)
     }
 
     private static func copy(

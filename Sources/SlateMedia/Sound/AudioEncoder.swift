@@ -242,19 +242,8 @@ public final class AudioEncoder {
     }
 
     private func receive() throws(MediaError) -> [EncodedPacket] {
-        guard let packet else { return [] }
-        var packets: [EncodedPacket] = []
-        while true {
-            let status = avcodec_receive_packet(context, packet)
-            if status == slate_averror(EAGAIN) || status == slate_averror_eof() { return packets }
-            try check(status, "encode sound", path: encoderName)
-            let p = packet.pointee
-            packets.append(
-                EncodedPacket(
-                    data: Array(UnsafeBufferPointer(start: p.data, count: Int(p.size))), pts: p.pts,
-                    dts: p.dts == slate_av_nopts_value() ? p.pts : p.dts,
-                    duration: p.duration > 0 ? p.duration : Int64(parameters.frameSize), isKeyframe: true))
-            av_packet_unref(packet)
-        }
+        try receivePackets(
+            from: context, into: packet, "encode sound", path: encoderName, duration: Int64(parameters.frameSize),
+            allKeyframes: true)
     }
 }
