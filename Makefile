@@ -28,7 +28,8 @@ demo: build
 	$(SLATE) check profiles/*.yaml
 	@echo
 	@echo "== slate run: a foot-pedal session played in real time through profiles/demo.yaml,"
-	@echo "   recording takes from the test-pattern camera into $(DEMO)/takes, exported in mono to $(DEMO)"
+	@echo "   recording takes from the test-pattern camera, with the test tone as their sound (a beep at each whole"
+	@echo "   second), into $(DEMO)/takes, exported in mono to $(DEMO)"
 	@rm -rf $(DEMO)
 	$(SLATE) run --profile profiles/demo.yaml --replay recordings/demo-session.evemu --work $(DEMO)/takes --output $(DEMO)
 	@echo
