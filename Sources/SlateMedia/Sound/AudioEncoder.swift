@@ -38,6 +38,8 @@ public final class AudioEncoder {
     private var converted: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?
     private var convertedCapacity: Int32 = 0
     private var nextPts: Int64 = 0
+    /// Whether the resampler has been asked for a correction (and so resamples).
+    private var compensating = false
     private var flushed = false
 
     /// Opens `codec` for `format`; `bitRate` nil takes 64 kb/s per channel (none
@@ -152,8 +154,11 @@ public final class AudioEncoder {
 
     /// Adds (`delta` > 0) or removes frames, `delta` of them spread over the
     /// next `distance` frames of output; a new call replaces the last one.
+    /// Until a first correction, the resampler only converts samples, which costs
+    /// less than resampling; asking for none then changes nothing.
     public func compensate(delta: Int, distance: Int) throws(MediaError) {
-        guard distance > 0 else { return }
+        guard distance > 0, delta != 0 || compensating else { return }
+        compensating = true
         try check(swr_set_compensation(resampler, Int32(delta), Int32(distance)), "correct the sound's timing", path: encoderName)
     }
 
