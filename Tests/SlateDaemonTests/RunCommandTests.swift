@@ -620,6 +620,57 @@ import SlateTestSupport
         #expect(info.frameCount == stopped["frames"] as? Int && info.decodedFrames == info.frameCount)
     }
 
+    /// A sound device that is not there: an error naming it and listing the
+    /// capture devices present, unless the profile calls it optional, when
+    /// takes are recorded picture only with a warning.
+    @Test(.timeLimit(.minutes(1))) func aMissingSoundDeviceIsAnErrorUnlessOptional() throws {
+        let folder = try MediaFiles.folder("run-missing-sound")
+        defer { MediaFiles.remove(folder) }
+        let recording = folder + "/session.evemu"
+        try Self.footswitch([(Self.middle, 0.5, 0.6), (Self.middle, 1.5, 1.6)], end: 1.8)
+            .write(toFile: recording, atomically: true, encoding: .utf8)
+        let camera = ["back: [testpattern]", "fps: 30", "max-size: 320x180", "codec: [h264]"]
+        for optional in [false, true] {
+            let profile = folder + "/rig-\(optional).yaml"
+            try (Self.rig(camera: camera) + "audio: {device: \"hw:CARD=NoSuchCard,DEV=0\", optional: \(optional)}\n")
+                .write(toFile: profile, atomically: true, encoding: .utf8)
+            let result = try Self.run([
+                "--profile", profile, "--replay", recording, "--work", folder + "/takes-\(optional)", "--output", folder,
+            ])
+            #expect(result.stderr.contains("no capture device 'hw:CARD=NoSuchCard,DEV=0'"), "\(result.stderr)")
+            if optional {
+                #expect(result.status == 0 && result.stderr.contains("takes are recorded without sound"))
+                let stopped = try #require(result.takes("stopped").first)
+                #expect(stopped["sound"] == nil && (stopped["frames"] as? Int ?? 0) > 20)
+            } else {
+                #expect(result.status == 1 && result.takes("started").isEmpty)
+            }
+        }
+    }
+
+    /// `--audio testtone` gives every take a sound as long as its picture, reported in its `stopped` line.
+    @Test(.timeLimit(.minutes(1))) func takesRecordTheSoundOfAudio() throws {
+        let folder = try MediaFiles.folder("run-sound")
+        defer { MediaFiles.remove(folder) }
+        let profile = folder + "/rig.yaml"
+        try Self.rig(camera: ["back: [testpattern]", "fps: 30", "max-size: 320x180", "codec: [h264]"])
+            .write(toFile: profile, atomically: true, encoding: .utf8)
+        let recording = folder + "/session.evemu"
+        try Self.footswitch([(Self.middle, 0.5, 0.6), (Self.middle, 2.0, 2.1)], end: 2.3)
+            .write(toFile: recording, atomically: true, encoding: .utf8)
+        let result = try Self.run([
+            "--profile", profile, "--replay", recording, "--audio", "testtone", "--work", folder + "/takes",
+            "--output", folder,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let stopped = try #require(result.takes("stopped").first)
+        let sound = try #require(stopped["sound"] as? [String: Any])
+        #expect(abs(Self.seconds(sound["duration"]) - Self.seconds(stopped["duration"])) < 0.001, "\(stopped)")
+        #expect(sound["clipped"] as? Int == 0 && sound["overruns"] as? Int == 0)
+        let info = try MediaProbe.probe(path: try #require(stopped["path"] as? String))
+        #expect(info.sound?.codec == "aac" && info.sound?.format == AudioFormat(rate: 48000, channels: 2))
+    }
+
     /// The fault library of the torture tests (tests/faults/slate-faults.c), built into `folder`.
     static func faultLibrary(in folder: String) throws -> String {
         let library = folder + "/libslate-faults.so"
