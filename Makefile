@@ -62,7 +62,7 @@ test: deps
 	if scripts/install-deps $(VM_DEPS); then \
 		echo "== the rig VM lane (make test-vm)"; \
 		lane=$$(mktemp -d); \
-		{ scripts/rig-vm --timeout 1200 -- tests/vm/run-all 2>&1; echo $$? >"$$lane/status"; } | tee "$$lane/output"; \
+		{ scripts/rig-vm --timeout 1800 -- tests/vm/run-all 2>&1; echo $$? >"$$lane/status"; } | tee "$$lane/output"; \
 		status=$$(cat "$$lane/status"); ran=$$(grep -c -- '^--- \(PASS\|FAIL\) ' "$$lane/output"); \
 		rm -rf "$$lane"; \
 		echo "rig VM lane: $$ran scenarios run, $$((total - ran)) skipped"; \
@@ -84,7 +84,7 @@ torture: build $(FAULTS)
 
 # Scenarios against real kernel devices (uinput, vivid, snd-aloop) in a VM.
 test-vm: build vm-deps $(FAULTS)
-	scripts/rig-vm --timeout 1200 -- tests/vm/run-all
+	scripts/rig-vm --timeout 1800 -- tests/vm/run-all
 
 bench: deps
 	$(SWIFT) build -c release --product slate-bench

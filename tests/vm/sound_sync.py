@@ -8,10 +8,11 @@ sound of hw:0,1,0. In the take, each burst must start where its instant falls
 after the take's first frame (`started` in takes.json is that frame's capture
 time on CLOCK_REALTIME): the A/V offset, median and worst over the take.
 
-Cases: a 10 s take; the same with the cable 200 ppm fast (snd-aloop's
+Cases: a 10 s take; the same with the cable 200 ppm slow (snd-aloop's
 `PCM Rate Shift 100000` at 100020; its speed is also measured from the
 player's side, by how far apart the bursts were played), where the drift must
-be measured and corrected; a take killed with SIGKILL after 5 s, whose sound must reach within
+be measured and corrected, and a 5-minute take with it (0.06 s of drift
+uncorrected); a take killed with SIGKILL after 5 s, whose sound must reach within
 one fragment (1 s) of its picture; the card unbound mid-take and bound again,
 where the picture goes on and the sound comes back in the same take.
 
@@ -139,8 +140,11 @@ def sync_case(name, checks, seconds, shift, report, camera="testpattern"):
     # The cable's own speed, from the player's side: how far apart the bursts,
     # written every 24000 frames, were played.
     # The first bursts are left out: they were stamped while the stream started.
+    # Theil-Sen (the median of the slopes between bursts at least 5 apart), so
+    # an underrun of the player's does not skew it.
     steady = played[2:]
-    slope = statistics.linear_regression(range(len(steady)), steady).slope if len(steady) > 2 else 0
+    slopes = [(steady[j] - steady[i]) / (j - i) for i in range(len(steady)) for j in range(i + 5, len(steady))]
+    slope = statistics.median(slopes) if slopes else 0
     cable = round((0.5e9 / slope - 1) * 1e6, 1) if slope else float("nan")
     report[name]["cable_ppm"] = cable
     # snd-aloop's shift above 100000 slows the cable: 100020 is 200 ppm slow.
@@ -217,7 +221,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--json")
-    parser.add_argument("--cases", default="steady,drift,killed,unplug")
+    parser.add_argument("--long", type=int, default=300, help="the long take's seconds (0: none)")
+    parser.add_argument("--cases", default="steady,drift,long,killed,unplug")
     arguments = parser.parse_args()
     build_clicks()
     checks = rig.Checks()
@@ -227,6 +232,8 @@ def main():
         sync_case("steady %ds" % arguments.seconds, checks, arguments.seconds, 100000, report)
     if "drift" in cases:
         sync_case("200 ppm %ds" % arguments.seconds, checks, arguments.seconds, 100020, report)
+    if "long" in cases and arguments.long:
+        sync_case("200 ppm %ds" % arguments.long, checks, arguments.long, 100020, report)
     if "killed" in cases:
         killed_case(checks, report)
     if "unplug" in cases:
