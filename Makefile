@@ -9,6 +9,8 @@ FAULTS := .build/faults/libslate-faults.so
 # and the tools the scenarios use inside the guest, which runs the host's root.
 VM_DEPS := qemu-system-x86 busybox-static kmod udev cpio xz-utils \
 	evemu-tools v4l-utils alsa-utils ffmpeg libinput-tools triggerhappy systemd
+# The page's browser tests: Chromium, its WebDriver, and Selenium from PyPI.
+WEB_DEPS := chromium chromium-driver pip:selenium
 
 .PHONY: all deps vm-deps build demo test test-vm torture bench fuzz clean
 
@@ -29,9 +31,11 @@ demo: build
 	@echo
 	@echo "== slate run: a foot-pedal session played in real time through profiles/demo.yaml,"
 	@echo "   recording takes from the test-pattern camera, with the test tone as their sound (a beep at each whole"
-	@echo "   second), into $(DEMO)/takes, exported in mono to $(DEMO)"
+	@echo "   second), into $(DEMO)/takes, exported in mono to $(DEMO); the rig's page is at http://127.0.0.1:8600/"
+	@echo "   while it runs"
 	@rm -rf $(DEMO)
-	$(SLATE) run --profile profiles/demo.yaml --replay recordings/demo-session.evemu --work $(DEMO)/takes --output $(DEMO)
+	$(SLATE) run --profile profiles/demo.yaml --replay recordings/demo-session.evemu --work $(DEMO)/takes --output $(DEMO) \
+		--http 127.0.0.1:8600
 	@echo
 	@echo "== slate run: a knob session through profiles/knob-controls.yaml: a click shows the zoom overlay, turning"
 	@echo "   zooms to the 2x detent and back to 1.5x, a double click opens the picker and the knob sets the filter to mono"
@@ -57,6 +61,13 @@ test: deps
 		python3 tests/faults/torture.py --short; \
 	else \
 		echo "== skipping the torture tests: ffprobe is missing; install ffmpeg with 'scripts/install-deps ffmpeg' as root"; \
+	fi
+	@if scripts/install-deps $(WEB_DEPS); then \
+		echo "== the rig's page in a real browser (headless Chromium driven by Selenium)"; \
+		python3 tests/web/rig_page.py; \
+	else \
+		echo "== skipping the rig's page in a browser: install its packages with 'scripts/install-deps $(WEB_DEPS)' as root"; \
+		if [ "$${SLATE_REQUIRE_VM:-}" = 1 ]; then echo "SLATE_REQUIRE_VM=1: the browser tests must run"; exit 1; fi; \
 	fi
 	@total=$$(ls tests/vm/scenario-*.sh | wc -l); \
 	if scripts/install-deps $(VM_DEPS); then \

@@ -12,6 +12,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.20.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
     ],
     targets: [
         // One system-library target per C library: pkg-config name and Debian provider.
@@ -51,11 +54,22 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
+        // The rig's page and HTTP API (Hummingbird): it reads the status the daemon
+        // publishes and hands actions back to it; no C, no devices.
+        .target(
+            name: "SlateWeb",
+            dependencies: [
+                "SlateCore", "SlateSystem", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOPosix", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Page")]),
         // No C: the workers (camera session, take pipeline, exports) and the live rig, wired together.
         .target(
             name: "SlateDaemon",
             dependencies: [
-                "SlateCore", "SlateSystem", "SlateDevices", "SlateMedia",
+                "SlateCore", "SlateSystem", "SlateDevices", "SlateMedia", "SlateWeb",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
@@ -97,6 +111,9 @@ let package = Package(
                 "SlateCore", "SlateSystem", "SlateDevices", "SlateMedia", "SlateDaemon", "SlateTestSupport",
                 .product(name: "Logging", package: "swift-log"), .product(name: "SystemPackage", package: "swift-system"),
             ]),
+        .testTarget(
+            name: "SlateWebTests",
+            dependencies: ["SlateCore", "SlateSystem", "SlateWeb", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "slateTests", dependencies: ["slate"]),
     ]
 )

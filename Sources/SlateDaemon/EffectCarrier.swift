@@ -13,6 +13,8 @@ public struct EffectCarrier {
     public var sounds: SoundPlayer?
     /// Records takes; nil where nothing is recorded (monitor).
     public var recorder: LiveRecorder?
+    /// Also given each report line as JSON holds it (the rig's page).
+    var lines: ((ReportLine) -> Void)?
     let log: Logger
 
     public init(printer: ReportPrinter, sounds: SoundPlayer?, recorder: LiveRecorder? = nil, log: Logger) {
@@ -27,7 +29,9 @@ public struct EffectCarrier {
         let dispatched = printer.timing ? MonotonicClock.now() : nil
         for effect in effects {
             switch effect {
-            case .report(let report): printer.print(report, dispatched: dispatched)
+            case .report(let report):
+                printer.print(report, dispatched: dispatched)
+                lines?(ReportLine(report, origin: printer.format.origin, dispatched: dispatched))
             case .play(let sound): sounds?.play(sound.sound)
             case .exec(let argv, let environment, let time): launch(argv, environment, at: time)
             case .take(let command, let time): recorder?.perform(command, at: time)

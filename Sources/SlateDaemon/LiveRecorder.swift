@@ -107,6 +107,15 @@ public final class LiveRecorder {
     /// The finished takes in the work folder, available to delete or export.
     public var availableTakes: Int { ledger.availableCount }
 
+    /// The device takes get their sound from (`testtone`, `hw:…`); nil for picture-only takes.
+    public var soundSource: String? {
+        guard let audio = settings.audio, audio.enabled, audio.device != .none else { return nil }
+        return "\(audio.device)"
+    }
+
+    /// Those takes, oldest first.
+    public var takeList: [TakeManifest.Take] { ledger.available }
+
     /// Whether the camera streams.
     public var isStreaming: Bool {
         if case .streaming = camera { return true }

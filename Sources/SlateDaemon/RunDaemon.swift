@@ -3,6 +3,7 @@ import SlateCore
 import SlateDevices
 import SlateMedia
 import SlateSystem
+import SlateWeb
 
 /// `slate run`'s event loop: the rig's inputs (live devices, or a recording
 /// played in real time) drive the rig machine; its effects are carried out
@@ -32,10 +33,12 @@ public final class RunDaemon {
     private var failed = false
     /// The recording to play, with its path.
     private var recording: (path: String, timeline: Timeline)?
+    /// The rig's page, when it is served.
+    private var page: PagePublisher?
 
     public init(
         profilePath: String, profile: Profile, recording: (path: String, parsed: InputRecording)?,
-        settings: LiveRecorder.Settings, json: Bool, timing: Bool, log: Logger
+        settings: LiveRecorder.Settings, page pageSettings: PageSettings? = nil, json: Bool, timing: Bool, log: Logger
     ) throws {
         self.profilePath = profilePath
         self.profile = profile
@@ -51,6 +54,17 @@ public final class RunDaemon {
             printer: ReportPrinter(format: ReportFormat(origin: start), json: json, timing: timing),
             sounds: Self.player(for: profile, path: profilePath, recorder: recorder, log: log), recorder: recorder,
             log: log)
+        if let pageSettings {
+            let page = try PagePublisher(
+                listen: pageSettings.listen, token: pageSettings.token, work: settings.work, origin: start, wake: wake,
+                logger: log)
+            effects.lines = { [page] in page.publish($0) }
+            self.page = page
+            log.notice("the rig's page: \(pageSettings.url(page.server.address))")
+            if !pageSettings.listen.isLoopback {
+                log.notice("\(page.server.address) is not a loopback address: every request needs the token of \(pageSettings.tokenPath): open the page once as /?token=TOKEN")
+            }
+        }
         let book = RigBook(camera: profile.camera, takes: recorder.availableTakes, camera: .absent)
         var machine = RigMachine(profile: profile, book: book, captureActive: false)
         machine.reportsAppliedControls = timing
@@ -94,7 +108,8 @@ public final class RunDaemon {
         do {
             try loop.run(
                 nextDeadline: { [unowned self] in
-                    [rig.machine.nextDeadline, inputs?.nextDeadline, replay?.nextDeadline, cameraRetryAt].compactMap { $0 }.min()
+                    [rig.machine.nextDeadline, inputs?.nextDeadline, replay?.nextDeadline, cameraRetryAt, page?.nextRefresh]
+                        .compactMap { $0 }.min()
                 },
                 afterWake: { [unowned self] in tick() })
         } catch {
@@ -116,6 +131,7 @@ public final class RunDaemon {
         inputs?.stop()
         effects.sounds?.stop()
         effects.printer.output.flush()
+        page?.stop()
         return !failed
     }
 
@@ -144,7 +160,11 @@ public final class RunDaemon {
             _ = openCamera(atStart: false)
         }
         effects.carryOut(rig.takeEffects())
+        page?.runRequests(rig: rig, profile: profile, effects: effects, at: now)
         effects.printer.output.flush()
+        page?.publishStatus(
+            machine: rig.machine, takes: recorder.takeList, sound: recorder.soundSource,
+            exporting: recorder.isExporting, at: now)
     }
 
     /// Hands the recorder's facts to the rig and carries out what they call
@@ -217,6 +237,7 @@ public final class RunDaemon {
             loop.stop()
         }
         effects.printer = ReportPrinter(format: ReportFormat(origin: moved.start ?? now), json: json, timing: timing)
+        page?.board.setOrigin(moved.start ?? now)
     }
 
     /// SIGHUP: the profile again. Every capture event in progress ends as

@@ -31,6 +31,9 @@ public final class TakeLedger: Sendable {
     /// Finished takes that are not reserved by an export: the takes a rig's user counts.
     public var availableCount: Int { state.withLock { $0.available.count } }
 
+    /// Finished takes that are not reserved by an export, oldest first.
+    public var available: [TakeManifest.Take] { state.withLock { $0.available } }
+
     /// The position of the take `id` among the available takes, from 1.
     public func number(of id: String) -> Int? {
         state.withLock { state in state.available.firstIndex { $0.id == id }.map { $0 + 1 } }

@@ -91,6 +91,11 @@ public final class Folder: Sendable {
         try Syscall.checkWritable(fd).value("faccessat", on: path, to: "write to the folder")
     }
 
+    /// The bytes still free for this process on the folder's file system.
+    public func freeBytes() throws(OperationError) -> Int64 {
+        try Syscall.freeBytes(fd).value("fstatvfs", on: path, to: "measure the free space")
+    }
+
     /// Creates `name`, which must not exist (a link under that name is not followed),
     /// for writing and reading back (an MP4 muxer moving its index to the front).
     public func create(_ name: String, mode: mode_t) throws(OperationError) -> FileDescriptor {

@@ -292,6 +292,12 @@ package enum Syscall {
         valueOrErrno { faccessat(folder.rawValue, ".", W_OK, 0) }.map { _ in }
     }
 
+    /// `fstatvfs`: the bytes an unprivileged process may still write on the folder's file system.
+    package static func freeBytes(_ folder: FileDescriptor) -> Result<Int64, Errno> {
+        var info = statvfs()
+        return valueOrErrno { fstatvfs(folder.rawValue, &info) }.map { _ in Int64(info.f_bavail) * Int64(info.f_frsize) }
+    }
+
     /// `fchmod`.
     package static func setMode(_ fd: FileDescriptor, _ permissions: FilePermissions) -> Result<Void, Errno> {
         valueOrErrno { fchmod(fd.rawValue, permissions.rawValue) }.map { _ in }
@@ -380,6 +386,12 @@ package enum Syscall {
     package static func isFolder(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Whether `path` is a regular file (`stat`, links followed).
+    package static func isFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
     /// This process's executable (`/proc/self/exe`).

@@ -36,6 +36,12 @@ struct Run: ParsableCommand {
     @Option(help: "An ALSA capture device such as hw:CARD=USB,DEV=0, testtone or none, instead of the profile's audio.device.")
     var audio: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Serve the rig's page and HTTP API on [ADDR:]PORT (default address 127.0.0.1), instead of the profile's http.listen.",
+            valueName: "[ADDR:]PORT"))
+    var http: String?
+
     @Option(help: "The work folder for takes (default: the profile's camera.work, else ~/Videos/Slate/takes).")
     var work: String?
 
@@ -70,10 +76,11 @@ struct Run: ParsableCommand {
         let settings = LiveRecorder.Settings(
             camera: loaded.camera, cameraOverride: camera, audio: sound, work: work, output: output,
             measureEncoder: ProbeEncoder.inChildProcess)
+        let page = try pageSettings(loaded)
         let daemon: RunDaemon
         do {
             daemon = try RunDaemon(
-                profilePath: profile, profile: loaded, recording: recording, settings: settings, json: json,
+                profilePath: profile, profile: loaded, recording: recording, settings: settings, page: page, json: json,
                 timing: timing, log: log)
         } catch {
             OutputStream.writeError(error is ReplayError ? "\(replay ?? ""): error: \(error)" : "slate run: \(error)")
@@ -82,6 +89,29 @@ struct Run: ParsableCommand {
         let succeeded = daemon.run()
         withExtendedLifetime(lock) {}
         guard succeeded else { throw ExitCode.failure }
+    }
+
+    /// Where the page is served (`--http`, else the profile's `http.listen`) and
+    /// the API's token, made on first use in Slate's state folder.
+    private func pageSettings(_ profile: Profile) throws -> PageSettings? {
+        var listen = profile.http
+        if let http {
+            switch HTTPListen.parse(http) {
+            case .success(let parsed): listen = parsed
+            case .failure(let error):
+                OutputStream.writeError("slate run: --http: \(error)")
+                throw ExitCode.validationFailure
+            }
+        }
+        guard let listen else { return nil }
+        let path = UserPath.state + "/http-token"
+        do {
+            let token = try SecretFile.loadOrCreate(path) { SecretFile.randomHex(bytes: 32) }
+            return PageSettings(listen: listen, token: token, tokenPath: path)
+        } catch {
+            OutputStream.writeError("slate run: the HTTP token: \(error)")
+            throw ExitCode.failure
+        }
     }
 
     /// `path` with `~` expanded, made absolute against the working folder.

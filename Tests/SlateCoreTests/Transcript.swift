@@ -18,6 +18,7 @@ import SlateCore
 ///     Power Line Frequency: type=menu; min=0; max=2; value=1; menu=0 Disabled, 1 50 Hz, 2 60 Hz
 ///     [events]
 ///     0.400 external gain_automatic 0   (another program sets a camera control)
+///     0.500 request zoom.set 2          (an action asked over HTTP, as the text names it)
 ///     [options]
 ///     inactive
 ///     [expect]                (with "0.100 camera set brightness 133" where a V4L2 control is set)
@@ -31,6 +32,7 @@ struct Transcript {
     var expected: [String] = []
     var camera: [CameraControl]?
     var external: [(time: Instant, key: String, value: Int64)] = []
+    var requests: [(time: Instant, action: String)] = []
 
     struct ParseError: Error, CustomStringConvertible {
         var description: String
@@ -150,6 +152,10 @@ struct Transcript {
             external.append((time, fields[2], value))
             return
         }
+        if fields[1] == "request", fields.count >= 3 {
+            requests.append((time, fields[2...].joined(separator: " ")))
+            return
+        }
         if fields[1] == "active" {
             items.append((time, .captureActive(fields.count > 2 && fields[2] == "on")))
             return
@@ -188,8 +194,14 @@ struct Transcript {
             profile: profile, timeline: timeline, book: RigBook(camera: profile.camera), captureActive: !inactive,
             camera: ModelledCamera(controls: camera ?? ModelledCamera.typicalWebcam))
         var changes = external[...]
+        var asked = requests[...]
         while let next = replay.nextDeadline {
-            if let change = changes.first, change.time <= next {
+            if let request = asked.first, request.time <= next {
+                replay.advance(to: request.time)
+                let steps = try ActionText.steps(request.action, in: profile).mapError { ParseError(description: "\($0)") }.get()
+                replay.driver.handle(.request(ActionRequest(steps: steps, source: "http", time: request.time)))
+                asked.removeFirst()
+            } else if let change = changes.first, change.time <= next {
                 replay.advance(to: change.time)
                 replay.driver.changeFromOutside(change.key, to: change.value, at: change.time)
                 changes.removeFirst()

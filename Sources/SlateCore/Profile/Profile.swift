@@ -11,6 +11,8 @@ public struct Profile: Sendable {
     public var sounds: SoundSpec
     /// The sound recorded with takes; nil: none (picture-only takes).
     public var audio: AudioSpec?
+    /// Where `slate run` serves the rig's page; nil: it serves none.
+    public var http: HTTPListen?
 }
 
 /// Button roles, as in `AVCaptureEventInteraction`'s primary and secondary handlers.

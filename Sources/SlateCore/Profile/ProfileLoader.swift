@@ -4,7 +4,7 @@ import Yams
 /// unknown codes and actions, bad durations, a button bound twice, recursive
 /// macros and an empty rig are errors, all reported with their positions.
 public enum ProfileLoader {
-    static let sections = ["description", "inputs", "capture", "macros", "camera", "controls", "sounds", "audio"]
+    static let sections = ["description", "inputs", "capture", "macros", "camera", "controls", "sounds", "audio", "http"]
 
     public static func load(_ text: String, file: String) -> Result<Profile, ProfileErrors> {
         var loader = ProfileParser(file: file)
@@ -60,6 +60,14 @@ struct ProfileParser {
 
     init(file: String) { reader = YAMLReader(file: file) }
 
+    /// A parser for actions that name `profile`'s sounds, controls and macros.
+    init(file: String, profile: Profile) {
+        reader = YAMLReader(file: file)
+        sounds = profile.sounds
+        controls = profile.controls
+        macroNames = Set(profile.macros.keys)
+    }
+
     mutating func parse(_ root: Node) -> Profile {
         var profile = Profile(
             file: reader.file, inputs: [], capture: CaptureSpec(), macros: [:], camera: CameraSpec(),
@@ -73,6 +81,7 @@ struct ProfileParser {
         profile.sounds = sounds
         if let node = section("camera") { profile.camera = parseCamera(node.value) }
         if let node = section("audio") { profile.audio = parseAudio(node.value) }
+        if let node = section("http") { profile.http = parseHTTP(node.value) }
         if let node = section("controls") { (profile.controls, profile.controlSettings) = parseControls(node.value) }
         controls = profile.controls
         if let node = section("macros") { declareMacros(node.value) }

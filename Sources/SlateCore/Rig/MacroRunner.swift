@@ -13,6 +13,7 @@ struct MacroRunner {
         var resume: Instant
         var order: Int
         var trigger: TriggerInfo?
+        var source: String?
         var value: Double?
         var feedback: Bool
         var lastSound: Instant?
@@ -29,14 +30,14 @@ struct MacroRunner {
     var nextDeadline: Instant? { waiting.first?.resume }
 
     /// Runs `steps` from `time`. `feedback` asks for the remote feedback sounds;
-    /// `value` is an axis delta.
+    /// `value` is an axis delta; `source` names where steps no button ran came from.
     mutating func run(
-        _ steps: [Step], trigger: TriggerInfo?, value: Double?, feedback: Bool, at time: Instant,
+        _ steps: [Step], trigger: TriggerInfo?, source: String? = nil, value: Double?, feedback: Bool, at time: Instant,
         book: inout RigBook, deck: inout ControlDeck, into out: inout [RigEffect]
     ) {
         started += 1
         var program = Program(
-            steps: steps, next: 0, resume: time, order: started, trigger: trigger, value: value,
+            steps: steps, next: 0, resume: time, order: started, trigger: trigger, source: source, value: value,
             feedback: feedback && sounds.feedback, lastSound: nil)
         execute(&program, book: &book, deck: &deck, into: &out)
     }
@@ -58,7 +59,7 @@ struct MacroRunner {
             program.next += 1
             var report = ActionReport(
                 time: time, action: step.action, value: nil, macro: step.macro, trigger: program.trigger,
-                outcome: nil, environment: [])
+                outcome: nil, source: program.source, environment: [])
             switch step.action {
             case .wait(let duration):
                 out.append(.report(.action(report)))

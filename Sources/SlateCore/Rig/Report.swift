@@ -74,6 +74,8 @@ public struct ActionReport: Sendable {
     public var trigger: TriggerInfo?
     /// What the recorder did, e.g. `started take 1`.
     public var outcome: RecorderOutcome?
+    /// Where an action that no button ran came from (`http`).
+    public var source: String? = nil
     /// For `exec`: the variables describing the event (`ExecEnvironment.event`);
     /// the times are added when the program is started.
     public var environment: [(String, String)]

@@ -27,6 +27,7 @@ public struct ReportFormat: Sendable {
                     ([trigger.input, trigger.code.name] + [trigger.role?.rawValue, trigger.gesture?.rawValue].compactMap { $0 })
                         .joined(separator: " "))
             }
+            if let source = action.source { origin.append("from \(source)") }
             if !origin.isEmpty { line += "  (" + origin.joined(separator: "; ") + ")" }
             return Self.trimTrailing(line)
         case .sound(let sound):

@@ -41,6 +41,8 @@ public struct ReportLine: Codable, Hashable, Sendable {
         public var code: String?
         public var role: String?
         public var gesture: String?
+        /// Where an action that no button ran came from (`http`).
+        public var source: String?
         /// What the recorder did, e.g. `started take 1`.
         public var result: String?
     }
@@ -123,6 +125,7 @@ public struct ReportLine: Codable, Hashable, Sendable {
                 action.role = trigger.role?.rawValue
                 action.gesture = trigger.gesture?.rawValue
             }
+            action.source = report.source
             action.result = report.outcome?.summary
             fields = .action(action)
         case .sound(let sound):

@@ -18,6 +18,22 @@ public enum RigInput: Sendable {
     case endOfStream(at: Instant)
     /// Something the recorder or the camera did, at the instant given.
     case fact(RigFact, at: Instant)
+    /// Actions asked for by something other than a button (the HTTP API).
+    case request(ActionRequest)
+}
+
+/// Actions to run as a button's handler would run them, from a `source`
+/// such as `http`; a remote source, so they get the feedback sounds.
+public struct ActionRequest: Sendable {
+    public var steps: [Step]
+    public var source: String
+    public var time: Instant
+
+    public init(steps: [Step], source: String, time: Instant) {
+        self.steps = steps
+        self.source = source
+        self.time = time
+    }
 }
 
 /// What the recorder and the camera report back to the rig: takes started,

@@ -67,6 +67,12 @@ public struct RigMachine: Sendable {
             book.enter(fact, at: time, into: &effects)
             deck.enter(fact, at: time, book: book, into: &effects)
             updateDeadline()
+        case .request(let request):
+            advance(to: request.time, into: &effects)
+            runner.run(
+                request.steps, trigger: nil, source: request.source, value: nil, feedback: true, at: request.time,
+                book: &book, deck: &deck, into: &effects)
+            updateDeadline()
         }
     }
 

@@ -30,3 +30,11 @@ extension DecodingError {
         }
     }
 }
+
+extension DecodingError {
+    /// The error in words, led by where it is: `action must be a string`.
+    public var plainText: String {
+        let (entry, message) = entryAndMessage
+        return entry.isEmpty ? message : "\(entry) \(message)"
+    }
+}

@@ -1,0 +1,48 @@
+/// Where the rig's page listens: `PORT` (on 127.0.0.1), `ADDR:PORT`, or
+/// `[IPv6]:PORT`. Anywhere but loopback, every request needs the token.
+public struct HTTPListen: Hashable, Sendable, CustomStringConvertible {
+    public static let defaultHost = "127.0.0.1"
+
+    public var host: String
+    /// 0 asks the system for a free port.
+    public var port: Int
+
+    public init(host: String = Self.defaultHost, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    /// `text` as `[ADDR:]PORT`, or why it is not one.
+    public static func parse(_ text: String) -> Result<HTTPListen, ActionTextError> {
+        let trimmed = text.trimmingSpaces
+        var host = defaultHost
+        var portText = Substring(trimmed)
+        if trimmed.hasPrefix("[") {
+            guard let close = trimmed.firstIndex(of: "]"), trimmed[trimmed.index(after: close)...].hasPrefix(":") else {
+                return .failure(ActionTextError("'\(text)' is not [ADDR:]PORT: an IPv6 address is written [::1]:8600"))
+            }
+            host = String(trimmed[trimmed.index(after: trimmed.startIndex)..<close])
+            portText = trimmed[trimmed.index(close, offsetBy: 2)...]
+        } else if let colon = trimmed.lastIndex(of: ":") {
+            host = String(trimmed[..<colon])
+            portText = trimmed[trimmed.index(after: colon)...]
+            if host.contains(":") {
+                return .failure(ActionTextError("'\(text)' is not [ADDR:]PORT: an IPv6 address is written [::1]:8600"))
+            }
+        }
+        guard !host.isEmpty, !host.contains(where: { $0 == " " || $0 == "/" }) else {
+            return .failure(ActionTextError("'\(text)' is not [ADDR:]PORT: the address is missing"))
+        }
+        guard let port = Int(portText), (0...65535).contains(port) else {
+            return .failure(ActionTextError("'\(text)' is not [ADDR:]PORT: the port is a number from 0 to 65535"))
+        }
+        return .success(HTTPListen(host: host, port: port))
+    }
+
+    /// Whether only this machine can reach the address.
+    public var isLoopback: Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+
+    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+}

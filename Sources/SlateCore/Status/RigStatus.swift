@@ -1,0 +1,125 @@
+/// What a running rig shows of itself: `GET /status.json`, and the `status`
+/// events of `/events`. The daemon makes one after each dispatch; the page
+/// server only reads them.
+public struct RigStatus: Codable, Equatable, Sendable {
+    /// Seconds on the report lines' clock (their `t`) when the status was sent;
+    /// a page counts a take's elapsed time from it.
+    public var now: Double
+    public var recording: Bool
+    /// The take in progress, once its first frame is recorded.
+    public var take: TakeInProgress?
+    /// The finished takes not yet exported, oldest first.
+    public var takes: [TakeEntry]
+    /// The camera that streams; nil while none does.
+    public var camera: CameraEntry?
+    /// The export filter the next export applies.
+    public var filter: String
+    public var controls: ControlsEntry
+    public var disk: DiskEntry?
+    /// An export under way.
+    public var export: ExportEntry?
+    /// The sound recorded with takes; nil for picture-only takes.
+    public var sound: SoundEntry?
+
+    public init(
+        now: Double = 0, recording: Bool, take: TakeInProgress?, takes: [TakeEntry], camera: CameraEntry?, filter: String,
+        controls: ControlsEntry, disk: DiskEntry?, export: ExportEntry?, sound: SoundEntry?
+    ) {
+        self.now = now
+        self.recording = recording
+        self.take = take
+        self.takes = takes
+        self.camera = camera
+        self.filter = filter
+        self.controls = controls
+        self.disk = disk
+        self.export = export
+        self.sound = sound
+    }
+
+    /// A take being recorded.
+    public struct TakeInProgress: Codable, Equatable, Sendable {
+        public var number: Int
+        /// When its first frame was captured, in `now`'s seconds.
+        public var started: Double
+
+        public init(number: Int, started: Double) {
+            self.number = number
+            self.started = started
+        }
+    }
+
+    /// A finished take.
+    public struct TakeEntry: Codable, Equatable, Sendable {
+        public var number: Int
+        /// Seconds, to the millisecond.
+        public var duration: Double
+        public var frames: Int
+        public var dropped: Int
+        /// Where the page gets its thumbnail; nil when it has none.
+        public var thumbnail: String?
+
+        public init(number: Int, duration: Double, frames: Int, dropped: Int, thumbnail: String?) {
+            self.number = number
+            self.duration = duration
+            self.frames = frames
+            self.dropped = dropped
+            self.thumbnail = thumbnail
+        }
+    }
+
+    /// The camera as the rig's books hold it.
+    public struct CameraEntry: Codable, Equatable, Sendable {
+        public var name: String
+        public var position: String
+        public var fps: Int
+        public var zoom: Double
+        public var torch: Bool
+
+        public init(name: String, position: String, fps: Int, zoom: Double, torch: Bool) {
+            self.name = name
+            self.position = position
+            self.fps = fps
+            self.zoom = zoom
+            self.torch = torch
+        }
+    }
+
+    /// Room left on the take folder's disk.
+    public struct DiskEntry: Codable, Equatable, Sendable {
+        public var freeBytes: Int64
+        /// The bit rate takes are recorded at, measured on the last take; nil before one.
+        public var bitsPerSecond: Int64?
+        /// Seconds of recording that fit at that rate.
+        public var secondsLeft: Int64?
+
+        enum CodingKeys: String, CodingKey {
+            case freeBytes = "free_bytes", bitsPerSecond = "bits_per_second", secondsLeft = "seconds_left"
+        }
+
+        public init(freeBytes: Int64, bitsPerSecond: Int64?) {
+            self.freeBytes = freeBytes
+            self.bitsPerSecond = bitsPerSecond
+            secondsLeft = bitsPerSecond.flatMap { $0 > 0 ? freeBytes * 8 / $0 : nil }
+        }
+    }
+
+    /// How far an export under way has got.
+    public struct ExportEntry: Codable, Equatable, Sendable {
+        public var takes: Int
+        /// 0...1.
+        public var done: Double
+
+        public init(takes: Int, done: Double) {
+            self.takes = takes
+            self.done = done
+        }
+    }
+
+    /// The takes' sound device.
+    public struct SoundEntry: Codable, Equatable, Sendable {
+        public var device: String
+
+        public init(device: String) { self.device = device }
+    }
+}

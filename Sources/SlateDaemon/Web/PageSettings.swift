@@ -1,0 +1,18 @@
+import SlateCore
+
+/// Where `slate run` serves the rig's page, and the token its API asks for.
+public struct PageSettings: Sendable {
+    public var listen: HTTPListen
+    public var token: String
+    /// The file the token was read from, which messages name.
+    public var tokenPath: String
+
+    public init(listen: HTTPListen, token: String, tokenPath: String) {
+        self.listen = listen
+        self.token = token
+        self.tokenPath = tokenPath
+    }
+
+    /// The page's address.
+    func url(_ address: HTTPListen) -> String { "http://\(address)/" }
+}

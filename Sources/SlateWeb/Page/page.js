@@ -1,0 +1,230 @@
+// The rig's page: the status and report lines from /events, actions to /actions.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const logLimit = 50;
+let status = null;
+let statusClock = 0; // performance.now() when status.now was the server's time
+let takesKey = "";
+
+function seconds(value) {
+  const total = Math.max(0, value);
+  const minutes = Math.floor(total / 60);
+  const rest = total - minutes * 60;
+  return `${String(minutes).padStart(2, "0")}:${rest.toFixed(1).padStart(4, "0")}`;
+}
+
+function hoursMinutes(totalSeconds) {
+  const minutes = Math.floor(totalSeconds / 60);
+  return `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, "0")}`;
+}
+
+function serverNow() {
+  return status ? status.now + (performance.now() - statusClock) / 1000 : 0;
+}
+
+function renderState() {
+  const header = $("state");
+  const recording = Boolean(status && status.recording);
+  header.classList.toggle("recording", recording);
+  header.classList.toggle("idle", !recording);
+  header.dataset.recording = recording ? "true" : "false";
+  $("state-word").textContent = status ? (recording ? "RECORDING" : "STANDBY") : "connecting";
+  $("toggle").textContent = recording ? "Stop" : "Record";
+  const take = status && status.take;
+  $("take-number").textContent = take ? `take ${take.number}` : status ? `${status.takes.length} takes` : "";
+  renderElapsed();
+}
+
+function renderElapsed() {
+  const take = status && status.take;
+  $("elapsed").textContent = take ? seconds(serverNow() - take.started) : "";
+}
+
+function renderFacts() {
+  const camera = status.camera;
+  $("camera").textContent = camera
+    ? `${camera.name}, ${camera.position}, ${camera.fps} fps, zoom ${camera.zoom.toFixed(1)}×${camera.torch ? ", torch" : ""}`
+    : "none";
+  $("filter").textContent = status.filter;
+  const disk = status.disk;
+  if (disk) {
+    const gigabytes = (disk.free_bytes / 1e9).toFixed(1);
+    $("disk").textContent = disk.seconds_left != null
+      ? `${hoursMinutes(disk.seconds_left)} of recording left (${gigabytes} GB)`
+      : `${gigabytes} GB free`;
+  }
+  $("sound-row").hidden = !status.sound;
+  if (status.sound) $("sound").textContent = status.sound.device;
+  $("export-row").hidden = !status.export;
+  if (status.export) {
+    $("export-progress").value = status.export.done;
+    $("export-text").textContent = `${status.export.takes} takes, ${Math.floor(status.export.done * 100)}%`;
+  }
+}
+
+function renderTakes() {
+  const key = JSON.stringify(status.takes);
+  if (key === takesKey) return;
+  takesKey = key;
+  const list = $("takes");
+  list.replaceChildren(...status.takes.map((take) => {
+    const item = document.createElement("li");
+    item.dataset.take = take.number;
+    if (take.thumbnail) {
+      const image = document.createElement("img");
+      image.src = take.thumbnail;
+      image.alt = `take ${take.number}`;
+      item.append(image);
+    }
+    const caption = document.createElement("div");
+    caption.className = "caption";
+    caption.textContent = `${take.number}  ${seconds(take.duration)}${take.dropped ? `  ${take.dropped} dropped` : ""}`;
+    item.append(caption);
+    return item;
+  }));
+}
+
+function renderOverlay() {
+  const controls = status.controls;
+  const overlay = $("overlay");
+  overlay.dataset.shown = controls.shown;
+  overlay.hidden = controls.items.length === 0;
+  if (controls.items.length === 0) return;
+  overlay.classList.toggle("hidden", controls.shown === "hidden");
+  const item = controls.items[controls.current];
+  overlay.classList.toggle("disabled", !item.enabled);
+  $("overlay-title").textContent = item.enabled ? item.name : `${item.name} (${item.reason})`;
+  $("overlay-value").textContent = item.text;
+  renderRuler(item);
+  const picker = $("picker");
+  picker.hidden = controls.shown !== "picker";
+  picker.replaceChildren(...controls.items.map((control, index) => {
+    const entry = document.createElement("li");
+    entry.textContent = control.name;
+    entry.classList.toggle("highlight", index === controls.highlight);
+    entry.classList.toggle("disabled", !control.enabled);
+    return entry;
+  }));
+}
+
+function renderRuler(item) {
+  const ruler = $("ruler");
+  const span = item.maximum - item.minimum;
+  const at = (value) => `${span > 0 ? ((value - item.minimum) / span) * 100 : 50}%`;
+  const parts = [];
+  const prominent = new Set(item.prominent);
+  const marks = item.kind === "picker" ? (item.titles || []).map((_, index) => index) : item.detents || [];
+  for (const value of marks) {
+    const tick = document.createElement("div");
+    tick.className = prominent.has(value) ? "tick prominent" : "tick";
+    tick.style.left = at(value);
+    parts.push(tick);
+  }
+  for (const value of item.prominent) {
+    const label = document.createElement("div");
+    label.className = "tick-label";
+    label.style.left = at(value);
+    label.textContent = String(value);
+    parts.push(label);
+  }
+  if (item.kind === "picker") {
+    (item.titles || []).forEach((title, index) => {
+      const label = document.createElement("div");
+      label.className = "tick-label";
+      label.style.left = at(index);
+      label.textContent = title;
+      parts.push(label);
+    });
+  }
+  const needle = document.createElement("div");
+  needle.className = "needle";
+  needle.style.left = at(item.value);
+  parts.push(needle);
+  ruler.replaceChildren(...parts);
+}
+
+function lineText(line) {
+  const t = line.t.toFixed(3).padStart(9);
+  switch (line.type) {
+    case "capture": return `${t}  capture  ${line.input} ${line.code} ${line.role} ${line.phase}`;
+    case "action": {
+      const origin = [line.macro && `macro ${line.macro}`, line.input && `${line.input} ${line.code}`, line.source && `from ${line.source}`]
+        .filter(Boolean).join("; ");
+      const value = line.value != null ? ` ${line.value}` : "";
+      return `${t}  action   ${line.action}${value}${line.result ? ` -> ${line.result}` : ""}${origin ? `  (${origin})` : ""}`;
+    }
+    case "take": {
+      const what = line.take != null ? ` take ${line.take}` : line.takes != null ? ` ${line.takes} takes` : "";
+      const duration = line.duration != null ? ` ${line.duration.toFixed(3)} s` : "";
+      const done = line.done != null ? ` ${Math.floor(line.done * 100)}%` : "";
+      return `${t}  take     ${line.event}${what}${duration}${done}${line.message ? `: ${line.message}` : ""}`;
+    }
+    case "control": return `${t}  control  ${line.control} ${line.event || ""} ${line.text || ""}`.trimEnd();
+    case "sound": return `${t}  sound    ${line.sound}`;
+    case "ignored": return `${t}  ignored  ${line.input} ${line.code} ${line.reason}`;
+    default: return `${t}  ${line.type}`;
+  }
+}
+
+function addLine(line) {
+  const entry = document.createElement("li");
+  entry.textContent = lineText(line);
+  entry.className = line.type + (line.event === "failed" ? " failed" : "");
+  const log = $("log");
+  log.prepend(entry);
+  while (log.children.length > logLimit) log.lastElementChild.remove();
+}
+
+function onStatus(next) {
+  status = next;
+  statusClock = performance.now();
+  renderState();
+  renderFacts();
+  renderTakes();
+  renderOverlay();
+}
+
+function connect() {
+  const events = new EventSource("/events");
+  events.addEventListener("status", (event) => onStatus(JSON.parse(event.data)));
+  events.addEventListener("line", (event) => addLine(JSON.parse(event.data)));
+  events.addEventListener("error", () => {
+    $("state-word").textContent = status ? $("state-word").textContent : "connecting";
+  });
+}
+
+async function act(action) {
+  const token = localStorage.getItem("slate-token") || "";
+  const message = $("action-message");
+  if (!token) {
+    message.textContent = "enter the token (slate run names its file) to act from this page";
+    $("token").focus();
+    return;
+  }
+  const response = await fetch("/actions", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+    body: JSON.stringify({ action }),
+  });
+  const answer = await response.json().catch(() => ({}));
+  message.textContent = response.ok
+    ? (answer.lines || []).filter((line) => line.type === "action").map((line) => line.result || line.action).join(", ")
+    : answer.error || `${response.status}`;
+}
+
+$("token").value = localStorage.getItem("slate-token") || "";
+$("token").addEventListener("change", (event) => localStorage.setItem("slate-token", event.target.value.trim()));
+$("toggle").addEventListener("click", () => act("take.toggle"));
+$("delete-last").addEventListener("click", () => {
+  if (confirm("Delete the last take? Its file is removed.")) act("take.delete-last");
+});
+$("export").addEventListener("click", () => act("takes.export"));
+document.addEventListener("keydown", (event) => {
+  if (event.code !== "Space" || event.repeat || event.target instanceof HTMLInputElement) return;
+  if (event.target instanceof HTMLButtonElement) return;
+  event.preventDefault();
+  act("take.toggle");
+});
+setInterval(renderElapsed, 100);
+connect();

@@ -1,0 +1,101 @@
+import FoundationEssentials
+import Hummingbird
+import SlateCore
+import SlateSystem
+
+/// The page server's routes: the page, the status, the event stream, take
+/// thumbnails and actions. Every answer comes from the status board; nothing
+/// here touches the camera, the encoder or the rig machine.
+struct RigRoutes: Sendable {
+    /// The largest action request body read.
+    static let bodyLimit = 4096
+
+    let board: StatusBoard
+    let page: PageFiles
+
+    func add(to router: Router<BasicRequestContext>) {
+        router.get("/") { _, _ in self.file("index.html") }
+        for name in ["page.css", "page.js"] { router.get("/\(name)") { _, _ in self.file(name) } }
+        router.get("/status.json") { _, _ in self.status() }
+        router.get("/events") { _, _ in self.events() }
+        router.get("/takes/:number/thumbnail.jpg") { _, context in
+            self.thumbnail(context.parameters.get("number", as: Int.self))
+        }
+        router.post("/actions") { request, _ in await self.action(request) }
+    }
+
+    private func file(_ name: String) -> Response {
+        guard let file = page.files[name] else { return JSONResponse.error("no such page", status: .notFound) }
+        return Response(
+            status: .ok, headers: [.contentType: file.type, .cacheControl: "no-cache"],
+            body: ResponseBody(byteBuffer: file.body))
+    }
+
+    private func status() -> Response {
+        guard let status = board.status else { return JSONResponse.error("the rig is starting", status: .serviceUnavailable) }
+        return JSONResponse.ok(status)
+    }
+
+    /// Server-Sent Events: the status and the recent lines, then each line and each status change.
+    private func events() -> Response {
+        let stream = board.subscribe()
+        let body = ResponseBody { writer in
+            try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
+            for await event in stream {
+                try await writer.write(ByteBuffer(string: "event: \(event.name)\ndata: \(event.data)\n\n"))
+            }
+            try await writer.finish(nil)
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
+            body: body)
+    }
+
+    private func thumbnail(_ number: Int?) -> Response {
+        guard let number, let path = board.thumbnail(ofTake: number) else {
+            return JSONResponse.error("no such take, or it has no thumbnail", status: .notFound)
+        }
+        do {
+            let bytes = try FileReading.bytes(atPath: path)
+            return Response(
+                status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "private, max-age=3600"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        } catch {
+            return JSONResponse.error("take \(number)'s thumbnail cannot be read", status: .notFound)
+        }
+    }
+
+    /// The JSON body of `POST /actions`.
+    private struct ActionBody: Decodable {
+        var action: String
+    }
+
+    /// What `POST /actions` answers when the action ran.
+    private struct ActionAnswer: Encodable {
+        var action: String
+        var lines: [ReportLine]
+    }
+
+    private func action(_ request: Request) async -> Response {
+        var request = request
+        let body: ByteBuffer
+        do {
+            body = try await request.collectBody(upTo: Self.bodyLimit)
+        } catch {
+            return JSONResponse.error("the body is over \(Self.bodyLimit) bytes", status: .contentTooLarge)
+        }
+        let asked: ActionBody
+        do {
+            asked = try JSONDecoder().decode(ActionBody.self, from: Data(body.readableBytesView))
+        } catch {
+            return JSONResponse.error(
+                "the body must be JSON such as {\"action\": \"take.toggle\"}: \((error as? DecodingError)?.plainText ?? "it is not JSON")",
+                status: .badRequest)
+        }
+        switch await board.ask(asked.action) {
+        case .ran(let lines): return JSONResponse.ok(ActionAnswer(action: asked.action, lines: lines))
+        case .refused(let reason): return JSONResponse.error(reason, status: .badRequest)
+        }
+    }
+}

@@ -1,0 +1,175 @@
+import SlateCore
+import SlateSystem
+import Synchronization
+
+/// What `slate run` and its page server share. The daemon publishes the rig's
+/// status after each dispatch and each report line as it is printed, and
+/// takes the actions clients asked for; the server reads the status, streams
+/// lines and status changes to its clients, and hands actions in. Neither side
+/// waits on the other: a client that falls behind loses its oldest events.
+public final class StatusBoard: Sendable {
+    /// One Server-Sent Event, its data already JSON.
+    public struct Event: Sendable, Equatable {
+        /// `line` or `status`.
+        public var name: String
+        public var data: String
+    }
+
+    /// What became of an action a client asked for.
+    public enum Answer: Sendable, Equatable {
+        /// It ran; the report lines it gave at once.
+        case ran([ReportLine])
+        /// It is not an action of the profile, or it was not run; why.
+        case refused(String)
+    }
+
+    /// An action waiting for the daemon, and the client waiting for its answer.
+    public struct Request: Sendable {
+        public let action: String
+        let reply: @Sendable (Answer) -> Void
+
+        /// Gives the client its answer; call once.
+        public func answer(_ answer: Answer) { reply(answer) }
+    }
+
+    /// The report lines a new client is sent first.
+    public static let backlogLimit = 50
+    /// The events a client may fall behind by before its oldest are dropped.
+    public static let clientBuffer = 512
+
+    private struct State {
+        var status: RigStatus?
+        var thumbnails: [Int: String] = [:]
+        var backlog: [Event] = []
+        var clients: [Int: AsyncStream<Event>.Continuation] = [:]
+        var nextClient = 0
+        var requests: [Request] = []
+        var closed = false
+    }
+
+    private let state = Mutex(State())
+    private let origin: Mutex<Instant>
+    private let wake: @Sendable () -> Void
+
+    /// `origin` is the report lines' origin (their `t` counts from it), which
+    /// statuses are stamped on; `wake` tells the daemon an action waits.
+    public init(origin: Instant, wake: @escaping @Sendable () -> Void) {
+        self.origin = Mutex(origin)
+        self.wake = wake
+    }
+
+    /// The report lines count from `origin` now (a replay started).
+    public func setOrigin(_ origin: Instant) { self.origin.withLock { $0 = origin } }
+
+    /// Seconds since the origin.
+    private func clock() -> Double { (MonotonicClock.now() - origin.withLock { $0 }).inSeconds() }
+
+    // MARK: The daemon's side
+
+    /// A new status, with the path of each listed take's thumbnail: sent to
+    /// every client when it differs from the last one.
+    public func publish(_ status: RigStatus, thumbnails: [Int: String]) {
+        var stamped = status
+        stamped.now = 0
+        let now = clock()
+        state.withLock { state in
+            state.thumbnails = thumbnails
+            guard !state.closed, state.status != stamped else { return }
+            state.status = stamped
+            stamped.now = now
+            let event = Event(name: "status", data: JSONLine.encode(stamped))
+            for client in state.clients.values { client.yield(event) }
+        }
+    }
+
+    /// A report line, as `--json` prints it: sent to every client and kept for new ones.
+    public func publish(_ line: ReportLine) {
+        let event = Event(name: "line", data: JSONLine.encode(line))
+        state.withLock { state in
+            guard !state.closed else { return }
+            state.backlog.append(event)
+            if state.backlog.count > Self.backlogLimit { state.backlog.removeFirst(state.backlog.count - Self.backlogLimit) }
+            for client in state.clients.values { client.yield(event) }
+        }
+    }
+
+    /// The actions asked for since the last call, oldest first.
+    public func takeRequests() -> [Request] {
+        state.withLock { state in
+            defer { state.requests.removeAll() }
+            return state.requests
+        }
+    }
+
+    /// The daemon is stopping: every client's stream ends and waiting actions are refused.
+    public func close() {
+        let (clients, requests) = state.withLock { state in
+            state.closed = true
+            defer {
+                state.clients.removeAll()
+                state.requests.removeAll()
+            }
+            return (Array(state.clients.values), state.requests)
+        }
+        for client in clients { client.finish() }
+        for request in requests { request.answer(.refused("slate run is stopping")) }
+    }
+
+    // MARK: The server's side
+
+    /// The status now, stamped with the clock; nil before the daemon published one.
+    public var status: RigStatus? {
+        let now = clock()
+        return state.withLock { state in
+            guard var status = state.status else { return nil }
+            status.now = now
+            return status
+        }
+    }
+
+    /// The thumbnail file of the listed take `number`.
+    public func thumbnail(ofTake number: Int) -> String? { state.withLock { $0.thumbnails[number] } }
+
+    /// How many clients receive events now.
+    public var clientCount: Int { state.withLock { $0.clients.count } }
+
+    /// A stream of the events from now, after the last status and the backlog of lines.
+    /// It ends when the daemon stops, or is dropped when the caller stops iterating.
+    public func subscribe() -> AsyncStream<Event> {
+        let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingNewest(Self.clientBuffer))
+        let now = clock()
+        let id: Int? = state.withLock { state in
+            guard !state.closed else { return nil }
+            if var status = state.status {
+                status.now = now
+                continuation.yield(Event(name: "status", data: JSONLine.encode(status)))
+            }
+            for event in state.backlog { continuation.yield(event) }
+            let id = state.nextClient
+            state.nextClient += 1
+            state.clients[id] = continuation
+            return id
+        }
+        guard let id else {
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.clients.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// Hands `action` to the daemon and waits for its answer.
+    public func ask(_ action: String) async -> Answer {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Answer, Never>) in
+            let request = Request(action: action) { continuation.resume(returning: $0) }
+            let accepted = state.withLock { state in
+                guard !state.closed else { return false }
+                state.requests.append(request)
+                return true
+            }
+            if accepted { wake() } else { request.answer(.refused("slate run is stopping")) }
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Testing
+
+@testable import SlateCore
+
+/// Actions asked by name over HTTP, checked against the profile.
+@Suite struct ActionTextTests {
+    let profile: Profile
+
+    init() throws {
+        profile = try ProfileLoader.load(
+            """
+            inputs:
+              pedal:
+                match: {name: "PCsensor FootSwitch"}
+                bind: {KEY_B: primary}
+            capture:
+              primary: {click: take.toggle}
+            macros:
+              punch-in: [zoom.set 2, take.start]
+              slate-it: {exec: [/usr/bin/true]}
+            controls:
+              list:
+                - type: zoom
+                - {type: picker, name: Filter, target: "recorder:filter"}
+            """, file: "rig.yaml"
+        ).get()
+    }
+
+    func steps(_ text: String) -> [Action]? { try? ActionText.steps(text, in: profile).get().map(\.action) }
+
+    func refusal(_ text: String) -> String? {
+        guard case .failure(let error) = ActionText.steps(text, in: profile) else { return nil }
+        return error.description
+    }
+
+    @Test func anActionOfTheVocabulary() {
+        #expect(steps("take.toggle") == [.takeToggle])
+        #expect(steps("  zoom.set 2 ") == [.zoomSet(2)])
+        #expect(steps("control.set Filter mono") == [.control(.set("Filter", "mono"))])
+    }
+
+    @Test func aMacroByItsName() throws {
+        let expanded = try ActionText.steps("punch-in", in: profile).get()
+        #expect(expanded.map(\.action) == [.zoomSet(2), .takeStart])
+        #expect(expanded.allSatisfy { $0.macro == "punch-in" })
+    }
+
+    @Test func aProgramRunsOnlyThroughAMacroOfTheProfile() {
+        #expect(refusal("exec [/bin/sh, -c, reboot]")?.contains("name a macro") == true)
+        #expect(steps("slate-it") == [.exec(["/usr/bin/true"])])
+    }
+
+    @Test func whatIsNotAnActionIsRefusedWithWhy() {
+        #expect(refusal("take.toggle now") == "take.toggle takes no argument")
+        #expect(refusal("nonsense")?.contains("unknown action or macro 'nonsense'") == true)
+        #expect(refusal("zoom.set 9")?.contains("within 1 and 6") == true)
+        #expect(refusal("control.set Iris 2")?.contains("no control is named 'Iris'") == true)
+        #expect(refusal("") != nil)
+        #expect(refusal("take.toggle\ntake.toggle") != nil)
+        #expect(refusal(String(repeating: "a", count: 5000))?.contains("at most") == true)
+        #expect(refusal("[take.toggle, take.toggle]") != nil)
+        #expect(refusal("{exec: [/bin/sh]}") != nil)
+    }
+}
+
+/// `--http` and the profile's `http.listen`.
+@Suite struct HTTPListenTests {
+    func parse(_ text: String) -> HTTPListen? { try? HTTPListen.parse(text).get() }
+
+    @Test func aPortAloneListensOnLoopback() throws {
+        let listen = try #require(parse("8600"))
+        #expect(listen == HTTPListen(host: "127.0.0.1", port: 8600))
+        #expect(listen.isLoopback)
+    }
+
+    @Test func addressesOfEveryForm() {
+        #expect(parse("0.0.0.0:8600") == HTTPListen(host: "0.0.0.0", port: 8600))
+        #expect(parse("[::1]:80") == HTTPListen(host: "::1", port: 80))
+        #expect(parse("localhost:0")?.isLoopback == true)
+        #expect(parse("192.168.1.20:8600")?.isLoopback == false)
+        #expect(parse("[::]:8600")?.isLoopback == false)
+        #expect(HTTPListen(host: "::1", port: 80).description == "[::1]:80")
+    }
+
+    @Test func whatIsNotAnAddressIsRefused() {
+        for text in ["", "http://x", "::1:80", "host:", ":80", "host:70000", "host:-1", "[::1]80", "a b:80"] {
+            #expect(parse(text) == nil, "\(text)")
+        }
+    }
+
+    @Test func theProfileSection() throws {
+        let rig = """
+            inputs:
+              pedal:
+                match: {name: "PCsensor FootSwitch"}
+                bind: {KEY_B: take.toggle}
+
+            """
+        #expect(try ProfileLoader.load(rig, file: "rig.yaml").get().http == nil)
+        let loaded = try ProfileLoader.load(rig + "http: {listen: 8600}\n", file: "rig.yaml").get()
+        #expect(loaded.http == HTTPListen(port: 8600))
+        guard case .failure(let errors) = ProfileLoader.load(rig + "http: {listen: \"x:y\", port: 3}\n", file: "rig.yaml") else {
+            Issue.record("an http section with a bad address loaded")
+            return
+        }
+        #expect(
+            errors.diagnostics.map(\.description) == [
+                "rig.yaml:5:16: error: http.listen: 'x:y' is not [ADDR:]PORT: the port is a number from 0 to 65535",
+                "rig.yaml:5:23: error: unknown key 'port' in http (expected listen)",
+            ])
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import FoundationNetworking
+import Logging
+import SlateCore
+import SlateSystem
+import SlateWeb
+import Testing
+
+/// The page server on a real socket: who may read and act, what it serves and what it refuses.
+/// Its start and stop block their thread, as they do the daemon's, so they run on threads of their own here.
+@Suite(.serialized) struct RigServerTests {
+    static let token = String(repeating: "ab", count: 32)
+
+    /// `body` on a thread of its own, off Swift's cooperative pool.
+    func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try body() }) }.start()
+        }
+    }
+
+    /// A server on a free port of `host`, with the board it serves.
+    func serving(host: String = "127.0.0.1") async throws -> (RigServer, StatusBoard) {
+        let board = StatusBoard(origin: MonotonicClock.now()) {}
+        let server = try await onThread {
+            try RigServer(listen: HTTPListen(host: host, port: 0), board: board, token: Self.token, logger: Logger(label: "test"))
+        }
+        return (server, board)
+    }
+
+    func stop(_ server: RigServer, _ board: StatusBoard) async throws {
+        board.close()
+        try await onThread { server.stop() }
+    }
+
+    /// Status code, body and headers of one request.
+    func fetch(
+        _ server: RigServer, _ path: String, method: String = "GET", body: String? = nil, token: String? = nil,
+        cookie: String? = nil
+    ) async throws -> (Int, String, [AnyHashable: Any]) {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(server.address.port)\(path)")!)
+        request.httpMethod = method
+        request.httpBody = body.map { Data($0.utf8) }
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        if let cookie { request.setValue(cookie, forHTTPHeaderField: "Cookie") }
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpShouldSetCookies = false
+        let (data, response) = try await URLSession(configuration: configuration).data(for: request)
+        let http = try #require(response as? HTTPURLResponse)
+        return (http.statusCode, String(decoding: data, as: UTF8.self), http.allHeaderFields)
+    }
+
+    @Test func readsAreOpenOnLoopbackAndEveryPostNeedsTheToken() async throws {
+        let (server, board) = try await serving()
+        #expect(try await fetch(server, "/status.json").0 == 503)
+        board.publish(StatusBoardTests.status(takes: 2), thumbnails: [:])
+        let (code, body, _) = try await fetch(server, "/status.json")
+        #expect(code == 200 && body.contains(#""recording":false"#) && body.contains(#""number":2"#))
+        let page = try await fetch(server, "/")
+        #expect(page.0 == 200 && page.1.contains("<title>Slate</title>"))
+        let refused = try await fetch(server, "/actions", method: "POST", body: #"{"action":"take.toggle"}"#)
+        #expect(refused.0 == 401 && refused.1.contains("Authorization: Bearer"))
+        let wrong = try await fetch(server, "/actions", method: "POST", body: #"{"action":"x"}"#, token: "ab")
+        #expect(wrong.0 == 401 && wrong.1.contains("the token is wrong"))
+        let malformed = try await fetch(server, "/actions", method: "POST", body: #"{"act"#, token: Self.token)
+        #expect(malformed.0 == 400 && malformed.1.contains("must be JSON"))
+        let missing = try await fetch(server, "/actions", method: "POST", body: #"{"verb":"x"}"#, token: Self.token)
+        #expect(missing.0 == 400 && missing.1.contains("'action' is missing"))
+        let oversized = try await fetch(
+            server, "/actions", method: "POST", body: #"{"action":""# + String(repeating: "a", count: 10_000) + #""}"#,
+            token: Self.token)
+        #expect(oversized.0 == 413)
+        try await stop(server, board)
+    }
+
+    @Test func anActionIsAnsweredWithWhatTheDaemonSaid() async throws {
+        let (server, board) = try await serving()
+        let daemon = Task {
+            while !Task.isCancelled {
+                for request in board.takeRequests() {
+                    request.answer(request.action == "take.toggle" ? .ran([StatusBoardTests.line(2)]) : .refused("unknown action"))
+                }
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+        }
+        defer { daemon.cancel() }
+        let ran = try await fetch(server, "/actions", method: "POST", body: #"{"action":"take.toggle"}"#, token: Self.token)
+        #expect(ran.0 == 200)
+        #expect(ran.1 == #"{"action":"take.toggle","lines":[{"sound":"shutter","t":2,"type":"sound"}]}"# + "\n")
+        let refused = try await fetch(server, "/actions", method: "POST", body: #"{"action":"fly"}"#, token: Self.token)
+        #expect(refused.0 == 400 && refused.1.contains("unknown action"))
+        try await stop(server, board)
+    }
+
+    @Test func onlyListedTakesThumbnailsAreServedWhateverThePath() async throws {
+        let (server, board) = try await serving()
+        let folder = NSTemporaryDirectory() + "slate-thumb-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data([0xFF, 0xD8, 0xFF, 0xD9]).write(to: URL(fileURLWithPath: folder + "/t.jpg"))
+        board.publish(StatusBoardTests.status(takes: 1), thumbnails: [1: folder + "/t.jpg"])
+        let (code, body, headers) = try await fetch(server, "/takes/1/thumbnail.jpg")
+        #expect(code == 200 && body.count == 4 && headers["Content-Type"] as? String == "image/jpeg")
+        for path in [
+            "/takes/2/thumbnail.jpg", "/takes/0/thumbnail.jpg", "/takes/-1/thumbnail.jpg", "/takes/x/thumbnail.jpg",
+            "/takes/..%2f..%2fetc%2fpasswd/thumbnail.jpg", "/takes/1/..%2f..%2f..%2fetc%2fpasswd", "/..%2f..%2fetc%2fpasswd",
+            "/%2e%2e/%2e%2e/etc/passwd", "/page.css/..%2f..%2fPackage.swift", "/takes/99999999999999999999/thumbnail.jpg",
+        ] {
+            let (code, body, _) = try await fetch(server, path)
+            #expect(code == 404, "\(path)")
+            #expect(!body.contains("root:"), "\(path)")
+        }
+        try await stop(server, board)
+    }
+
+    @Test func offLoopbackEveryRequestNeedsTheToken() async throws {
+        let (server, board) = try await serving(host: "0.0.0.0")
+        board.publish(StatusBoardTests.status(), thumbnails: [:])
+        #expect(try await fetch(server, "/status.json").0 == 401)
+        #expect(try await fetch(server, "/status.json?token=nope").0 == 401)
+        #expect(try await fetch(server, "/status.json", token: Self.token).0 == 200)
+        let (code, _, headers) = try await fetch(server, "/?token=\(Self.token)")
+        #expect(code == 200)
+        let cookie = try #require(headers["Set-Cookie"] as? String)
+        #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
+        let pair = String(cookie.prefix { $0 != ";" })
+        #expect(try await fetch(server, "/status.json", cookie: pair).0 == 200)
+        // A cookie never authorizes an action: a page elsewhere cannot act with it.
+        #expect(try await fetch(server, "/actions", method: "POST", body: #"{"action":"x"}"#, cookie: pair).0 == 401)
+        try await stop(server, board)
+    }
+
+    @Test func aTakenPortIsAnErrorNamingTheAddress() async throws {
+        let (server, board) = try await serving()
+        let other = StatusBoard(origin: MonotonicClock.now()) {}
+        let address = server.address
+        let failure = try await onThread { () -> String? in
+            do {
+                _ = try RigServer(listen: address, board: other, token: Self.token, logger: Logger(label: "test"))
+                return nil
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(failure?.hasPrefix("cannot serve the page on 127.0.0.1:\(address.port): ") == true, "\(failure ?? "")")
+        try await stop(server, board)
+    }
+}

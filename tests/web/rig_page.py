@@ -1,0 +1,254 @@
+"""The rig's page in a real browser: `slate run --http` with the test-pattern
+camera and a replayed pedal session, watched by headless Chromium through
+Selenium.
+
+What it shows: the page says RECORDING within 200 ms of each take's `started`
+line and STANDBY after its `stopped` line; the takes' thumbnails load; a POST
+without the token is refused and one with it starts a take, as a button
+would (`source: http`); a knob session moves the controls overlay's value as
+the knob turns. Screenshots go to .build/web-screenshots (printed at the end).
+"""
+
+import json
+import os
+import queue
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SLATE = os.environ.get("SLATE", os.path.join(ROOT, ".build", "debug", "slate"))
+SHOTS = os.path.join(ROOT, ".build", "web-screenshots")
+LATENCY_LIMIT = 0.200
+
+FOOTSWITCH = """# EVEMU 1.3
+N: PCsensor FootSwitch
+I: 0003 3553 b001 0111
+P: 00 00 00 00 00 00 00 00
+B: 00 13 00 00 00 00 00 00 00
+B: 01 00 00 00 40 00 40 01 00
+B: 02 00 00 00 00 00 00 00 00
+B: 04 10 00 00 00 00 00 00 00
+"""
+
+
+def pedal_session(clicks, end):
+    """An evemu recording of the middle pedal (KEY_B) clicked at each time, from 0 (a replay
+    starts at its first event) to `end`."""
+    lines = [FOOTSWITCH, "E: 0.000000 0000 0000 0\n"]
+    for at in clicks:
+        for value, t in ((1, at), (0, at + 0.1)):
+            lines.append(f"E: {t:.6f} 0001 0030 {value}\nE: {t:.6f} 0000 0000 0\n")
+    lines.append(f"E: {end:.6f} 0000 0000 0\n")
+    return "".join(lines)
+
+
+class Rig:
+    """One `slate run --http 127.0.0.1:0 --json`, its lines read as they come."""
+
+    def __init__(self, folder, profile, recording):
+        env = dict(os.environ, XDG_STATE_HOME=os.path.join(folder, "state"))
+        self.process = subprocess.Popen(
+            [SLATE, "run", "--profile", profile, "--replay", recording, "--work", os.path.join(folder, "takes"),
+             "--output", folder, "--http", "127.0.0.1:0", "--json"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        self.lines = queue.Queue()
+        self.url = None
+        self.errors = []
+        address = threading.Event()
+
+        def read_stderr():
+            for line in self.process.stderr:
+                self.errors.append(line)
+                found = re.search(r"the rig's page: (http://\S+)", line)
+                if found:
+                    self.url = found.group(1)
+                    address.set()
+            address.set()
+
+        def read_stdout():
+            for line in self.process.stdout:
+                self.lines.put((time.time(), json.loads(line)))
+            self.lines.put((time.time(), None))
+
+        threading.Thread(target=read_stderr, daemon=True).start()
+        threading.Thread(target=read_stdout, daemon=True).start()
+        address.wait(30)
+        if not self.url:
+            raise SystemExit("slate run printed no page address:\n" + "".join(self.errors))
+        self.token = open(os.path.join(folder, "state", "slate", "http-token")).read().strip()
+
+    def next_line(self, predicate, timeout=30):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            try:
+                read_at, line = self.lines.get(timeout=max(0.01, deadline - time.time()))
+            except queue.Empty:
+                break
+            if line is None:
+                raise AssertionError("slate run ended first:\n" + "".join(self.errors))
+            if predicate(line):
+                return read_at, line
+        raise AssertionError("no such line in time")
+
+    def post(self, action, token):
+        request = urllib.request.Request(
+            self.url + "actions", data=json.dumps({"action": action}).encode(), method="POST",
+            headers={"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})})
+        try:
+            with urllib.request.urlopen(request, timeout=5) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read())
+
+    def wait(self):
+        self.process.wait(timeout=60)
+        assert self.process.returncode == 0, "slate run failed:\n" + "".join(self.errors)
+
+
+def browser():
+    options = webdriver.ChromeOptions()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--window-size=1100,1400"):
+        options.add_argument(argument)
+    return webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
+
+
+# Records when the state header's data-recording changes, on the page's wall clock (ms).
+WATCH_STATE = """
+window.slateFlips = [];
+const header = document.getElementById('state');
+new MutationObserver(() => window.slateFlips.push(
+  [header.dataset.recording, performance.timeOrigin + performance.now()]
+)).observe(header, {attributes: true, attributeFilter: ['data-recording']});
+"""
+
+WATCH_OVERLAY = """
+window.slateValues = [];
+const value = document.getElementById('overlay-value');
+new MutationObserver(() => window.slateValues.push(value.textContent))
+  .observe(value, {childList: true, characterData: true, subtree: true});
+"""
+
+
+def flip_after(driver, state, since, timeout=5):
+    """When the page's data-recording became `state` after `since` (seconds, wall clock)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        for value, at in driver.execute_script("return window.slateFlips"):
+            if value == state and at / 1000 >= since - 1:
+                return at / 1000
+        time.sleep(0.02)
+    raise AssertionError(f"the page never showed recording={state}")
+
+
+def pedal_part(folder, driver):
+    os.makedirs(folder)
+    recording = os.path.join(folder, "pedals.evemu")
+    with open(recording, "w") as out:
+        out.write(pedal_session([6.0, 8.0, 10.0, 11.5], end=26.0))
+    rig = Rig(folder, os.path.join(ROOT, "profiles", "demo.yaml"), recording)
+    driver.get(rig.url)
+    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "state").get_attribute("data-recording") == "false")
+    driver.execute_script(WATCH_STATE)
+    latencies = []
+    for take in (1, 2):
+        read_at, _ = rig.next_line(lambda l: l["type"] == "take" and l["event"] == "started")
+        latencies.append(flip_after(driver, "true", read_at) - read_at)
+        if take == 1:
+            driver.save_screenshot(os.path.join(SHOTS, "page-recording.png"))
+        read_at, _ = rig.next_line(lambda l: l["type"] == "take" and l["event"] == "stopped")
+        latencies.append(flip_after(driver, "false", read_at) - read_at)
+    worst = max(latencies)
+    print(f"page state after the take's line: {', '.join(f'{l * 1000:.0f}' for l in latencies)} ms (limit 200 ms)")
+    assert worst < LATENCY_LIMIT, f"the page took {worst * 1000:.0f} ms to show a take's state"
+
+    WebDriverWait(driver, 10).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#takes img")) == 2)
+    WebDriverWait(driver, 10).until(lambda d: d.execute_script(
+        "return [...document.querySelectorAll('#takes img')].every(i => i.complete && i.naturalWidth >= 160)"))
+    print("thumbnails: 2 loaded")
+
+    status, answer = rig.post("take.toggle", None)
+    assert status == 401, (status, answer)
+    status, answer = rig.post("take.toggle", "0" * 64)
+    assert status == 401, (status, answer)
+    status, answer = rig.post("nonsense.action", rig.token)
+    assert status == 400 and "nonsense.action" in answer["error"], (status, answer)
+    print(f"POST without the token: 401; unknown action: 400 ({answer['error']})")
+    sent = time.time()
+    status, answer = rig.post("take.toggle", rig.token)
+    assert status == 200, (status, answer)
+    action = next(l for l in answer["lines"] if l["type"] == "action")
+    assert action["source"] == "http" and action["result"] == "started take 3", answer
+    rig.next_line(lambda l: l["type"] == "action" and l.get("source") == "http")
+    rig.next_line(lambda l: l["type"] == "take" and l["event"] == "started" and l["take"] == 3)
+    flip_after(driver, "true", sent)
+    print(f"POST with the token: {action['result']} (source {action['source']}), shown on the page")
+    time.sleep(1.0)
+    status, answer = rig.post("take.toggle", rig.token)
+    assert status == 200 and any(l.get("result") == "stopped take 3" for l in answer["lines"]), answer
+    rig.next_line(lambda l: l["type"] == "take" and l["event"] == "stopped" and l["take"] == 3)
+    WebDriverWait(driver, 10).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#takes img")) == 3)
+    log = driver.find_element(By.ID, "log").text
+    assert "from http" in log, log
+    driver.save_screenshot(os.path.join(SHOTS, "page-takes.png"))
+    rig.wait()
+
+
+def knob_part(folder, driver):
+    os.makedirs(folder)
+    rig = Rig(folder, os.path.join(ROOT, "profiles", "knob-controls.yaml"),
+              os.path.join(ROOT, "recordings", "knob-session.yml"))
+    driver.get(rig.url)
+    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "overlay-value").text != "")
+    driver.execute_script(WATCH_OVERLAY)
+    reported = []
+    shot = False
+    while True:
+        try:
+            _, line = rig.next_line(lambda l: l["type"] in ("control", "take") , timeout=30)
+        except AssertionError:
+            break
+        if line["type"] == "control" and line.get("control") == "Zoom" and line.get("text"):
+            reported.append(line["text"])
+            if line["text"] == "2.0×" and not shot:
+                time.sleep(0.2)
+                driver.save_screenshot(os.path.join(SHOTS, "page-overlay.png"))
+                shot = True
+        if line["type"] == "take" and line["event"] == "exported":
+            break
+    shown = driver.execute_script("return window.slateValues")
+    print(f"knob: the rig reported Zoom {' '.join(reported)}; the overlay showed {' '.join(dict.fromkeys(shown))}")
+    assert reported, "the knob session reported no zoom values"
+    for text in reported:
+        assert text in shown, f"the overlay never showed {text}"
+    rig.wait()
+
+
+def main():
+    os.makedirs(SHOTS, exist_ok=True)
+    driver = browser()
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            pedal_part(os.path.join(folder, "pedals"), driver)
+        with tempfile.TemporaryDirectory() as folder:
+            knob_part(os.path.join(folder, "knob"), driver)
+    finally:
+        driver.quit()
+    print(f"screenshots: {SHOTS}")
+    print("rig page: all checks passed")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
