@@ -54,18 +54,21 @@ public final class RunDaemon {
             printer: ReportPrinter(format: ReportFormat(origin: start), json: json, timing: timing),
             sounds: Self.player(for: profile, path: profilePath, recorder: recorder, log: log), recorder: recorder,
             log: log)
+        let prompter = try profile.prompter.map { try PrompterFile($0, profilePath: profilePath) }
         if let pageSettings {
             let page = try PagePublisher(
                 listen: pageSettings.listen, token: pageSettings.token, work: settings.work, origin: start, wake: wake,
                 logger: log)
             effects.lines = { [page] in page.publish($0) }
+            page.board.publish(script: prompter?.script)
             self.page = page
             log.notice("the rig's page: \(pageSettings.url(page.server.address))")
             if !pageSettings.listen.isLoopback {
                 log.notice("\(page.server.address) is not a loopback address: every request needs the token of \(pageSettings.tokenPath): open the page once as /?token=TOKEN")
             }
         }
-        let book = RigBook(camera: profile.camera, takes: recorder.availableTakes, camera: .absent)
+        let book = RigBook(
+            camera: profile.camera, takes: recorder.availableTakes, camera: .absent, prompter: prompter?.prompter)
         var machine = RigMachine(profile: profile, book: book, captureActive: false)
         machine.reportsAppliedControls = timing
         rig = RigDriver(machine)
@@ -164,7 +167,7 @@ public final class RunDaemon {
         effects.printer.output.flush()
         page?.publishStatus(
             machine: rig.machine, takes: recorder.takeList, sound: recorder.soundSource,
-            exporting: recorder.isExporting, at: now)
+            exporting: recorder.isExporting, origin: effects.printer.format.origin, at: now)
     }
 
     /// Hands the recorder's facts to the rig and carries out what they call

@@ -7,6 +7,9 @@ enum JSONResponse {
         response(JSONLine.encode(value), status: .ok)
     }
 
+    /// JSON already encoded.
+    static func raw(_ json: String) -> Response { response(json, status: .ok) }
+
     /// `{"error": message}`.
     static func error(_ message: String, status: HTTPResponse.Status) -> Response {
         response(JSONLine.encode(["error": message]), status: status)

@@ -13,7 +13,8 @@ struct PageFiles: Sendable {
 
     static let names: [String: String] = [
         "index.html": "text/html; charset=utf-8", "page.css": "text/css; charset=utf-8",
-        "page.js": "text/javascript; charset=utf-8",
+        "page.js": "text/javascript; charset=utf-8", "prompter.html": "text/html; charset=utf-8",
+        "prompter.js": "text/javascript; charset=utf-8",
     ]
 
     let files: [String: File]

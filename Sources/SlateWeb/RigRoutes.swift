@@ -15,8 +15,13 @@ struct RigRoutes: Sendable {
 
     func add(to router: Router<BasicRequestContext>) {
         router.get("/") { _, _ in self.file("index.html") }
-        for name in ["page.css", "page.js"] { router.get("/\(name)") { _, _ in self.file(name) } }
+        for name in ["page.css", "page.js", "prompter.js"] { router.get("/\(name)") { _, _ in self.file(name) } }
         router.get("/status.json") { _, _ in self.status() }
+        router.get("/prompter") { _, _ in self.file("prompter.html") }
+        router.get("/prompter/script.json") { _, _ in
+            guard let script = self.board.script else { return JSONResponse.error("the profile has no prompter", status: .notFound) }
+            return JSONResponse.raw(script)
+        }
         router.get("/events") { _, _ in self.events() }
         router.get("/takes/:number/thumbnail.jpg") { _, context in
             self.thumbnail(context.parameters.get("number", as: Int.self))

@@ -40,6 +40,7 @@ public final class StatusBoard: Sendable {
     private struct State {
         var status: RigStatus?
         var thumbnails: [Int: String] = [:]
+        var script: String?
         var backlog: [Event] = []
         var clients: [Int: AsyncStream<Event>.Continuation] = [:]
         var nextClient = 0
@@ -93,6 +94,12 @@ public final class StatusBoard: Sendable {
         }
     }
 
+    /// The prompter's script as screens show it; nil without a prompter.
+    public func publish(script: PrompterScript?) {
+        let json = script.map { JSONLine.encode($0) }
+        state.withLock { $0.script = json }
+    }
+
     /// The actions asked for since the last call, oldest first.
     public func takeRequests() -> [Request] {
         state.withLock { state in
@@ -126,6 +133,9 @@ public final class StatusBoard: Sendable {
             return status
         }
     }
+
+    /// The prompter's script as JSON; nil without a prompter.
+    public var script: String? { state.withLock { $0.script } }
 
     /// The thumbnail file of the listed take `number`.
     public func thumbnail(ofTake number: Int) -> String? { state.withLock { $0.thumbnails[number] } }

@@ -190,8 +190,11 @@ struct Transcript {
         }
         let timeline = Timeline(
             devices: devices.map(\.identity), present: devices.map { !$0.late }, items: items)
+        // A prompter's script of 100 lines, whatever the file holds.
+        let prompter = profile.prompter.map { Prompter(spec: $0, length: 100 * $0.lineHeight) }
         let replay = try Replay(
-            profile: profile, timeline: timeline, book: RigBook(camera: profile.camera), captureActive: !inactive,
+            profile: profile, timeline: timeline, book: RigBook(camera: profile.camera, prompter: prompter),
+            captureActive: !inactive,
             camera: ModelledCamera(controls: camera ?? ModelledCamera.typicalWebcam))
         var changes = external[...]
         var asked = requests[...]

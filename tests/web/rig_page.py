@@ -6,7 +6,9 @@ What it shows: the page says RECORDING within 200 ms of each take's `started`
 line and STANDBY after its `stopped` line; the takes' thumbnails load; a POST
 without the token is refused and one with it starts a take, as a button
 would (`source: http`); a knob session moves the controls overlay's value as
-the knob turns. Screenshots go to .build/web-screenshots (printed at the end).
+the knob turns; the prompter, open in two browsers, scrolls only while a take
+records and shows the same line on both. Screenshots go to
+.build/web-screenshots (printed at the end).
 """
 
 import json
@@ -236,16 +238,73 @@ def knob_part(folder, driver):
     rig.wait()
 
 
+def prompter_part(folder, drivers):
+    """Two browsers on /prompter while a take records from 3 s to 9 s."""
+    os.makedirs(folder)
+    recording = os.path.join(folder, "pedals.evemu")
+    with open(recording, "w") as out:
+        out.write(pedal_session([3.0, 9.0], end=13.0))
+    rig = Rig(folder, os.path.join(ROOT, "tests", "web", "data", "prompter-rig.yaml"), recording)
+    for driver in drivers:
+        driver.get(rig.url + "prompter")
+    for driver in drivers:
+        WebDriverWait(driver, 10).until(lambda d: d.execute_script("return window.slatePrompter.line()") is not None)
+    events = {"started": None, "stopped": None}
+
+    def watch():
+        try:
+            for event in events:
+                events[event] = rig.next_line(lambda l: l["type"] == "take" and l["event"] == event)[0]
+        except AssertionError:
+            pass
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    samples = []
+    faster = None
+    deadline = time.time() + 14
+    while time.time() < deadline and rig.process.poll() is None:
+        at = time.time()
+        lines = [driver.execute_script("return window.slatePrompter.line()") for driver in drivers]
+        samples.append((at, lines))
+        if events["started"] and faster is None and at > events["started"] + 2:
+            status, answer = rig.post("prompter.faster", rig.token)
+            assert status == 200 and answer["lines"][0]["result"] == "prompter 44 pt/s", answer
+            faster = at
+            drivers[0].save_screenshot(os.path.join(SHOTS, "prompter.png"))
+        time.sleep(0.25)
+    watcher.join(5)
+    rig.wait()
+    started, stopped = events["started"], events["stopped"]
+    assert started and stopped, events
+    spread = max(abs(a - b) for _, (a, b) in samples)
+    before = {tuple(lines) for at, lines in samples if at < started - 0.3}
+    during = [lines[0] for at, lines in samples if started + 0.5 < at < stopped - 0.3]
+    after = {tuple(lines) for at, lines in samples if at > stopped + 0.5}
+    print(f"prompter: lines before the take {sorted(before)}, during {during[0]} to {during[-1]}, "
+          f"after {sorted(after)}; the two browsers at most {spread} lines apart (limit 2)")
+    assert before == {(0, 0)}, before
+    assert during == sorted(during) and during[-1] - during[0] >= 5, during
+    assert len(after) == 1 and next(iter(after))[0] >= during[-1], after
+    assert spread <= 2, spread
+
+
 def main():
     os.makedirs(SHOTS, exist_ok=True)
     driver = browser()
+    second = None
     try:
         with tempfile.TemporaryDirectory() as folder:
             pedal_part(os.path.join(folder, "pedals"), driver)
         with tempfile.TemporaryDirectory() as folder:
             knob_part(os.path.join(folder, "knob"), driver)
+        second = browser()
+        with tempfile.TemporaryDirectory() as folder:
+            prompter_part(os.path.join(folder, "prompter"), [driver, second])
     finally:
         driver.quit()
+        if second:
+            second.quit()
     print(f"screenshots: {SHOTS}")
     print("rig page: all checks passed")
 

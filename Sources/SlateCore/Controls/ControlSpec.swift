@@ -76,8 +76,12 @@ public enum ControlTarget: Hashable, Sendable, CustomStringConvertible {
             let key = CameraControl.key(String(text.dropFirst(5)))
             guard !key.isEmpty else { return nil }
             self = .v4l2(key)
-        } else if text.hasPrefix("recorder:"), let setting = RecorderSetting(rawValue: String(text.dropFirst(9))) {
+        } else if text.hasPrefix("recorder:"), let setting = RecorderSetting(rawValue: String(text.dropFirst(9))),
+            setting != .prompterSpeed
+        {
             self = .recorder(setting)
+        } else if text == "prompter:speed" {
+            self = .recorder(.prompterSpeed)
         } else {
             return nil
         }
@@ -86,6 +90,7 @@ public enum ControlTarget: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .v4l2(let key): "v4l2:\(key)"
+        case .recorder(.prompterSpeed): "prompter:speed"
         case .recorder(let setting): "recorder:\(setting.rawValue)"
         }
     }
@@ -103,8 +108,10 @@ public enum RecorderSetting: String, Hashable, Sendable, CaseIterable {
     case camera
     /// Seconds of video kept from before each press.
     case preroll
+    /// The teleprompter's speed in points a second (the target `prompter:speed`).
+    case prompterSpeed = "prompter-speed"
 
     /// Whether a slider (true) or a picker (false) can drive it; fps both.
-    var slides: Bool { self == .zoom || self == .fps || self == .preroll }
-    var picks: Bool { self == .fps || self == .filter || self == .camera }
+    var slides: Bool { self == .zoom || self == .fps || self == .preroll || self == .prompterSpeed }
+    var picks: Bool { self == .fps || self == .filter || self == .camera || self == .prompterSpeed }
 }

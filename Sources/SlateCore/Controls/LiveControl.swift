@@ -9,8 +9,16 @@ enum RecorderSettingValues {
         case .fps: ["30 fps", "60 fps"]
         case .filter: ExportFilter.allCases.map(\.rawValue)
         case .camera: CameraPosition.allCases.map(\.rawValue)
+        case .prompterSpeed: prompterSpeeds.map { "\(NumberText.format($0)) pt/s" }
         case .zoom, .preroll: []
         }
+    }
+
+    /// The speeds a picker on `prompter:speed` offers.
+    static let prompterSpeeds: [Double] = [8, 12, 16, 20, 25, 30, 35, 40, 50, 60]
+
+    /// The prompter's speed, or the seed's default without a prompter.
+    static func prompterSpeed(in book: RigBook) -> Double { book.prompter?.speed ?? 30
     }
 
     /// A slider's values when the profile gives none.
@@ -19,6 +27,7 @@ enum RecorderSettingValues {
         case .zoom: .continuous(1...zoomLimit, detent: (zoomLimit - 1) * detent)
         case .fps: .list([30, 60])
         case .preroll: .stepped(0...10, step: 0.5)
+        case .prompterSpeed: .stepped(Prompter.speeds, step: 1)
         case .filter, .camera: .titles(choices(setting))
         }
     }
@@ -31,6 +40,10 @@ enum RecorderSettingValues {
         case .filter: Double(ExportFilter.allCases.firstIndex(of: book.filter) ?? 0)
         case .camera: Double(CameraPosition.allCases.firstIndex(of: book.position) ?? 0)
         case .preroll: Double(book.preroll.microseconds) / 1_000_000
+        case .prompterSpeed:
+            picker
+                ? Double(prompterSpeeds.indices.min { abs(prompterSpeeds[$0] - prompterSpeed(in: book)) < abs(prompterSpeeds[$1] - prompterSpeed(in: book)) } ?? 0)
+                : prompterSpeed(in: book)
         }
     }
 
@@ -42,6 +55,7 @@ enum RecorderSettingValues {
         case .filter: .filterSet(ExportFilter.allCases[Int(value)])
         case .camera: .cameraSet(CameraPosition.allCases[Int(value)])
         case .preroll: .prerollSet(.microseconds(Int64((value * 1_000_000).rounded())))
+        case .prompterSpeed: .prompter(.speed(picker ? prompterSpeeds[min(max(Int(value), 0), prompterSpeeds.count - 1)] : value))
         }
     }
 }

@@ -71,7 +71,7 @@ extension ProfileParser {
         let targetNode = value("target")
         if let targetNode, let text = reader.string(targetNode, "target") {
             guard let target = ControlTarget(text) else {
-                let settings = RecorderSetting.allCases.map { "recorder:\($0.rawValue)" }
+                let settings = RecorderSetting.allCases.map { ControlTarget.recorder($0).description }
                 reader.error(targetNode, "unknown target '\(text)' (expected v4l2:NAME such as v4l2:brightness, or \(YAMLReader.list(settings)))")
                 return nil
             }
@@ -122,13 +122,14 @@ extension ProfileParser {
         switch spec.kind {
         case .slider(let values):
             guard setting.slides else {
-                reader.error(node, "recorder:\(setting.rawValue) is a choice: drive it with a picker")
+                reader.error(node, "\(target) is a choice: drive it with a picker")
                 return
             }
             let allowed: ClosedRange<Double>? =
                 switch setting {
                 case .zoom: RigBook.zoomRange
                 case .preroll: 0...RecorderSettingValues.prerollLimit
+                case .prompterSpeed: Prompter.speeds
                 default: nil
                 }
             switch (setting, values) {
@@ -138,22 +139,22 @@ extension ProfileParser {
                 reader.error(node, "recorder:fps takes the values 30 and 60: give it values: [30, 60], or no range")
             case (_, .continuous(let range)), (_, .stepped(let range, _)):
                 if let allowed, !(allowed.contains(range.lowerBound) && allowed.contains(range.upperBound)) {
-                    reader.error(node, "recorder:\(setting.rawValue) ranges within \(NumberText.format(allowed.lowerBound)) and \(NumberText.format(allowed.upperBound))")
+                    reader.error(node, "\(target) ranges within \(NumberText.format(allowed.lowerBound)) and \(NumberText.format(allowed.upperBound))")
                 }
             case (_, .explicit(let list)):
                 if let allowed, list.contains(where: { !allowed.contains($0) }) {
-                    reader.error(node, "recorder:\(setting.rawValue) ranges within \(NumberText.format(allowed.lowerBound)) and \(NumberText.format(allowed.upperBound))")
+                    reader.error(node, "\(target) ranges within \(NumberText.format(allowed.lowerBound)) and \(NumberText.format(allowed.upperBound))")
                 }
             default: break
             }
         case .picker(let titles):
             guard setting.picks else {
-                reader.error(node, "recorder:\(setting.rawValue) is a range: drive it with a slider")
+                reader.error(node, "\(target) is a range: drive it with a slider")
                 return
             }
             let count = RecorderSettingValues.choices(setting).count
             if let titles, titles.count != count {
-                reader.error(node, "recorder:\(setting.rawValue) has \(count) choices, but titles lists \(titles.count)")
+                reader.error(node, "\(target) has \(count) choices, but titles lists \(titles.count)")
             }
         default: break
         }

@@ -13,6 +13,8 @@ public struct Profile: Sendable {
     public var audio: AudioSpec?
     /// Where `slate run` serves the rig's page; nil: it serves none.
     public var http: HTTPListen?
+    /// The teleprompter's script and how it scrolls; nil: no prompter.
+    public var prompter: PrompterSpec?
 }
 
 /// Button roles, as in `AVCaptureEventInteraction`'s primary and secondary handlers.

@@ -4,7 +4,7 @@ import Yams
 /// unknown codes and actions, bad durations, a button bound twice, recursive
 /// macros and an empty rig are errors, all reported with their positions.
 public enum ProfileLoader {
-    static let sections = ["description", "inputs", "capture", "macros", "camera", "controls", "sounds", "audio", "http"]
+    static let sections = ["description", "inputs", "capture", "macros", "camera", "controls", "sounds", "audio", "http", "prompter"]
 
     public static func load(_ text: String, file: String) -> Result<Profile, ProfileErrors> {
         var loader = ProfileParser(file: file)
@@ -57,6 +57,8 @@ struct ProfileParser {
     private var macroNames: Set<String> = []
     /// The profile's controls, which `control.set` and `control.reset` name.
     private var controls: [ControlSpec] = []
+    /// Whether the profile has a prompter, which `prompter.*` actions need.
+    private var hasPrompter = false
 
     init(file: String) { reader = YAMLReader(file: file) }
 
@@ -66,6 +68,7 @@ struct ProfileParser {
         sounds = profile.sounds
         controls = profile.controls
         macroNames = Set(profile.macros.keys)
+        hasPrompter = profile.prompter != nil
     }
 
     mutating func parse(_ root: Node) -> Profile {
@@ -82,6 +85,8 @@ struct ProfileParser {
         if let node = section("camera") { profile.camera = parseCamera(node.value) }
         if let node = section("audio") { profile.audio = parseAudio(node.value) }
         if let node = section("http") { profile.http = parseHTTP(node.value) }
+        if let node = section("prompter") { profile.prompter = parsePrompter(node.value) }
+        hasPrompter = profile.prompter != nil
         if let node = section("controls") { (profile.controls, profile.controlSettings) = parseControls(node.value) }
         controls = profile.controls
         if let node = section("macros") { declareMacros(node.value) }
@@ -331,6 +336,10 @@ struct ProfileParser {
                 reader.error(node, "\(name) needs a controls section")
                 return nil
             }
+            if name.hasPrefix("prompter."), !hasPrompter, Action.bareNames[name] != nil || Action.argumentNames.contains(name) {
+                reader.error(node, "\(name) needs a prompter section")
+                return nil
+            }
             if argument == nil, let action = Action.bareNames[name] { return .action(action) }
             if argument == nil, macroNames.contains(name) { return .macro(name, node) }
             if Action.argumentNames.contains(name) {
@@ -351,6 +360,10 @@ struct ProfileParser {
             }
             guard Action.argumentNames.contains(name) else {
                 reader.error(keyNode, "unknown action '\(name)' in \(what) (actions with arguments: \(YAMLReader.list(Action.argumentNames.sorted())))")
+                return nil
+            }
+            if name.hasPrefix("prompter."), !hasPrompter {
+                reader.error(keyNode, "\(name) needs a prompter section")
                 return nil
             }
             return action(name, value, node)
@@ -378,6 +391,9 @@ struct ProfileParser {
             }
             return .action(.zoomSet(factor))
         case "wait": return reader.duration(argument, "wait").map { .action(.wait($0)) }
+        case "prompter.back":
+            guard let seconds = reader.number(argument, "prompter.back", in: 0.1...600) else { return nil }
+            return .action(.prompter(.back(.microseconds(Int64((seconds * 1_000_000).rounded())))))
         case "control.adjust":
             guard let detents = reader.integer(argument, "control.adjust", in: -100...100) else { return nil }
             guard detents != 0 else {

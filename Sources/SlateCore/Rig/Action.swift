@@ -21,6 +21,8 @@ public enum Action: Hashable, Sendable {
     /// Load or save a slot of the camera's presets.
     case presetLoad(Int)
     case presetSave(Int)
+    /// Something asked of the teleprompter (`prompter.pause`, `prompter.back 5`, ...).
+    case prompter(PrompterAction)
 
     /// The name a profile uses, e.g. `take.toggle`.
     public var name: String {
@@ -50,6 +52,15 @@ public enum Action: Hashable, Sendable {
             }
         case .presetLoad: "preset.load"
         case .presetSave: "preset.save"
+        case .prompter(let action):
+            switch action {
+            case .pause: "prompter.pause"
+            case .faster: "prompter.faster"
+            case .slower: "prompter.slower"
+            case .speed: "prompter.speed"
+            case .back: "prompter.back"
+            case .top: "prompter.top"
+            }
         }
     }
 
@@ -60,13 +71,15 @@ public enum Action: Hashable, Sendable {
         "fps.toggle": .fpsToggle, "camera.toggle": .cameraToggle, "torch.toggle": .torchToggle,
         "filter.next": .filterNext, "control.show": .control(.show), "control.next": .control(.next),
         "control.previous": .control(.previous), "control.adjust": .control(.adjust(nil)),
+        "prompter.pause": .prompter(.pause), "prompter.faster": .prompter(.faster),
+        "prompter.slower": .prompter(.slower), "prompter.top": .prompter(.top),
     ]
 
     /// Actions that take an argument: `zoom.set 2`, `zoom.step 0.5`, `sound shutter`,
     /// `wait 200ms`, `exec [argv]`, `control.adjust 2`, `control.set NAME VALUE`, `control.reset NAME`.
     public static let argumentNames: Set<String> = [
         "zoom.set", "zoom.step", "sound", "wait", "exec", "control.adjust", "control.set", "control.reset",
-        "preset.load", "preset.save",
+        "preset.load", "preset.save", "prompter.back",
     ]
 
     /// The recorder operation behind this action, if it is one.
@@ -81,6 +94,7 @@ public enum Action: Hashable, Sendable {
         case .cameraToggle: .cameraToggle
         case .torchToggle: .torchToggle
         case .filterNext: .filterNext
+        case .prompter(let action): .prompter(action)
         case .takeToggle, .zoomStep, .sound, .wait, .exec, .control, .presetLoad, .presetSave: nil
         }
     }

@@ -15,6 +15,8 @@ public enum RecorderCommand: Hashable, Sendable {
     case cameraSet(CameraPosition)
     case filterSet(ExportFilter)
     case prerollSet(Duration)
+    /// Asked of the teleprompter.
+    case prompter(PrompterAction)
 }
 
 /// What a command did, as the action's report line says.
@@ -29,6 +31,8 @@ public enum RecorderOutcome: Hashable, Sendable {
     case torch(Bool)
     case filter(String)
     case preroll(Duration)
+    /// What the teleprompter did, e.g. `prompter 34 pt/s`.
+    case prompter(String)
     /// Nothing changed, and why (e.g. `not recording`).
     case ignored(String)
 
@@ -45,6 +49,7 @@ public enum RecorderOutcome: Hashable, Sendable {
         case .torch(let on): on ? "torch on" : "torch off"
         case .filter(let name): "filter \(name)"
         case .preroll(let duration): "preroll " + DurationText.format(duration)
+        case .prompter(let summary): summary
         case .ignored(let reason): "ignored: \(reason)"
         }
     }

@@ -96,6 +96,7 @@ public struct ReportFormat: Sendable {
         case .control(.set(let name, let value)): return "control.set \(name) \(value)"
         case .control(.reset(let name)): return "control.reset \(name)"
         case .presetLoad(let slot), .presetSave(let slot): return action.action.name + " \(slot)"
+        case .prompter(.back(let duration)): return "prompter.back " + DurationText.format(duration)
         default: return action.action.name
         }
     }

@@ -37,13 +37,16 @@ public struct RigBook: Sendable {
     /// Video kept from before each press.
     public private(set) var preroll: Duration
     public private(set) var camera: Camera
+    /// The teleprompter, when the profile has one and its script was read.
+    public private(set) var prompter: Prompter?
     /// Whether the take in progress has started recording (its first frame came).
     private var recordingOpened = false
 
     public init(
         fps: Int = 60, position: CameraPosition = .back, filter: ExportFilter = .none, preroll: Duration = .zero,
-        takes: Int = 0, camera: Camera = .modelled
+        takes: Int = 0, camera: Camera = .modelled, prompter: Prompter? = nil
     ) {
+        self.prompter = prompter
         self.fps = fps
         self.preroll = preroll
         self.position = position
@@ -53,10 +56,10 @@ public struct RigBook: Sendable {
     }
 
     /// The state a profile's camera section starts with.
-    public init(camera spec: CameraSpec, takes: Int = 0, camera: Camera = .modelled) {
+    public init(camera spec: CameraSpec, takes: Int = 0, camera: Camera = .modelled, prompter: Prompter? = nil) {
         self.init(
             fps: spec.fps, position: spec.position, filter: spec.filter, preroll: spec.preroll, takes: takes,
-            camera: camera)
+            camera: camera, prompter: prompter)
     }
 
     /// Whether a camera streams (or is modelled).
@@ -82,6 +85,7 @@ public struct RigBook: Sendable {
             return .started(take: takes + 1)
         case .stop:
             guard isRecording else { return .ignored("not recording") }
+            prompter?.setRecording(false, at: time)
             isRecording = false
             recordingOpened = false
             takes += 1
@@ -131,6 +135,9 @@ public struct RigBook: Sendable {
             preroll = duration
             effects.append(.take(.preroll(duration), at: time))
             return .preroll(duration)
+        case .prompter(let action):
+            guard prompter != nil else { return .ignored("no prompter script") }
+            return .prompter(prompter!.perform(action, at: time))
         }
     }
 
@@ -163,7 +170,10 @@ public struct RigBook: Sendable {
     public mutating func enter(_ fact: RigFact, at time: Instant, into effects: inout [RigEffect]) {
         switch fact {
         case .takeStarted(let take, let path, let firstFrame):
-            if isRecording { recordingOpened = true }
+            if isRecording {
+                recordingOpened = true
+                prompter?.setRecording(true, at: firstFrame)
+            }
             report(TakeReport(time: firstFrame, event: .started, take: take, path: path), into: &effects)
         case .takeStopped(let summary, let early):
             report(
@@ -173,10 +183,11 @@ public struct RigBook: Sendable {
                 into: &effects)
             if let early {
                 report(TakeReport(time: time, event: .failed, message: early), into: &effects)
-                closedUnasked(started: true)
+                closedUnasked(started: true, at: time)
             }
         case .takeStartFailed(let reason):
             report(TakeReport(time: time, event: .failed, message: reason), into: &effects)
+            prompter?.setRecording(false, at: time)
             isRecording = false
             recordingOpened = false
         case .takeDeleted(let take, let path):
@@ -206,10 +217,10 @@ public struct RigBook: Sendable {
         case .cameraLost(let reason):
             report(TakeReport(time: time, event: .failed, message: "camera lost: \(reason)"), into: &effects)
             camera = .absent
-            closedUnasked(started: recordingOpened)
+            closedUnasked(started: recordingOpened, at: time)
         case .cameraClosed:
             camera = .absent
-            closedUnasked(started: recordingOpened)
+            closedUnasked(started: recordingOpened, at: time)
         case .cameraControls, .controlSet, .controlFailed, .settingsApplied, .presetSaved, .presetFailed:
             break
         }
@@ -222,8 +233,9 @@ public struct RigBook: Sendable {
 
     /// The take in progress ended without a stop (a full disk, a lost camera):
     /// counted if it had `started` recording, as a take the recorder closed has.
-    private mutating func closedUnasked(started: Bool) {
+    private mutating func closedUnasked(started: Bool, at time: Instant) {
         guard isRecording else { return }
+        prompter?.setRecording(false, at: time)
         isRecording = false
         if started { takes += 1 }
         recordingOpened = false

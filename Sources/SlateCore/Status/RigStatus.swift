@@ -20,11 +20,14 @@ public struct RigStatus: Codable, Equatable, Sendable {
     public var export: ExportEntry?
     /// The sound recorded with takes; nil for picture-only takes.
     public var sound: SoundEntry?
+    /// The teleprompter, when the profile has one.
+    public var prompter: PrompterEntry?
 
     public init(
         now: Double = 0, recording: Bool, take: TakeInProgress?, takes: [TakeEntry], camera: CameraEntry?, filter: String,
-        controls: ControlsEntry, disk: DiskEntry?, export: ExportEntry?, sound: SoundEntry?
+        controls: ControlsEntry, disk: DiskEntry?, export: ExportEntry?, sound: SoundEntry?, prompter: PrompterEntry? = nil
     ) {
+        self.prompter = prompter
         self.now = now
         self.recording = recording
         self.take = take
@@ -113,6 +116,50 @@ public struct RigStatus: Codable, Equatable, Sendable {
         public init(takes: Int, done: Double) {
             self.takes = takes
             self.done = done
+        }
+    }
+
+    /// The teleprompter: where it was at `since` (in `now`'s seconds), from
+    /// which a screen counts on at `speed` while it runs. Past `length` it
+    /// stays at the end, or, with `end: loop`, starts again after `gap`.
+    public struct PrompterEntry: Codable, Equatable, Sendable {
+        /// Points.
+        public var anchor: Double
+        public var since: Double
+        /// Points a second.
+        public var speed: Double
+        public var running: Bool
+        public var paused: Bool
+        public var recording: Bool
+        public var length: Double
+        public var gap: Double
+        public var end: String
+        public var font: Double
+        public var lineHeight: Double
+        public var width: Int
+        public var mirror: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case anchor, since, speed, running, paused, recording, length, gap, end, font, width, mirror
+            case lineHeight = "line_height"
+        }
+
+        /// `prompter` as it stands, its instants in seconds since `origin`.
+        public init(_ prompter: Prompter, origin: Instant) {
+            let anchor = prompter.anchor
+            self.anchor = anchor.points
+            since = (anchor.at - origin).inSeconds()
+            speed = prompter.speed
+            running = prompter.isRunning
+            paused = prompter.paused
+            recording = prompter.recording
+            length = prompter.length
+            gap = prompter.spec.loopGap
+            end = prompter.spec.end.rawValue
+            font = prompter.spec.font
+            lineHeight = prompter.spec.lineHeight
+            width = prompter.spec.width
+            mirror = prompter.spec.mirror
         }
     }
 

@@ -64,7 +64,9 @@ final class PagePublisher {
     }
 
     /// Makes the status from the rig's books and the take folder, and publishes it.
-    func publishStatus(machine: RigMachine, takes: [TakeManifest.Take], sound: String?, exporting: Bool, at now: Instant) {
+    func publishStatus(
+        machine: RigMachine, takes: [TakeManifest.Take], sound: String?, exporting: Bool, origin: Instant, at now: Instant
+    ) {
         nextRefresh = now + Self.refresh
         let book = machine.book
         if !book.isRecording { take = nil }
@@ -85,7 +87,8 @@ final class PagePublisher {
         let status = RigStatus(
             recording: book.isRecording, take: take, takes: entries, camera: camera, filter: book.filter.rawValue,
             controls: machine.deck.status, disk: diskEntry(takes: takes, at: now), export: export,
-            sound: sound.map { RigStatus.SoundEntry(device: $0) })
+            sound: sound.map { RigStatus.SoundEntry(device: $0) },
+            prompter: book.prompter.map { RigStatus.PrompterEntry($0, origin: origin) })
         board.publish(status, thumbnails: thumbnails)
     }
 

@@ -1,0 +1,32 @@
+/// The profile's `prompter` section.
+public struct PrompterSpec: Sendable, Equatable {
+    /// What happens at the script's end.
+    public enum End: String, Sendable, CaseIterable {
+        /// It stays on the last line.
+        case pause
+        /// It starts again from the top.
+        case loop
+    }
+
+    public static let fonts: ClosedRange<Double> = 18...36
+    public static let widths: ClosedRange<Int> = 20...80
+
+    /// The script file (plain text or Markdown), relative to the profile's folder.
+    public var script: String
+    /// Points a second, 8 to 60.
+    public var speed = 30.0
+    /// Points, 18 to 36.
+    public var font = 28.0
+    /// Mirrored left to right, for beam-splitter glass.
+    public var mirror = false
+    public var end = End.pause
+    /// Characters a line holds: every screen wraps the script the same way.
+    public var width = 36
+
+    public init(script: String) { self.script = script }
+
+    /// A line's height in points.
+    public var lineHeight: Double { font * 1.4 }
+    /// The blank scrolled between the end and the top again when looping.
+    public var loopGap: Double { lineHeight * 4 }
+}
