@@ -312,7 +312,7 @@ import Testing
                 "rig.yaml:7:43: error: recorder:fps has 2 choices, but titles lists 3",
                 "rig.yaml:8:7: error: a rig has at most 3 controls (controls.max)",
                 "rig.yaml:8:39: error: recorder:camera is a choice: drive it with a picker",
-                "rig.yaml:9:39: error: unknown target 'camera:zoom' (expected v4l2:NAME such as v4l2:brightness, or recorder:zoom, recorder:fps, recorder:filter, recorder:camera or recorder:preroll)",
+                "rig.yaml:9:39: error: unknown target 'camera:zoom' (expected v4l2:NAME such as v4l2:brightness, or recorder:zoom, recorder:fps, recorder:filter, recorder:camera, recorder:preroll or prompter:speed)",
             ])
         let without = "inputs: {k: {match: {name: x}, bind: {BTN_0: control, KEY_A: control.next}}}"
         #expect(

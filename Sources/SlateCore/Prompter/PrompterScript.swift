@@ -17,9 +17,8 @@ public struct PrompterScript: Codable, Equatable, Sendable {
 
     public init(text: String, width: Int) {
         var lines: [Line] = []
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for raw in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             var line = String(raw).trimmingSpaces
-            if line.hasSuffix("\r") { line.removeLast() }
             var heading = false
             if line.hasPrefix("#") {
                 heading = true

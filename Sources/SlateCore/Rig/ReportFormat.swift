@@ -96,7 +96,7 @@ public struct ReportFormat: Sendable {
         case .control(.set(let name, let value)): return "control.set \(name) \(value)"
         case .control(.reset(let name)): return "control.reset \(name)"
         case .presetLoad(let slot), .presetSave(let slot): return action.action.name + " \(slot)"
-        case .prompter(.back(let duration)): return "prompter.back " + DurationText.format(duration)
+        case .prompter(.back(let duration)): return "prompter.back " + NumberText.format(duration.inSeconds(decimals: 3))
         default: return action.action.name
         }
     }

@@ -115,6 +115,7 @@ public struct ReportLine: Codable, Hashable, Sendable {
             case .sound(let name): action.sound = name
             case .zoomSet(let factor): action.value = Self.rounded(factor)
             case .presetLoad(let slot), .presetSave(let slot): action.value = Double(slot)
+            case .prompter(.back(let duration)): action.value = duration.inSeconds(decimals: 3)
             case .exec(let argv): action.argv = argv
             default: break
             }

@@ -81,6 +81,8 @@ public struct RigBook: Sendable {
             guard !isRecording else { return .ignored("already recording") }
             isRecording = true
             recordingOpened = false
+            // A modelled camera's take starts at the press: no first frame is reported.
+            if camera == .modelled { prompter?.setRecording(true, at: time) }
             effects.append(.take(.start, at: time))
             return .started(take: takes + 1)
         case .stop:
