@@ -69,6 +69,18 @@ import Testing
         #expect(script.length(spec) == 9 * 28)
     }
 
+    @Test func aKnobsSliderOrPickerSetsTheSpeed() {
+        let book = RigBook(prompter: prompter(speed: 27))
+        #expect(RecorderSettingValues.value(.prompterSpeed, picker: false, in: book) == 27)
+        #expect(RecorderSettingValues.value(.prompterSpeed, picker: true, in: book) == 4)
+        #expect(RecorderSettingValues.choices(.prompterSpeed)[4] == "25 pt/s")
+        #expect(RecorderSettingValues.command(.prompterSpeed, picker: true, value: 2) == .prompter(.speed(16)))
+        #expect(RecorderSettingValues.command(.prompterSpeed, picker: false, value: 33) == .prompter(.speed(33)))
+        #expect(ControlTarget("prompter:speed") == .recorder(.prompterSpeed))
+        #expect(ControlTarget("recorder:prompter-speed") == nil)
+        #expect(ControlTarget.recorder(.prompterSpeed).description == "prompter:speed")
+    }
+
     @Test func theProfileSection() throws {
         let rig = """
             inputs:

@@ -17,8 +17,12 @@ enum RecorderSettingValues {
     /// The speeds a picker on `prompter:speed` offers.
     static let prompterSpeeds: [Double] = [8, 12, 16, 20, 25, 30, 35, 40, 50, 60]
 
-    /// The prompter's speed, or the seed's default without a prompter.
-    static func prompterSpeed(in book: RigBook) -> Double { book.prompter?.speed ?? 30
+    /// The prompter's speed (the seed's default without a prompter), or for a
+    /// picker the index of the nearest speed it offers.
+    static func prompterSpeed(in book: RigBook, picker: Bool) -> Double {
+        let speed = book.prompter?.speed ?? 30
+        guard picker else { return speed }
+        return Double(prompterSpeeds.indices.min { abs(prompterSpeeds[$0] - speed) < abs(prompterSpeeds[$1] - speed) } ?? 0)
     }
 
     /// A slider's values when the profile gives none.
@@ -40,10 +44,7 @@ enum RecorderSettingValues {
         case .filter: Double(ExportFilter.allCases.firstIndex(of: book.filter) ?? 0)
         case .camera: Double(CameraPosition.allCases.firstIndex(of: book.position) ?? 0)
         case .preroll: Double(book.preroll.microseconds) / 1_000_000
-        case .prompterSpeed:
-            picker
-                ? Double(prompterSpeeds.indices.min { abs(prompterSpeeds[$0] - prompterSpeed(in: book)) < abs(prompterSpeeds[$1] - prompterSpeed(in: book)) } ?? 0)
-                : prompterSpeed(in: book)
+        case .prompterSpeed: prompterSpeed(in: book, picker: picker)
         }
     }
 

@@ -1,6 +1,6 @@
 /// The rig's one set of books on its recorder and camera: recording or not,
 /// how many finished takes are available, zoom, frame rate, position, torch
-/// and export filter.
+/// and export filter; and the teleprompter, which scrolls while a take records.
 ///
 /// Commands are answered at once from the books, with the effects that carry
 /// them out; what the recorder and the camera then report (`RigFact`) is
@@ -138,8 +138,9 @@ public struct RigBook: Sendable {
             effects.append(.take(.preroll(duration), at: time))
             return .preroll(duration)
         case .prompter(let action):
-            guard prompter != nil else { return .ignored("no prompter script") }
-            return .prompter(prompter!.perform(action, at: time))
+            guard var prompter else { return .ignored("no prompter script") }
+            defer { self.prompter = prompter }
+            return .prompter(prompter.perform(action, at: time))
         }
     }
 
