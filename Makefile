@@ -111,6 +111,8 @@ bench: deps
 	else \
 		echo "== skipping the encode and export benchmarks: ffmpeg is missing"; \
 	fi
+	@echo "== the rig's page: SSE latency, and wrk on /status.json while a 1080p30 take records"
+	@scripts/install-deps wrk && python3 tests/web/bench_page.py
 	@if scripts/install-deps $(VM_DEPS); then \
 		$(SWIFT) build && \
 		echo "== press-to-exec latency in the rig VM, Slate against triggerhappy" && \

@@ -85,7 +85,10 @@ import SlateSystem
         let path = recorded.folder.file(recorded.take.file)
         let decoded = try #require(try SoundReader.open(path: path)).decodeAll()
         let expected = seconds(after: recorded.firstFrame, lasting: recorded.take.duration)
-        let found = beeps(in: decoded)
+        var found = beeps(in: decoded)
+        // A take that starts within a beep (the first 100 ms of a second) opens on that beep's tail.
+        let intoSecond = recorded.firstFrame.microseconds % 1_000_000
+        if intoSecond < 100_000 { found.removeAll { $0 < 100_000 - intoSecond } }
         #expect(found.count == expected.count, "beeps at \(found) µs, whole seconds at \(expected) µs")
         for (beep, second) in zip(found, expected) {
             #expect(abs(beep - second) <= 1000, "a beep at \(beep) µs for the second at \(second) µs")

@@ -1,0 +1,134 @@
+"""The rig's page under load: `slate run --http` (the release build) with the
+test-pattern camera.
+
+1. Latency of Server-Sent Events: 20 takes started and stopped by a replayed
+   pedal; for each `started` line, when it reached an SSE client of /events,
+   against when the daemon dispatched it (its `dispatched`, on CLOCK_MONOTONIC,
+   which Python's time.monotonic reads too). Beside it, the same lines through
+   slate's own stdout pipe, in the same run.
+2. wrk on /status.json for 10 s with 50 connections while a 1080p30 take
+   records: requests a second, and the take's dropped frames (goal 0).
+
+Usage: python3 tests/web/bench_page.py   (SLATE names the binary)
+"""
+
+import json
+import os
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+SLATE = os.environ.get("SLATE", os.path.join(ROOT, ".build", "release", "slate"))
+sys.path.insert(0, HERE)
+from rig_page import pedal_session  # noqa: E402
+
+
+def start(folder, profile, recording):
+    env = dict(os.environ, XDG_STATE_HOME=os.path.join(folder, "state"))
+    process = subprocess.Popen(
+        [SLATE, "run", "--profile", profile, "--replay", recording, "--work", os.path.join(folder, "takes"),
+         "--output", folder, "--http", "127.0.0.1:0", "--json", "--timing"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    for line in process.stderr:
+        found = re.search(r"the rig's page: http://127\.0\.0\.1:(\d+)/", line)
+        if found:
+            threading.Thread(target=lambda: process.stderr.read(), daemon=True).start()
+            return process, int(found.group(1))
+    raise SystemExit("slate run printed no page address")
+
+
+def events(port, sink, stop):
+    """Reads /events, putting (time.monotonic(), line) for each `line` event into sink."""
+    with socket.create_connection(("127.0.0.1", port)) as connection:
+        connection.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+        buffer = b""
+        name = None
+        while not stop.is_set():
+            chunk = connection.recv(65536)
+            if not chunk:
+                return
+            received = time.monotonic()
+            buffer += chunk
+            while b"\n" in buffer:
+                raw, buffer = buffer.split(b"\n", 1)
+                text = raw.decode(errors="replace").rstrip("\r")
+                if text.startswith("event: "):
+                    name = text[7:]
+                elif text.startswith("data: ") and name == "line":
+                    sink.append((received, json.loads(text[6:])))
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
+
+
+def sse_latency():
+    with tempfile.TemporaryDirectory(prefix="slate-bench-page-") as folder:
+        recording = os.path.join(folder, "pedals.evemu")
+        clicks = [2.0 + 0.6 * n for n in range(40)]
+        with open(recording, "w") as out:
+            out.write(pedal_session(clicks, end=clicks[-1] + 2))
+        process, port = start(folder, os.path.join(ROOT, "profiles", "demo.yaml"), recording)
+        received, stop = [], threading.Event()
+        reader = threading.Thread(target=events, args=(port, received, stop), daemon=True)
+        reader.start()
+        piped = []
+        for line in process.stdout:
+            piped.append((time.monotonic(), json.loads(line)))
+        process.wait()
+        stop.set()
+    # The daemon's origin on CLOCK_MONOTONIC: the earliest a line can have reached the pipe.
+    origin = min(at - line["dispatched"] for at, line in piped if "dispatched" in line)
+    def delays(pairs):
+        return [(at - (origin + line["dispatched"])) * 1000 for at, line in pairs
+                if line["type"] == "take" and line["event"] == "started" and "dispatched" in line]
+    sse, pipe = delays(received), delays(piped)
+    print(f"SSE: {len(sse)} started lines; from their dispatch to an /events client: median {statistics.median(sse):.2f} ms, "
+          f"p99 {percentile(sse, 0.99):.2f} ms (goal p99 under 20 ms)")
+    print(f"stdout pipe, the same lines in the same run: median {statistics.median(pipe):.2f} ms, "
+          f"p99 {percentile(pipe, 0.99):.2f} ms; SSE/pipe median ratio {statistics.median(sse) / max(statistics.median(pipe), 1e-3):.1f}")
+
+
+def wrk_while_recording():
+    with tempfile.TemporaryDirectory(prefix="slate-bench-page-") as folder:
+        recording = os.path.join(folder, "pedals.evemu")
+        with open(recording, "w") as out:
+            out.write(pedal_session([1.0, 15.0], end=17.0))
+        process, port = start(folder, os.path.join(HERE, "data", "bench-1080p.yaml"), recording)
+        lines = []
+        reader = threading.Thread(target=lambda: [lines.append(json.loads(l)) for l in process.stdout], daemon=True)
+        reader.start()
+        time.sleep(3.0)
+        wrk = subprocess.run(
+            ["wrk", "-t", "2", "-c", "50", "-d", "10s", f"http://127.0.0.1:{port}/status.json"],
+            capture_output=True, text=True, check=True).stdout
+        process.wait()
+        reader.join(5)
+    rate = re.search(r"Requests/sec:\s+([\d.]+)", wrk).group(1)
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", wrk)
+    stopped = [l for l in lines if l["type"] == "take" and l["event"] == "stopped"]
+    assert stopped, "the take did not stop"
+    take = stopped[0]
+    print(f"wrk -c 50 -d 10s /status.json while a 1080p30 take records: {rate} requests/s"
+          f"{f', {errors.group(1)} not 2xx' if errors else ''}; the take: {take['frames']} frames, "
+          f"{take['dropped']} dropped (goal 0)")
+
+
+def main():
+    if not shutil.which("wrk"):
+        raise SystemExit("wrk is missing: scripts/install-deps wrk")
+    sse_latency()
+    wrk_while_recording()
+
+
+if __name__ == "__main__":
+    main()
