@@ -85,6 +85,8 @@ public final class RunDaemon {
     /// Runs until SIGINT or SIGTERM (or the recording's end); false when the
     /// camera could not be opened at start.
     public func run() -> Bool {
+        // The page's clients see their streams end, however run ends.
+        defer { page?.stop() }
         do {
             try loop.watch(wake.fd) { [wake] in wake.clear() }
             try loop.handleSignals([Signal.interrupt, Signal.terminate, Signal.hangUp, Signal.child]) { [unowned self] signal in
@@ -134,7 +136,6 @@ public final class RunDaemon {
         inputs?.stop()
         effects.sounds?.stop()
         effects.printer.output.flush()
-        page?.stop()
         return !failed
     }
 
