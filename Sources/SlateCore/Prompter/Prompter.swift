@@ -33,8 +33,8 @@ public struct Prompter: Sendable, Equatable {
     /// are told it once and count on from it.
     public var anchor: (points: Double, at: Instant) { (offset, since) }
 
-    /// Points scrolled at `time`: stopped at the end, or round again past it (a
-    /// screen's height of blank between) when the profile says `loop`.
+    /// Points scrolled at `time`: stopped at the end, or round again past it
+    /// (`loopGap` of blank between) when the profile says `loop`.
     public func position(at time: Instant) -> Double {
         let raw = isRunning && time > since ? offset + speed * (time - since).inSeconds() : offset
         switch spec.end {
