@@ -64,7 +64,9 @@ test: deps
 	fi
 	@if scripts/install-deps $(WEB_DEPS); then \
 		echo "== the rig's page in a real browser (headless Chromium driven by Selenium)"; \
-		python3 tests/web/rig_page.py; \
+		python3 tests/web/rig_page.py && \
+		echo "== the rig's page under hostile use while a 1080p30 take records" && \
+		python3 tests/web/abuse_page.py; \
 	else \
 		echo "== skipping the rig's page in a browser: install its packages with 'scripts/install-deps $(WEB_DEPS)' as root"; \
 		if [ "$${SLATE_REQUIRE_VM:-}" = 1 ]; then echo "SLATE_REQUIRE_VM=1: the browser tests must run"; exit 1; fi; \

@@ -24,14 +24,21 @@ public struct EffectCarrier {
         self.log = log
     }
 
-    public func carryOut(_ effects: [RigEffect]) {
-        guard !effects.isEmpty else { return }
+    /// Returns the report lines given to `lines` (none without it).
+    @discardableResult
+    public func carryOut(_ effects: [RigEffect]) -> [ReportLine] {
+        guard !effects.isEmpty else { return [] }
         let dispatched = printer.timing ? MonotonicClock.now() : nil
+        var given: [ReportLine] = []
         for effect in effects {
             switch effect {
             case .report(let report):
                 printer.print(report, dispatched: dispatched)
-                lines?(ReportLine(report, origin: printer.format.origin, dispatched: dispatched))
+                if let lines {
+                    let line = ReportLine(report, origin: printer.format.origin, dispatched: dispatched)
+                    lines(line)
+                    given.append(line)
+                }
             case .play(let sound): sounds?.play(sound.sound)
             case .exec(let argv, let environment, let time): launch(argv, environment, at: time)
             case .take(let command, let time): recorder?.perform(command, at: time)
@@ -40,6 +47,7 @@ public struct EffectCarrier {
             case .attachment: break
             }
         }
+        return given
     }
 
     private func launch(_ argv: [String], _ environment: [(String, String)], at time: Instant) {

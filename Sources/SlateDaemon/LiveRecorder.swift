@@ -116,6 +116,12 @@ public final class LiveRecorder {
     /// Those takes, oldest first.
     public var takeList: [TakeManifest.Take] { ledger.available }
 
+    /// The framing preview, fed while it is watched.
+    public var preview: PreviewFeed { recorder.preview }
+
+    /// What the page shows of the recording as it goes.
+    var gauges: RecorderGauges { recorder.gauges }
+
     /// Whether the camera streams.
     public var isStreaming: Bool {
         if case .streaming = camera { return true }
@@ -200,6 +206,8 @@ public final class LiveRecorder {
             if isStreaming { recorder.stop(at: time) }
         case .deleteLast:
             recorder.deleteLast()
+        case .delete(let number):
+            recorder.delete(number: number)
         case .export(let filter):
             recorder.export(TakeExporter.Options(filter: filter), to: settings.output)
         case .preroll(let preroll):

@@ -57,8 +57,8 @@ public final class RunDaemon {
         let prompter = try profile.prompter.map { try PrompterFile($0, profilePath: profilePath) }
         if let pageSettings {
             let page = try PagePublisher(
-                listen: pageSettings.listen, token: pageSettings.token, work: settings.work, origin: start, wake: wake,
-                logger: log)
+                listen: pageSettings.listen, token: pageSettings.token, work: settings.work, preview: recorder.preview,
+                gauges: recorder.gauges, origin: start, wake: wake, logger: log)
             effects.lines = { [page] in page.publish($0) }
             page.board.publish(script: prompter?.script)
             self.page = page
@@ -113,7 +113,7 @@ public final class RunDaemon {
         do {
             try loop.run(
                 nextDeadline: { [unowned self] in
-                    [rig.machine.nextDeadline, inputs?.nextDeadline, replay?.nextDeadline, cameraRetryAt, page?.nextRefresh]
+                    [rig.machine.nextDeadline, inputs?.nextDeadline, replay?.nextDeadline, cameraRetryAt, page?.nextDeadline]
                         .compactMap { $0 }.min()
                 },
                 afterWake: { [unowned self] in tick() })

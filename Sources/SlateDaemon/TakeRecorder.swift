@@ -60,6 +60,8 @@ public final class TakeRecorder: Sendable {
         /// take split by the switch starts before they act.
         case awaitSwitch
         case deleteLast
+        /// Delete the finished take of this number.
+        case delete(Int)
         case export(TakeExporter.Options, outputFolder: String)
         /// A feedback sound plays on the sound's card from `from` to `until`: silence it in takes.
         case muteSound(from: Instant, until: Instant)
@@ -129,6 +131,10 @@ public final class TakeRecorder: Sendable {
     private let camera: CameraSession
     private let pipeline: WorkerThread
     private let soundCapture: SoundCapture?
+    /// The framing preview, which the pipeline feeds while it is watched.
+    public let preview = PreviewFeed()
+    /// What the page shows of the recording as it goes.
+    let gauges = RecorderGauges()
 
     /// Records `source` (moved to its session's thread): opens the encoder (the
     /// first of `codecs` that opens) and starts encoding; takes start with
@@ -172,9 +178,10 @@ public final class TakeRecorder: Sendable {
         encoderName = first?.1.name ?? ""
         camera = try CameraSession(pipeline: inbox, source: source, opener: opener, logger: logger)
         let soundSettings = sound?.settings
+        let (preview, gauges) = (preview, gauges)
         let state = TakePipeline(
             inbox: inbox, ledger: ledger, exports: exports, sound: soundSettings.map { TakeSound(settings: $0) },
-            logger: logger,
+            preview: preview, gauges: gauges, logger: logger,
             report: { event in
                 events.post(event)
                 onEvent?()
@@ -184,6 +191,11 @@ public final class TakeRecorder: Sendable {
         }
         if let sound, let source = sound.takeSource() {
             soundCapture = try SoundCapture(source: source, device: sound.settings.device, logger: logger) { delivery in
+                switch delivery {
+                case .block(let block): gauges.add(block)
+                case .lost: gauges.soundLost()
+                case .back: break
+                }
                 inbox.post { inbox in
                     if inbox.sound.count >= TakeRecorder.soundCapacity { inbox.sound.removeFirst() }
                     inbox.sound.append(delivery)
@@ -210,6 +222,9 @@ public final class TakeRecorder: Sendable {
 
     /// Deletes the last finished take (after a take in progress has closed).
     public func deleteLast() { inbox.post { $0.commands.append(.deleteLast) } }
+
+    /// Deletes the finished take `number` (from 1, among the takes not held by an export).
+    public func delete(number: Int) { inbox.post { $0.commands.append(.delete(number)) } }
 
     /// Joins the finished takes into one file in `outputFolder`, once a take
     /// in progress has closed; the takes are deleted only when the result checks out.
@@ -278,6 +293,11 @@ final class TakePipeline {
     private let report: @Sendable (TakeRecorder.Event) -> Void
     /// The takes' sound, for a rig that records it.
     private let sound: TakeSound?
+    private let preview: PreviewFeed
+    private let gauges: RecorderGauges
+    /// When the last preview picture's frame was captured.
+    private var previewed: Instant?
+    private var previewFailed = false
     /// How long a closing take waits for the sound of its last frames.
     static let soundWait = Duration.milliseconds(150)
 
@@ -309,11 +329,13 @@ final class TakePipeline {
     private var previous: Instant?
 
     init(
-        inbox: Mailbox<TakeRecorder.Inbox>, ledger: TakeLedger, exports: TakeExports?, sound: TakeSound?, logger: Logger,
-        report: @escaping @Sendable (TakeRecorder.Event) -> Void
+        inbox: Mailbox<TakeRecorder.Inbox>, ledger: TakeLedger, exports: TakeExports?, sound: TakeSound?,
+        preview: PreviewFeed, gauges: RecorderGauges, logger: Logger, report: @escaping @Sendable (TakeRecorder.Event) -> Void
     ) {
         self.inbox = inbox
         self.sound = sound
+        self.preview = preview
+        self.gauges = gauges
         self.ledger = ledger
         self.exports = exports
         self.log = logger
@@ -364,6 +386,7 @@ final class TakePipeline {
         (index, streamStart, previous) = (-1, nil, nil)
         router = TakeRouter(preroll: prerollSetting ?? stream.preroll)
         sound?.keep = router.preroll + .seconds(3)
+        gauges.streams(stream.format, encoder: encoder.name)
     }
 
     /// The camera streams something else: the take in progress closes with the
@@ -393,6 +416,7 @@ final class TakePipeline {
         encoder = nil
         stream = nil
         tuning = nil
+        gauges.streams(nil, encoder: "")
         takeCommands()
         closing = false
         runDeferred()
@@ -430,6 +454,27 @@ final class TakePipeline {
             }
         } catch {
             report(.failed("\(error)"))
+        }
+        showPreview(of: frame, encoder: encoder)
+    }
+
+    /// Makes a picture of the framing preview from `frame` (as it is encoded,
+    /// zoomed and mirrored) when anyone watches and the last is old enough.
+    private func showPreview(of frame: Capture, encoder: CaptureEncoder) {
+        guard preview.isWatched else {
+            previewed = nil
+            return
+        }
+        let interval = Duration.microseconds(1_000_000 / Int64(PreviewFeed.rate))
+        if let previewed, frame.time - previewed < interval - .milliseconds(5) { return }
+        previewed = frame.time
+        guard let picture = encoder.picture(of: frame) else { return }
+        do {
+            preview.publish(try JPEGThumbnail.picture(picture, maximumWidth: PreviewFeed.width))
+            previewFailed = false
+        } catch {
+            if !previewFailed { log.warning("the framing preview: \(error)") }
+            previewFailed = true
         }
     }
 
@@ -502,7 +547,7 @@ final class TakePipeline {
         case .awaitSwitch: held = []
         case .start: report(.startFailed("a take could not start: the camera is not streaming"))
         case .stop: break
-        case .deleteLast, .export: deferred.append(command)
+        case .deleteLast, .delete, .export: deferred.append(command)
         case .muteSound: break
         }
     }
@@ -514,6 +559,7 @@ final class TakePipeline {
         while !deferred.isEmpty {
             switch deferred.removeFirst() {
             case .deleteLast: deleteLastTake()
+            case .delete(let number): deleteTake(number: number)
             case .export(let options, let outputFolder): dispatchExport(options, to: outputFolder)
             case .start, .stop, .zoom, .preroll, .awaitSwitch, .muteSound: break
             }
@@ -583,6 +629,7 @@ final class TakePipeline {
         firstPts = nil
         takeStart = firstFrame
         takeNumber = ledger.availableCount + 1
+        gauges.take(frames: 0, dropped: 0)
         report(.opened(take, number: takeNumber, firstFrame: firstFrame))
     }
 
@@ -619,6 +666,7 @@ final class TakePipeline {
         }
         lastPts = isFirst ? timed.packet.pts : max(lastPts, timed.packet.pts)
         take.frames += 1
+        gauges.take(frames: take.frames, dropped: max(0, Int(lastPts - first + 1) - take.frames))
         if take.thumbnail == nil, let capture = frame, packet.pts >= Int64(encoder.fps) / 20,
             let frame = encoder.picture(of: capture)
         {
@@ -711,12 +759,25 @@ final class TakePipeline {
         if let event = Self.deleteLast(in: ledger) { report(event) }
     }
 
+    private func deleteTake(number: Int) {
+        let available = ledger.available
+        guard available.indices.contains(number - 1) else {
+            report(.failed("take \(number) cannot be deleted: there are \(available.count) takes"))
+            return
+        }
+        report(Self.delete(available[number - 1], number: number, in: ledger))
+    }
+
     /// Deletes the last take not held by an export; nil when there is none.
     public static func deleteLast(in ledger: TakeLedger) -> TakeRecorder.Event? {
         guard let last = ledger.lastAvailable, let number = ledger.number(of: last.id) else { return nil }
+        return delete(last, number: number, in: ledger)
+    }
+
+    private static func delete(_ take: TakeManifest.Take, number: Int, in ledger: TakeLedger) -> TakeRecorder.Event {
         do {
-            try ledger.folder.delete(last, from: ledger)
-            return .deleted(last, number: number)
+            try ledger.folder.delete(take, from: ledger)
+            return .deleted(take, number: number)
         } catch {
             return .failed("\(error)")
         }

@@ -2,8 +2,8 @@ import CAV
 import SlateCore
 import SlateSystem
 
-/// A take's thumbnail: one frame, scaled down with libswscale and encoded
-/// with libavcodec's MJPEG encoder.
+/// A take's thumbnail, or a picture of the framing preview: one frame, scaled
+/// down with libswscale and encoded with libavcodec's MJPEG encoder.
 public enum JPEGThumbnail {
     /// Thumbnails are at most this wide; smaller frames keep their size.
     public static let maximumWidth = 320
@@ -25,8 +25,15 @@ public enum JPEGThumbnail {
         }
     }
 
+    /// `frame` as a JPEG at most `maximumWidth` wide (the framing preview's pictures).
+    public static func picture(_ frame: VideoFrame, maximumWidth: Int) throws(MediaError) -> [UInt8] {
+        _ = LibAV.setUp
+        let (width, height) = size(width: frame.width, height: frame.height, maximumWidth: maximumWidth)
+        return try jpeg(frame, width: width, height: height, path: "the framing preview")
+    }
+
     /// The thumbnail's size for a frame: at most `maximumWidth` wide, same aspect, even sides.
-    public static func size(width: Int, height: Int) -> (width: Int, height: Int) {
+    public static func size(width: Int, height: Int, maximumWidth: Int = maximumWidth) -> (width: Int, height: Int) {
         let w = max(2, min(maximumWidth, width) & ~1)
         let h = max(2, ((height * w + width / 2) / width) & ~1)
         return (w, h)

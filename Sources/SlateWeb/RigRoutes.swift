@@ -4,13 +4,17 @@ import SlateCore
 import SlateSystem
 
 /// The page server's routes: the page, the status, the event stream, take
-/// thumbnails and actions. Every answer comes from the status board; nothing
-/// here touches the camera, the encoder or the rig machine.
+/// thumbnails, the framing preview and actions. Every answer comes from the
+/// status board or the preview feed; nothing here touches the camera, the
+/// encoder or the rig machine.
 struct RigRoutes: Sendable {
     /// The largest action request body read.
     static let bodyLimit = 4096
+    /// What separates the preview's pictures.
+    static let boundary = "slate-preview"
 
     let board: StatusBoard
+    let preview: PreviewFeed
     let page: PageFiles
 
     func add(to router: Router<BasicRequestContext>) {
@@ -23,6 +27,7 @@ struct RigRoutes: Sendable {
             return JSONResponse.raw(script)
         }
         router.get("/events") { _, _ in self.events() }
+        router.get("/preview.mjpg") { _, _ in self.previewPictures() }
         router.get("/takes/:number/thumbnail.jpg") { _, context in
             self.thumbnail(context.parameters.get("number", as: Int.self))
         }
@@ -54,6 +59,26 @@ struct RigRoutes: Sendable {
         return Response(
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
+            body: body)
+    }
+
+    /// The framing preview as multipart JPEG, for as long as the client reads
+    /// it: the take pipeline makes pictures only while someone does.
+    private func previewPictures() -> Response {
+        let pictures = preview.watch()
+        let body = ResponseBody { writer in
+            for await jpeg in pictures {
+                var part = ByteBuffer(
+                    string: "--\(Self.boundary)\r\nContent-Type: image/jpeg\r\nContent-Length: \(jpeg.count)\r\n\r\n")
+                part.writeBytes(jpeg)
+                part.writeString("\r\n")
+                try await writer.write(part)
+            }
+            try await writer.finish(nil)
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: "multipart/x-mixed-replace; boundary=\(Self.boundary)", .cacheControl: "no-store"],
             body: body)
     }
 

@@ -22,14 +22,15 @@ public final class RigServer: Sendable {
     private let services: ServiceGroup
     private let ended = DispatchSemaphore(value: 0)
 
-    /// Starts listening on `listen`, serving `board`; every POST needs `token`,
-    /// and every request does when `listen` is not loopback. Returns once the
-    /// socket is bound, or throws why it could not be.
-    public init(listen: HTTPListen, board: StatusBoard, token: String, logger: Logger) throws {
+    /// Starts listening on `listen`, serving `board` and `preview`; every POST
+    /// needs `token`, and every request does when `listen` is not loopback.
+    /// Returns once the socket is bound, or throws why it could not be.
+    public init(listen: HTTPListen, board: StatusBoard, preview: PreviewFeed, token: String, logger: Logger) throws {
         let page = try PageFiles.load()
         let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: RequestLimits())
         router.add(middleware: AccessCheck(token: token, guardsReads: !listen.isLoopback))
-        RigRoutes(board: board, page: page).add(to: router)
+        RigRoutes(board: board, preview: preview, page: page).add(to: router)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         var quiet = logger
         quiet.logLevel = .warning
@@ -73,7 +74,8 @@ public final class RigServer: Sendable {
         }
     }
 
-    /// Stops serving (the board should be closed first, so event streams end) and waits for it.
+    /// Stops serving (the board and the preview should be closed first, so
+    /// their streams end) and waits for it.
     public func stop() {
         let services = self.services
         Task { await services.triggerGracefulShutdown() }

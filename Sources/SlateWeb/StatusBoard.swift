@@ -10,7 +10,7 @@ import Synchronization
 public final class StatusBoard: Sendable {
     /// One Server-Sent Event, its data already JSON.
     public struct Event: Sendable, Equatable {
-        /// `line` or `status`.
+        /// `line`, `status` or `meter`.
         public var name: String
         public var data: String
     }
@@ -90,6 +90,15 @@ public final class StatusBoard: Sendable {
             guard !state.closed else { return }
             state.backlog.append(event)
             if state.backlog.count > Self.backlogLimit { state.backlog.removeFirst(state.backlog.count - Self.backlogLimit) }
+            for client in state.clients.values { client.yield(event) }
+        }
+    }
+
+    /// The sound's level now: sent to every client, kept for none.
+    public func publish(meter: MeterReading) {
+        let event = Event(name: "meter", data: JSONLine.encode(meter))
+        state.withLock { state in
+            guard !state.closed else { return }
             for client in state.clients.values { client.yield(event) }
         }
     }

@@ -39,6 +39,15 @@ import Testing
         #expect(steps("control.set Filter mono") == [.control(.set("Filter", "mono"))])
     }
 
+    @Test func aTakeByItsNumberAndAnExportThroughAFilter() {
+        #expect(steps("take.delete 3") == [.takeDelete(3)])
+        #expect(steps("takes.export") == [.takesExport(nil)])
+        #expect(steps("takes.export sepia") == [.takesExport(.sepia)])
+        #expect(refusal("takes.export vivid")?.contains("one of none, mono or sepia, not 'vivid'") == true)
+        #expect(refusal("take.delete 0") != nil)
+        #expect(refusal("take.delete") == "take.delete needs an argument")
+    }
+
     @Test func aMacroByItsName() throws {
         let expanded = try ActionText.steps("punch-in", in: profile).get()
         #expect(expanded.map(\.action) == [.zoomSet(2), .takeStart])

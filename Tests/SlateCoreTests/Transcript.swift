@@ -198,7 +198,8 @@ struct Transcript {
             camera: ModelledCamera(controls: camera ?? ModelledCamera.typicalWebcam))
         var changes = external[...]
         var asked = requests[...]
-        while let next = replay.nextDeadline {
+        // Requests and outside changes may come after the recording's last event.
+        while let next = [replay.nextDeadline, asked.first?.time, changes.first?.time].compactMap({ $0 }).min() {
             if let request = asked.first, request.time <= next {
                 replay.advance(to: request.time)
                 let steps = try ActionText.steps(request.action, in: profile).mapError { ParseError(description: "\($0)") }.get()

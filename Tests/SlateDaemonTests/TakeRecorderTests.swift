@@ -90,6 +90,62 @@ extension TakeRecorder {
         let info = try MediaProbe.probe(path: folder.file(try #require(takes.first).file))
         #expect(info.frameCount >= 12 && info.frameCount == takes.first?.frames)
     }
+
+    @Test func aTakeIsDeletedByItsNumberAndOthersKeepTheirFiles() throws {
+        let folder = try folder()
+        let recorder = try TakeRecorder(
+            source: TestPatternSource(width: 320, height: 180, fps: 30), folder: folder, codecs: ["h264"],
+            logger: Logger(label: "test"))
+        var events: [TakeRecorder.Event] = []
+        for count in [2, 4, 6] {
+            recorder.start(at: MonotonicClock.now())
+            MonotonicClock.sleep(until: MonotonicClock.now() + .milliseconds(300))
+            recorder.stop(at: MonotonicClock.now())
+            waitFor(recorder, &events, count: count)
+        }
+        let recorded = try folder.load().takes
+        recorder.delete(number: 2)
+        recorder.delete(number: 3)
+        waitFor(recorder, &events, count: 8)
+        recorder.shutdown()
+        guard events.count == 8, case .deleted(let deleted, 2) = events[6], case .failed(let reason) = events[7] else {
+            Issue.record("events: \(events)")
+            return
+        }
+        #expect(recorded.count == 3 && deleted.id == recorded[1].id)
+        #expect(reason == "take 3 cannot be deleted: there are 2 takes")
+        #expect(try folder.load().takes.map(\.id) == [recorded[0].id, recorded[2].id])
+        #expect(!FileManager.default.fileExists(atPath: folder.file(deleted.file)))
+        #expect(FileManager.default.fileExists(atPath: folder.file(recorded[2].file)))
+    }
+
+    @Test func theFramingPreviewIsMadeWhileWatchedAtMostFiveTimesASecond() async throws {
+        let recorder = try TakeRecorder(
+            source: TestPatternSource(width: 960, height: 540, fps: 30), folder: folder(), codecs: ["h264"],
+            logger: Logger(label: "test"))
+        #expect(!recorder.preview.isWatched)
+        var received: [[UInt8]] = []
+        let started = MonotonicClock.now()
+        do {
+            let pictures = recorder.preview.watch()
+            #expect(recorder.preview.isWatched)
+            for await picture in pictures {
+                received.append(picture)
+                if received.count == 6 { break }
+            }
+        }
+        let elapsed = MonotonicClock.now() - started
+        // The first comes with the next frame, five more at most five a second
+        // (a reader held up by a busy machine only takes longer).
+        #expect(elapsed >= .milliseconds(950), "6 pictures in \(elapsed)")
+        let frame = try #require(
+            try MJPEGDecoder().decode(CompressedFrame(data: received[5], time: Instant(microseconds: 0), isKeyframe: true)))
+        #expect(frame.width == 640 && frame.height == 360)
+        let deadline = MonotonicClock.now() + .seconds(1)
+        while recorder.preview.isWatched && MonotonicClock.now() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(!recorder.preview.isWatched)
+        recorder.shutdown()
+    }
 }
 
 /// SIGINT in the middle of `slate record` ends the take cleanly (no thread of

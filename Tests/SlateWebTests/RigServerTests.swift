@@ -1,5 +1,6 @@
 import Foundation
 import FoundationNetworking
+import Glibc
 import Logging
 import SlateCore
 import SlateSystem
@@ -19,17 +20,48 @@ import Testing
     }
 
     /// A server on a free port of `host`, with the board it serves.
-    func serving(host: String = "127.0.0.1") async throws -> (RigServer, StatusBoard) {
+    func serving(host: String = "127.0.0.1", preview: PreviewFeed = PreviewFeed()) async throws -> (RigServer, StatusBoard) {
         let board = StatusBoard(origin: MonotonicClock.now()) {}
         let server = try await onThread {
-            try RigServer(listen: HTTPListen(host: host, port: 0), board: board, token: Self.token, logger: Logger(label: "test"))
+            try RigServer(
+                listen: HTTPListen(host: host, port: 0), board: board, preview: preview, token: Self.token,
+                logger: Logger(label: "test"))
         }
         return (server, board)
     }
 
-    func stop(_ server: RigServer, _ board: StatusBoard) async throws {
+    func stop(_ server: RigServer, _ board: StatusBoard, preview: PreviewFeed? = nil) async throws {
         board.close()
+        preview?.close()
         try await onThread { server.stop() }
+    }
+
+    /// What a raw connection reads of `path` until `enough` says so (or 10 s
+    /// pass); then it closes. Blocking: call it through `onThread`.
+    static func read(port: Int, _ path: String, headers: String = "", until enough: (String) -> Bool) throws -> String {
+        let connection = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(connection >= 0)
+        defer { close(connection) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(connection, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        #expect(connected == 0)
+        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(headers)\r\n".utf8)
+        _ = request.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, 0) }
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while !enough(String(decoding: received, as: UTF8.self)) {
+            let count = buffer.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { break }
+            received += buffer[0..<count]
+        }
+        return String(decoding: received, as: UTF8.self)
     }
 
     /// Status code, body and headers of one request.
@@ -69,6 +101,15 @@ import Testing
             server, "/actions", method: "POST", body: #"{"action":""# + String(repeating: "a", count: 10_000) + #""}"#,
             token: Self.token)
         #expect(oversized.0 == 413)
+        let longTarget = try await fetch(server, "/status.json?" + String(repeating: "a", count: 5000))
+        #expect(longTarget.0 == 414 && longTarget.1.contains("over 4096 bytes"))
+        let port = server.address.port
+        let bigHeaders = try await onThread {
+            try Self.read(port: port, "/status.json", headers: "X-Big: \(String(repeating: "a", count: 20_000))\r\n") {
+                $0.contains("}\n")
+            }
+        }
+        #expect(bigHeaders.hasPrefix("HTTP/1.1 431 ") && bigHeaders.contains("over 16384 bytes"), "\(bigHeaders.prefix(200))")
         try await stop(server, board)
     }
 
@@ -129,13 +170,38 @@ import Testing
         try await stop(server, board)
     }
 
+    @Test func theFramingPreviewIsMultipartJPEGWatchedWhileAClientReads() async throws {
+        let preview = PreviewFeed()
+        let (server, board) = try await serving(preview: preview)
+        let feeder = Task {
+            while !Task.isCancelled {
+                if preview.isWatched { preview.publish([0xFF, 0xD8, 0x01, 0xFF, 0xD9]) }
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        defer { feeder.cancel() }
+        #expect(!preview.isWatched)
+        let port = server.address.port
+        let text = try await onThread {
+            try Self.read(port: port, "/preview.mjpg") { $0.components(separatedBy: "--slate-preview\r\n").count > 3 }
+        }
+        #expect(text.contains("Content-Type: multipart/x-mixed-replace; boundary=slate-preview\r\n"))
+        #expect(text.contains("\r\n--slate-preview\r\nContent-Type: image/jpeg\r\nContent-Length: 5\r\n\r\n\u{FFFD}"))
+        // The client is gone: the next picture finds it gone, and nobody watches.
+        let deadline = MonotonicClock.now() + .seconds(5)
+        while preview.isWatched && MonotonicClock.now() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(!preview.isWatched)
+        try await stop(server, board, preview: preview)
+    }
+
     @Test func aTakenPortIsAnErrorNamingTheAddress() async throws {
         let (server, board) = try await serving()
         let other = StatusBoard(origin: MonotonicClock.now()) {}
         let address = server.address
         let failure = try await onThread { () -> String? in
             do {
-                _ = try RigServer(listen: address, board: other, token: Self.token, logger: Logger(label: "test"))
+                _ = try RigServer(
+                    listen: address, board: other, preview: PreviewFeed(), token: Self.token, logger: Logger(label: "test"))
                 return nil
             } catch {
                 return "\(error)"

@@ -53,6 +53,22 @@ import Testing
         #expect(board.clientCount == 0)
     }
 
+    @Test func theSoundLevelGoesToClientsAndIsKeptForNone() async {
+        var level = AudioLevel(samples: [16384, -16384, 0, 0], channels: 2)
+        level.add(AudioLevel(samples: [32767, 0], channels: 2))
+        let stream = board.subscribe()
+        board.publish(meter: MeterReading(level))
+        board.close()
+        var events: [StatusBoard.Event] = []
+        for await event in stream { events.append(event) }
+        #expect(events.map(\.name) == ["meter"])
+        #expect(
+            events.first?.data
+                == #"{"channels":[{"clipped":1,"label":"L","peak":0,"rms":-3.8},{"clipped":0,"label":"R","peak":-6,"rms":-10.8}]}"#)
+        let late = board.subscribe()
+        for await event in late { Issue.record("a client joining later got \(event)") }
+    }
+
     @Test func theStatusIsStampedWithTheLinesClock() throws {
         let start = MonotonicClock.now() + .seconds(-5)
         let board = StatusBoard(origin: start) {}

@@ -8,6 +8,10 @@ test-pattern camera.
    slate's own stdout pipe, in the same run.
 2. wrk on /status.json for 10 s with 50 connections while a 1080p30 take
    records: requests a second, and the take's dropped frames (goal 0).
+3. The framing preview's cost while a 1080p30 take records: slate run's CPU
+   time over 8 s with one /preview.mjpg viewer, against 8 s before and after
+   with none, as a fraction of one core; beside it, ffmpeg making the same
+   pictures (1080p scaled to 640 px, JPEG) from raw frames, per picture.
 
 Usage: python3 tests/web/bench_page.py   (SLATE names the binary)
 """
@@ -123,11 +127,90 @@ def wrk_while_recording():
           f"{take['dropped']} dropped (goal 0)")
 
 
+def cpu_seconds(pid):
+    """User and system CPU time of a process so far."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_over(pid, seconds):
+    before = cpu_seconds(pid)
+    time.sleep(seconds)
+    return (cpu_seconds(pid) - before) / seconds
+
+
+def watch_preview(port, stop, pictures):
+    with socket.create_connection(("127.0.0.1", port)) as connection:
+        connection.sendall(b"GET /preview.mjpg HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        connection.settimeout(0.5)
+        while not stop.is_set():
+            try:
+                chunk = connection.recv(1 << 20)
+            except socket.timeout:
+                continue
+            if not chunk:
+                return
+            pictures.append(chunk.count(b"Content-Type: image/jpeg"))
+
+
+def ffmpeg_per_picture(folder, count=50):
+    """CPU seconds ffmpeg takes to scale a 1080p frame to 640 px and encode it as JPEG."""
+    raw = os.path.join(folder, "frames.yuv")
+    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", f"testsrc2=size=1920x1080:rate=5:duration={count / 5}",
+                    "-pix_fmt", "yuv420p", "-f", "rawvideo", "-y", raw], check=True)
+    before = os.times()
+    subprocess.run(["ffmpeg", "-v", "error", "-threads", "1", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "1920x1080",
+                    "-r", "5", "-i", raw, "-vf", "scale=640:-2:flags=area", "-c:v", "mjpeg", "-q:v", "3",
+                    "-f", "image2pipe", "-y", os.devnull], check=True)
+    after = os.times()
+    return (after.children_user - before.children_user + after.children_system - before.children_system) / count
+
+
+def preview_cost():
+    with tempfile.TemporaryDirectory(prefix="slate-bench-page-") as folder:
+        recording = os.path.join(folder, "pedals.evemu")
+        with open(recording, "w") as out:
+            out.write(pedal_session([1.0, 30.0], end=31.0))
+        process, port = start(folder, os.path.join(HERE, "data", "bench-1080p.yaml"), recording)
+        lines = []
+        reader = threading.Thread(target=lambda: [lines.append(json.loads(l)) for l in process.stdout], daemon=True)
+        reader.start()
+        time.sleep(3.0)
+        idle_before = cpu_over(process.pid, 8)
+        stop, pictures = threading.Event(), []
+        viewer = threading.Thread(target=watch_preview, args=(port, stop, pictures), daemon=True)
+        viewer.start()
+        time.sleep(1.0)
+        shown = sum(pictures)
+        watched = cpu_over(process.pid, 8)
+        seen = sum(pictures) - shown
+        stop.set()
+        viewer.join(5)
+        time.sleep(1.0)
+        idle_after = cpu_over(process.pid, 8)
+        process.wait()
+        reader.join(5)
+        reference = ffmpeg_per_picture(folder) if shutil.which("ffmpeg") else None
+    take = next(l for l in lines if l["type"] == "take" and l["event"] == "stopped")
+    idle = (idle_before + idle_after) / 2
+    cost = watched - idle
+    rate = seen / 8
+    line = (f"preview: one viewer got {rate:.1f} pictures/s (at most 5); slate run used {idle:.2f} cores recording "
+            f"1080p30 without a viewer ({idle_before:.2f}, {idle_after:.2f}) and {watched:.2f} with one: the preview "
+            f"costs {cost:.3f} of a core")
+    if reference and rate > 0:
+        line += (f", {cost / rate * 1000:.1f} ms of CPU a picture; ffmpeg makes the same picture in "
+                 f"{reference * 1000:.1f} ms (ratio {cost / rate / reference:.1f})")
+    print(line + f"; the take: {take['frames']} frames, {take['dropped']} dropped")
+
+
 def main():
     if not shutil.which("wrk"):
         raise SystemExit("wrk is missing: scripts/install-deps wrk")
     sse_latency()
     wrk_while_recording()
+    preview_cost()
 
 
 if __name__ == "__main__":

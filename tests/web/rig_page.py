@@ -7,7 +7,10 @@ line and STANDBY after its `stopped` line; the takes' thumbnails load; a POST
 without the token is refused and one with it starts a take, as a button
 would (`source: http`); a knob session moves the controls overlay's value as
 the knob turns; the prompter, open in two browsers, scrolls only while a take
-records and shows the same line on both. Screenshots go to
+records and shows the same line on both; a rig recording sound shows its
+level, the frames of the take in progress, and the framing preview (640 px
+wide) only while it is shown; a take is deleted from its own button and the
+takes are exported through the filter chosen on the page. Screenshots go to
 .build/web-screenshots (printed at the end).
 """
 
@@ -27,7 +30,7 @@ import urllib.request
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SLATE = os.environ.get("SLATE", os.path.join(ROOT, ".build", "debug", "slate"))
@@ -144,6 +147,16 @@ new MutationObserver(() => window.slateValues.push(value.textContent))
 """
 
 
+# Records the peak of every reading of the meter's first channel.
+WATCH_METER = """
+window.slatePeaks = [];
+new MutationObserver(() => {
+  const channel = document.querySelector('#meter .meter-channel');
+  if (channel) window.slatePeaks.push(+channel.dataset.peak);
+}).observe(document.getElementById('meter'), {attributes: true, subtree: true, attributeFilter: ['data-peak']});
+"""
+
+
 def flip_after(driver, state, since, timeout=5):
     """When the page's data-recording became `state` after `since` (seconds, wall clock)."""
     deadline = time.time() + timeout
@@ -238,6 +251,73 @@ def knob_part(folder, driver):
     rig.wait()
 
 
+def status(rig):
+    with urllib.request.urlopen(rig.url + "status.json", timeout=5) as response:
+        return json.loads(response.read())
+
+
+def framing_part(folder, driver):
+    """A 720p rig with sound: the meter, the take's frames, the preview shown and hidden, one take
+    deleted from the page and the others exported through the filter chosen there."""
+    os.makedirs(folder)
+    recording = os.path.join(folder, "pedals.evemu")
+    with open(recording, "w") as out:
+        out.write(pedal_session([2.0, 5.0, 6.0, 9.0], end=30.0))
+    rig = Rig(folder, os.path.join(ROOT, "tests", "web", "data", "framing-rig.yaml"), recording)
+    driver.get(rig.url)
+    driver.execute_script("localStorage.setItem('slate-token', arguments[0])", rig.token)
+    driver.execute_script(WATCH_METER)
+    WebDriverWait(driver, 10).until(lambda d: d.execute_script(
+        "return document.querySelectorAll('#meter .meter-channel').length") == 2)
+    # The test tone: -24 dBFS, and a -6 dBFS beep over the first 100 ms of each second.
+    time.sleep(2.5)
+    peaks = driver.execute_script("return window.slatePeaks")
+    assert min(peaks) == -24 and max(peaks) == -6, peaks
+    print(f"meter: 2 channels; {len(peaks)} readings in 2.5 s, their peaks from {min(peaks)} to {max(peaks)} dBFS")
+
+    assert status(rig)["previewers"] == 0
+    assert not driver.find_element(By.ID, "preview").get_attribute("src")
+    driver.find_element(By.ID, "preview-toggle").click()
+    WebDriverWait(driver, 10).until(lambda d: d.execute_script(
+        "return document.getElementById('preview').naturalWidth") == 640)
+    WebDriverWait(driver, 5).until(lambda d: status(rig)["previewers"] == 1)
+
+    rig.next_line(lambda l: l["type"] == "take" and l["event"] == "started")
+    WebDriverWait(driver, 5).until(lambda d: re.match(r"[1-9]\d* frames, 0 dropped", d.find_element(By.ID, "dropped").text))
+    frames = driver.find_element(By.ID, "dropped").text
+    camera = driver.find_element(By.ID, "camera").text
+    assert "1280x720 raw → libx264" in camera, camera
+    time.sleep(0.5)
+    driver.save_screenshot(os.path.join(SHOTS, "page-framing.png"))
+    driver.find_element(By.ID, "preview-toggle").click()
+    WebDriverWait(driver, 5).until(lambda d: status(rig)["previewers"] == 0)
+    print(f"preview: 640 px wide while shown, no viewer once hidden; camera {camera!r}, "
+          f"the take in progress: {frames}")
+
+    for _ in range(2):
+        rig.next_line(lambda l: l["type"] == "take" and l["event"] == "stopped")
+    WebDriverWait(driver, 10).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#takes li")) == 2)
+    first = driver.find_element(By.CSS_SELECTOR, '#takes li[data-take="1"]')
+    first.find_element(By.CSS_SELECTOR, "button.delete").click()
+    driver.switch_to.alert.dismiss()
+    time.sleep(0.3)
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#takes li")) == 2, "a dismissed confirm deleted a take"
+    first.find_element(By.CSS_SELECTOR, "button.delete").click()
+    driver.switch_to.alert.accept()
+    _, deleted = rig.next_line(lambda l: l["type"] == "take" and l["event"] == "deleted")
+    assert deleted["take"] == 1 and not os.path.exists(deleted["path"]), deleted
+    WebDriverWait(driver, 10).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#takes li")) == 1)
+
+    Select(driver.find_element(By.ID, "export-filter")).select_by_value("mono")
+    driver.find_element(By.ID, "export").click()
+    _, action = rig.next_line(lambda l: l["type"] == "action" and l["action"] == "takes.export")
+    assert action.get("filter") == "mono" and action["source"] == "http" and action["result"] == "exported 1 take", action
+    _, exported = rig.next_line(lambda l: l["type"] == "take" and l["event"] == "exported", timeout=60)
+    assert "mono" in exported.get("message", "") + exported.get("method", ""), exported
+    print(f"take 1 deleted from its button (after a dismissed confirm); take 2 exported through mono: {exported['path']}")
+    rig.wait()
+
+
 def prompter_part(folder, drivers):
     """Two browsers on /prompter while a take records from 3 s to 9 s."""
     os.makedirs(folder)
@@ -298,6 +378,8 @@ def main():
             pedal_part(os.path.join(folder, "pedals"), driver)
         with tempfile.TemporaryDirectory() as folder:
             knob_part(os.path.join(folder, "knob"), driver)
+        with tempfile.TemporaryDirectory() as folder:
+            framing_part(os.path.join(folder, "framing"), driver)
         second = browser()
         with tempfile.TemporaryDirectory() as folder:
             prompter_part(os.path.join(folder, "prompter"), [driver, second])

@@ -51,6 +51,8 @@ enum RawAction {
 struct ProfileParser {
     /// The largest `zoom.step` (one step is a tenth of 1x; 50 steps span 1x to 6x).
     static let zoomStepLimit = 100.0
+    /// The highest take number `take.delete` names.
+    static let takeNumberLimit = 100_000
     var reader: YAMLReader
     private var sounds = SoundSpec()
     private var rawMacros: [(name: String, node: Node, actions: [RawAction])] = []
@@ -391,6 +393,15 @@ struct ProfileParser {
             }
             return .action(.zoomSet(factor))
         case "wait": return reader.duration(argument, "wait").map { .action(.wait($0)) }
+        case "take.delete":
+            return reader.integer(argument, "take.delete", in: 1...Self.takeNumberLimit).map { .action(.takeDelete($0)) }
+        case "takes.export":
+            guard let name = reader.string(argument, "takes.export") else { return nil }
+            guard let filter = ExportFilter(rawValue: name) else {
+                reader.error(argument, "takes.export's filter is one of \(YAMLReader.list(ExportFilter.allCases.map(\.rawValue))), not '\(name)'")
+                return nil
+            }
+            return .action(.takesExport(filter))
         case "prompter.back":
             guard let seconds = reader.number(argument, "prompter.back", in: 0.1...600) else { return nil }
             return .action(.prompter(.back(.microseconds(Int64((seconds * 1_000_000).rounded())))))

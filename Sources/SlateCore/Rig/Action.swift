@@ -4,7 +4,10 @@ public enum Action: Hashable, Sendable {
     case takeStop
     case takeToggle
     case takeDeleteLast
-    case takesExport
+    /// Delete the finished take of this number (from 1, as the take list counts them).
+    case takeDelete(Int)
+    /// Export every finished take into one video, through this filter or (nil) the rig's.
+    case takesExport(ExportFilter?)
     /// Zoom by a number of steps: a fixed amount, or (nil) the delta of the axis that ran it.
     case zoomStep(Double?)
     case zoomSet(Double)
@@ -31,6 +34,7 @@ public enum Action: Hashable, Sendable {
         case .takeStop: "take.stop"
         case .takeToggle: "take.toggle"
         case .takeDeleteLast: "take.delete-last"
+        case .takeDelete: "take.delete"
         case .takesExport: "takes.export"
         case .zoomStep: "zoom.step"
         case .zoomSet: "zoom.set"
@@ -67,7 +71,7 @@ public enum Action: Hashable, Sendable {
     /// Actions written as a bare name, without an argument.
     public static let bareNames: [String: Action] = [
         "take.start": .takeStart, "take.stop": .takeStop, "take.toggle": .takeToggle,
-        "take.delete-last": .takeDeleteLast, "takes.export": .takesExport, "zoom.step": .zoomStep(nil),
+        "take.delete-last": .takeDeleteLast, "takes.export": .takesExport(nil), "zoom.step": .zoomStep(nil),
         "fps.toggle": .fpsToggle, "camera.toggle": .cameraToggle, "torch.toggle": .torchToggle,
         "filter.next": .filterNext, "control.show": .control(.show), "control.next": .control(.next),
         "control.previous": .control(.previous), "control.adjust": .control(.adjust(nil)),
@@ -76,9 +80,10 @@ public enum Action: Hashable, Sendable {
     ]
 
     /// Actions that take an argument: `zoom.set 2`, `zoom.step 0.5`, `sound shutter`,
-    /// `wait 200ms`, `exec [argv]`, `control.adjust 2`, `control.set NAME VALUE`, `control.reset NAME`.
+    /// `wait 200ms`, `exec [argv]`, `control.adjust 2`, `control.set NAME VALUE`, `control.reset NAME`,
+    /// `take.delete 3`, `takes.export mono`.
     public static let argumentNames: Set<String> = [
-        "zoom.set", "zoom.step", "sound", "wait", "exec", "control.adjust", "control.set", "control.reset",
+        "take.delete", "takes.export", "zoom.set", "zoom.step", "sound", "wait", "exec", "control.adjust", "control.set", "control.reset",
         "preset.load", "preset.save", "prompter.back",
     ]
 
@@ -88,7 +93,8 @@ public enum Action: Hashable, Sendable {
         case .takeStart: .start
         case .takeStop: .stop
         case .takeDeleteLast: .deleteLast
-        case .takesExport: .export
+        case .takeDelete(let number): .delete(number)
+        case .takesExport(let filter): .export(filter)
         case .zoomSet(let factor): .zoomSet(factor)
         case .fpsToggle: .fpsToggle
         case .cameraToggle: .cameraToggle

@@ -3,7 +3,10 @@ public enum RecorderCommand: Hashable, Sendable {
     case start
     case stop
     case deleteLast
-    case export
+    /// Delete the finished take of this number.
+    case delete(Int)
+    /// Export through this filter, or (nil) the rig's.
+    case export(ExportFilter?)
     case zoomStep(Double)
     case zoomSet(Double)
     case fpsToggle

@@ -30,12 +30,15 @@ public struct ReportLine: Codable, Hashable, Sendable {
     /// An action the runner performed, its argument, what started it and what it did.
     public struct Action: Codable, Hashable, Sendable {
         public var action: String
-        /// The step amount or axis delta of `zoom.step`, the factor of `zoom.set`.
+        /// The step amount or axis delta of `zoom.step`, the factor of `zoom.set`,
+        /// the take `take.delete` names.
         public var value: Double?
         /// The length of a `wait`, as the profile writes it (`250ms`).
         public var duration: String?
         public var sound: String?
         public var argv: [String]?
+        /// The filter a `takes.export` chose.
+        public var filter: String?
         public var macro: String?
         public var input: String?
         public var code: String?
@@ -114,7 +117,8 @@ public struct ReportLine: Codable, Hashable, Sendable {
             case .wait(let duration): action.duration = DurationText.format(duration)
             case .sound(let name): action.sound = name
             case .zoomSet(let factor): action.value = Self.rounded(factor)
-            case .presetLoad(let slot), .presetSave(let slot): action.value = Double(slot)
+            case .presetLoad(let slot), .presetSave(let slot), .takeDelete(let slot): action.value = Double(slot)
+            case .takesExport(let filter): action.filter = filter?.rawValue
             case .prompter(.back(let duration)): action.value = duration.inSeconds(decimals: 3)
             case .exec(let argv): action.argv = argv
             default: break

@@ -98,11 +98,18 @@ public struct RigBook: Sendable {
             defer { takes -= 1 }
             effects.append(.take(.deleteLast, at: time))
             return .deleted(take: takes)
-        case .export:
+        case .delete(let number):
+            guard !isRecording else { return .ignored("recording") }
+            guard takes > 0 else { return .ignored("no takes") }
+            guard (1...takes).contains(number) else { return .ignored("no take \(number) (takes 1 to \(takes))") }
+            takes -= 1
+            effects.append(.take(.delete(number), at: time))
+            return .deleted(take: number)
+        case .export(let chosen):
             if isRecording { _ = answer(.stop, at: time, into: &effects) }
             guard takes > 0 else { return .ignored("no takes") }
             defer { takes = 0 }
-            effects.append(.take(.export(filter), at: time))
+            effects.append(.take(.export(chosen ?? filter), at: time))
             return .exported(takes: takes)
         case .zoomStep(let steps):
             return setZoom(zoom + steps * Self.zoomPerStep, at: time, into: &effects)

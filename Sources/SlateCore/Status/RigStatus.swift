@@ -22,12 +22,16 @@ public struct RigStatus: Codable, Equatable, Sendable {
     public var sound: SoundEntry?
     /// The teleprompter, when the profile has one.
     public var prompter: PrompterEntry?
+    /// Clients watching the framing preview.
+    public var previewers: Int
 
     public init(
         now: Double = 0, recording: Bool, take: TakeInProgress?, takes: [TakeEntry], camera: CameraEntry?, filter: String,
-        controls: ControlsEntry, disk: DiskEntry?, export: ExportEntry?, sound: SoundEntry?, prompter: PrompterEntry? = nil
+        controls: ControlsEntry, disk: DiskEntry?, export: ExportEntry?, sound: SoundEntry?, prompter: PrompterEntry? = nil,
+        previewers: Int = 0
     ) {
         self.prompter = prompter
+        self.previewers = previewers
         self.now = now
         self.recording = recording
         self.take = take
@@ -45,10 +49,15 @@ public struct RigStatus: Codable, Equatable, Sendable {
         public var number: Int
         /// When its first frame was captured, in `now`'s seconds.
         public var started: Double
+        /// Frames recorded so far, and frames lost (the camera's or the pipeline's).
+        public var frames: Int
+        public var dropped: Int
 
-        public init(number: Int, started: Double) {
+        public init(number: Int, started: Double, frames: Int = 0, dropped: Int = 0) {
             self.number = number
             self.started = started
+            self.frames = frames
+            self.dropped = dropped
         }
     }
 
@@ -78,8 +87,15 @@ public struct RigStatus: Codable, Equatable, Sendable {
         public var fps: Int
         public var zoom: Double
         public var torch: Bool
+        /// What it streams, e.g. `1920x1080 raw`, and what records it, e.g. `libx264`.
+        public var mode: String?
+        public var encoder: String?
 
-        public init(name: String, position: String, fps: Int, zoom: Double, torch: Bool) {
+        public init(
+            name: String, position: String, fps: Int, zoom: Double, torch: Bool, mode: String? = nil, encoder: String? = nil
+        ) {
+            self.mode = mode
+            self.encoder = encoder
             self.name = name
             self.position = position
             self.fps = fps

@@ -4,15 +4,19 @@ import SlateMedia
 import SlateSystem
 import SlateWeb
 
-/// `slate run --http`'s side of the page: it publishes the rig's status and
-/// report lines to the status board, and runs the actions clients ask for
-/// through the rig machine, as a button's handler would run.
+/// `slate run --http`'s side of the page: it publishes the rig's status,
+/// report lines and sound level to the status board, and runs the actions
+/// clients ask for through the rig machine, as a button's handler would run.
 final class PagePublisher {
     /// How often the status is made again without a dispatch (the disk fills as a take records).
     static let refresh = Duration.seconds(1)
+    /// How often the audio meter is sent while anyone watches.
+    static let meterInterval = Duration.milliseconds(100)
 
     let board: StatusBoard
     let server: RigServer
+    private let preview: PreviewFeed
+    private let gauges: RecorderGauges
     private let work: TakeFolder
     private var take: RigStatus.TakeInProgress?
     private var export: RigStatus.ExportEntry?
@@ -20,13 +24,27 @@ final class PagePublisher {
     /// The bit rate measured on a take, by its id.
     private var bitRate: (id: String, bits: Int64)?
     /// When the status is next made without a dispatch.
-    private(set) var nextRefresh: Instant
+    private var nextRefresh: Instant
+    /// When the audio meter is next sent.
+    private var nextMeter: Instant
 
-    init(listen: HTTPListen, token: String, work: TakeFolder, origin: Instant, wake: Wakeup, logger: Logger) throws {
+    init(
+        listen: HTTPListen, token: String, work: TakeFolder, preview: PreviewFeed, gauges: RecorderGauges, origin: Instant,
+        wake: Wakeup, logger: Logger
+    ) throws {
         board = StatusBoard(origin: origin) { wake.signal() }
-        server = try RigServer(listen: listen, board: board, token: token, logger: logger)
+        server = try RigServer(listen: listen, board: board, preview: preview, token: token, logger: logger)
         self.work = work
+        self.preview = preview
+        self.gauges = gauges
         nextRefresh = MonotonicClock.now()
+        nextMeter = nextRefresh
+    }
+
+    /// When the status is next made (and the meter sent, while sound is
+    /// recorded and anyone watches) without a dispatch.
+    var nextDeadline: Instant {
+        gauges.isMetering && board.clientCount > 0 ? min(nextRefresh, nextMeter) : nextRefresh
     }
 
     /// A report line went out: clients get it, and the take and export in progress follow it.
@@ -51,14 +69,7 @@ final class PagePublisher {
                 request.answer(.refused(error.description))
             case .success(let steps):
                 rig.handle(.request(ActionRequest(steps: steps, source: "http", time: time)))
-                let done = rig.takeEffects()
-                let origin = effects.printer.format.origin
-                let lines = done.compactMap { effect -> ReportLine? in
-                    if case .report(let report) = effect { return ReportLine(report, origin: origin) }
-                    return nil
-                }
-                effects.carryOut(done)
-                request.answer(.ran(lines))
+                request.answer(.ran(effects.carryOut(rig.takeEffects())))
             }
         }
     }
@@ -67,14 +78,22 @@ final class PagePublisher {
     func publishStatus(
         machine: RigMachine, takes: [TakeManifest.Take], sound: String?, exporting: Bool, origin: Instant, at now: Instant
     ) {
+        let reading = gauges.reading
+        if now >= nextMeter, let level = reading.level, board.clientCount > 0 {
+            board.publish(meter: MeterReading(level))
+            nextMeter = now + Self.meterInterval
+        }
         nextRefresh = now + Self.refresh
         let book = machine.book
         if !book.isRecording { take = nil }
+        take?.frames = reading.frames
+        take?.dropped = reading.dropped
         if !exporting { export = nil }
         var camera: RigStatus.CameraEntry?
         if case .streaming(let facts) = book.camera {
             camera = RigStatus.CameraEntry(
-                name: facts.name, position: book.position.rawValue, fps: book.fps, zoom: book.zoom, torch: book.torch)
+                name: facts.name, position: book.position.rawValue, fps: book.fps, zoom: book.zoom, torch: book.torch,
+                mode: reading.recording?.mode, encoder: reading.recording?.encoder)
         }
         var thumbnails: [Int: String] = [:]
         let entries = takes.enumerated().map { index, take in
@@ -88,7 +107,7 @@ final class PagePublisher {
             recording: book.isRecording, take: take, takes: entries, camera: camera, filter: book.filter.rawValue,
             controls: machine.deck.status, disk: diskEntry(takes: takes, at: now), export: export,
             sound: sound.map { RigStatus.SoundEntry(device: $0) },
-            prompter: book.prompter.map { RigStatus.PrompterEntry($0, origin: origin) })
+            prompter: book.prompter.map { RigStatus.PrompterEntry($0, origin: origin) }, previewers: preview.watcherCount)
         board.publish(status, thumbnails: thumbnails)
     }
 
@@ -107,6 +126,7 @@ final class PagePublisher {
     /// Ends every client's stream, then the server.
     func stop() {
         board.close()
+        preview.close()
         server.stop()
     }
 }

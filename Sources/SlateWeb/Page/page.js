@@ -1,4 +1,5 @@
-// The rig's page: the status and report lines from /events, actions to /actions.
+// The rig's page: the status, report lines and sound level from /events,
+// actions to /actions, the framing from /preview.mjpg while it is shown.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -6,6 +7,7 @@ const logLimit = 50;
 let status = null;
 let statusClock = 0; // performance.now() when status.now was the server's time
 let takesKey = "";
+let filterChosen = false; // once the user picks an export filter, the rig's no longer overrides it
 
 function seconds(value) {
   const total = Math.max(0, value);
@@ -33,6 +35,8 @@ function renderState() {
   $("toggle").textContent = recording ? "Stop" : "Record";
   const take = status && status.take;
   $("take-number").textContent = take ? `take ${take.number}` : status ? `${status.takes.length} takes` : "";
+  $("dropped").textContent = take ? `${take.frames} frames, ${take.dropped} dropped` : "";
+  $("dropped").classList.toggle("failed", Boolean(take && take.dropped));
   renderElapsed();
 }
 
@@ -43,10 +47,12 @@ function renderElapsed() {
 
 function renderFacts() {
   const camera = status.camera;
+  const recorded = camera && camera.mode ? `, ${camera.mode} → ${camera.encoder}` : "";
   $("camera").textContent = camera
-    ? `${camera.name}, ${camera.position}, ${camera.fps} fps, zoom ${camera.zoom.toFixed(1)}×${camera.torch ? ", torch" : ""}`
+    ? `${camera.name}, ${camera.position}${recorded}, ${camera.fps} fps, zoom ${camera.zoom.toFixed(1)}×${camera.torch ? ", torch" : ""}`
     : "none";
   $("filter").textContent = status.filter;
+  if (!filterChosen) $("export-filter").value = status.filter;
   const disk = status.disk;
   if (disk) {
     const gigabytes = (disk.free_bytes / 1e9).toFixed(1);
@@ -80,7 +86,14 @@ function renderTakes() {
     const caption = document.createElement("div");
     caption.className = "caption";
     caption.textContent = `${take.number}  ${seconds(take.duration)}${take.dropped ? `  ${take.dropped} dropped` : ""}`;
-    item.append(caption);
+    const remove = document.createElement("button");
+    remove.type = "button";
+    remove.className = "delete";
+    remove.textContent = "Delete";
+    remove.addEventListener("click", () => {
+      if (confirm(`Delete take ${take.number}? Its file is removed.`)) act(`take.delete ${take.number}`);
+    });
+    item.append(caption, remove);
     return item;
   }));
 }
@@ -144,6 +157,30 @@ function renderRuler(item) {
   ruler.replaceChildren(...parts);
 }
 
+// The sound's level: a bar a channel, RMS filled and the peak a mark, -60 to 0 dBFS.
+function renderMeter(reading) {
+  const floor = -60;
+  const at = (decibels) => `${Math.min(100, Math.max(0, (decibels - floor) / -floor * 100))}%`;
+  const meter = $("meter");
+  while (meter.children.length > reading.channels.length) meter.lastElementChild.remove();
+  while (meter.children.length < reading.channels.length) {
+    const row = document.createElement("div");
+    row.className = "meter-channel";
+    row.innerHTML = '<span class="meter-label"></span><div class="meter-bar"><div class="meter-rms"></div><div class="meter-peak"></div></div><span class="meter-text"></span>';
+    meter.append(row);
+  }
+  reading.channels.forEach((channel, index) => {
+    const row = meter.children[index];
+    row.dataset.peak = channel.peak;
+    row.classList.toggle("hot", channel.peak > -6);
+    row.classList.toggle("clipped", channel.clipped > 0);
+    row.querySelector(".meter-label").textContent = channel.label;
+    row.querySelector(".meter-rms").style.width = at(channel.rms);
+    row.querySelector(".meter-peak").style.left = at(channel.peak);
+    row.querySelector(".meter-text").textContent = `${channel.peak.toFixed(1)} dB`;
+  });
+}
+
 function lineText(line) {
   const t = line.t.toFixed(3).padStart(9);
   switch (line.type) {
@@ -189,6 +226,7 @@ function connect() {
   const events = new EventSource("/events");
   events.addEventListener("status", (event) => onStatus(JSON.parse(event.data)));
   events.addEventListener("line", (event) => addLine(JSON.parse(event.data)));
+  events.addEventListener("meter", (event) => renderMeter(JSON.parse(event.data)));
   events.addEventListener("error", () => {
     $("state-word").textContent = status ? $("state-word").textContent : "connecting";
   });
@@ -219,7 +257,16 @@ $("toggle").addEventListener("click", () => act("take.toggle"));
 $("delete-last").addEventListener("click", () => {
   if (confirm("Delete the last take? Its file is removed.")) act("take.delete-last");
 });
-$("export").addEventListener("click", () => act("takes.export"));
+$("export").addEventListener("click", () => act(`takes.export ${$("export-filter").value}`));
+$("export-filter").addEventListener("focus", () => { filterChosen = true; });
+$("preview-toggle").addEventListener("click", () => {
+  const shown = $("preview-box").hidden;
+  $("preview-box").hidden = !shown;
+  $("preview-toggle").setAttribute("aria-pressed", String(shown));
+  $("preview-toggle").textContent = shown ? "Hide framing" : "Show framing";
+  // Without a source the picture's connection closes, and the rig stops making them.
+  if (shown) $("preview").src = "/preview.mjpg"; else $("preview").removeAttribute("src");
+});
 document.addEventListener("keydown", (event) => {
   if (event.code !== "Space" || event.repeat || event.target instanceof HTMLInputElement) return;
   if (event.target instanceof HTMLButtonElement) return;
