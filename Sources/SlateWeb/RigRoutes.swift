@@ -19,7 +19,8 @@ struct RigRoutes: Sendable {
 
     func add(to router: Router<BasicRequestContext>) {
         router.get("/") { _, _ in self.file("index.html") }
-        for name in ["page.css", "page.js", "prompter.js"] { router.get("/\(name)") { _, _ in self.file(name) } }
+        // The pages have addresses of their own; their scripts and styles are served by name.
+        for name in page.files.keys where !name.hasSuffix(".html") { router.get("/\(name)") { _, _ in self.file(name) } }
         router.get("/status.json") { _, _ in self.status() }
         router.get("/prompter") { _, _ in self.file("prompter.html") }
         router.get("/prompter/script.json") { _, _ in

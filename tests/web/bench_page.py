@@ -16,6 +16,7 @@ test-pattern camera.
 Usage: python3 tests/web/bench_page.py   (SLATE names the binary)
 """
 
+import contextlib
 import json
 import os
 import re
@@ -102,21 +103,29 @@ def sse_latency():
           f"p99 {percentile(pipe, 0.99):.2f} ms; SSE/pipe median ratio {statistics.median(sse) / max(statistics.median(pipe), 1e-3):.1f}")
 
 
-def wrk_while_recording():
+@contextlib.contextmanager
+def recording_1080p(stop_at):
+    """slate run with a 1080p30 take recording from 1 s of its replay to `stop_at`, 2 s into the take:
+    (process, its page's port, the lines it printed so far). Ends when slate run has."""
     with tempfile.TemporaryDirectory(prefix="slate-bench-page-") as folder:
         recording = os.path.join(folder, "pedals.evemu")
         with open(recording, "w") as out:
-            out.write(pedal_session([1.0, 15.0], end=17.0))
+            out.write(pedal_session([1.0, stop_at], end=stop_at + 2.0))
         process, port = start(folder, os.path.join(HERE, "data", "bench-1080p.yaml"), recording)
         lines = []
         reader = threading.Thread(target=lambda: [lines.append(json.loads(l)) for l in process.stdout], daemon=True)
         reader.start()
         time.sleep(3.0)
+        yield process, port, lines
+        process.wait()
+        reader.join(5)
+
+
+def wrk_while_recording():
+    with recording_1080p(15.0) as (_, port, lines):
         wrk = subprocess.run(
             ["wrk", "-t", "2", "-c", "50", "-d", "10s", f"http://127.0.0.1:{port}/status.json"],
             capture_output=True, text=True, check=True).stdout
-        process.wait()
-        reader.join(5)
     rate = re.search(r"Requests/sec:\s+([\d.]+)", wrk).group(1)
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", wrk)
     stopped = [l for l in lines if l["type"] == "take" and l["event"] == "stopped"]
@@ -154,29 +163,22 @@ def watch_preview(port, stop, pictures):
             pictures.append(chunk.count(b"Content-Type: image/jpeg"))
 
 
-def ffmpeg_per_picture(folder, count=50):
+def ffmpeg_per_picture(count=50):
     """CPU seconds ffmpeg takes to scale a 1080p frame to 640 px and encode it as JPEG."""
-    raw = os.path.join(folder, "frames.yuv")
-    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", f"testsrc2=size=1920x1080:rate=5:duration={count / 5}",
-                    "-pix_fmt", "yuv420p", "-f", "rawvideo", "-y", raw], check=True)
-    before = os.times()
-    subprocess.run(["ffmpeg", "-v", "error", "-threads", "1", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "1920x1080",
-                    "-r", "5", "-i", raw, "-vf", "scale=640:-2:flags=area", "-c:v", "mjpeg", "-q:v", "3",
-                    "-f", "image2pipe", "-y", os.devnull], check=True)
-    after = os.times()
+    with tempfile.TemporaryDirectory(prefix="slate-bench-page-") as folder:
+        raw = os.path.join(folder, "frames.yuv")
+        subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", f"testsrc2=size=1920x1080:rate=5:duration={count / 5}",
+                        "-pix_fmt", "yuv420p", "-f", "rawvideo", "-y", raw], check=True)
+        before = os.times()
+        subprocess.run(["ffmpeg", "-v", "error", "-threads", "1", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "1920x1080",
+                        "-r", "5", "-i", raw, "-vf", "scale=640:-2:flags=area", "-c:v", "mjpeg", "-q:v", "3",
+                        "-f", "image2pipe", "-y", os.devnull], check=True)
+        after = os.times()
     return (after.children_user - before.children_user + after.children_system - before.children_system) / count
 
 
 def preview_cost():
-    with tempfile.TemporaryDirectory(prefix="slate-bench-page-") as folder:
-        recording = os.path.join(folder, "pedals.evemu")
-        with open(recording, "w") as out:
-            out.write(pedal_session([1.0, 30.0], end=31.0))
-        process, port = start(folder, os.path.join(HERE, "data", "bench-1080p.yaml"), recording)
-        lines = []
-        reader = threading.Thread(target=lambda: [lines.append(json.loads(l)) for l in process.stdout], daemon=True)
-        reader.start()
-        time.sleep(3.0)
+    with recording_1080p(30.0) as (process, port, lines):
         idle_before = cpu_over(process.pid, 8)
         stop, pictures = threading.Event(), []
         viewer = threading.Thread(target=watch_preview, args=(port, stop, pictures), daemon=True)
@@ -189,9 +191,7 @@ def preview_cost():
         viewer.join(5)
         time.sleep(1.0)
         idle_after = cpu_over(process.pid, 8)
-        process.wait()
-        reader.join(5)
-        reference = ffmpeg_per_picture(folder) if shutil.which("ffmpeg") else None
+    reference = ffmpeg_per_picture() if shutil.which("ffmpeg") else None
     take = next(l for l in lines if l["type"] == "take" and l["event"] == "stopped")
     idle = (idle_before + idle_after) / 2
     cost = watched - idle
