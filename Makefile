@@ -8,7 +8,8 @@ FAULTS := .build/faults/libslate-faults.so
 # The rig VM lane (scripts/rig-vm): qemu and the initramfs tools on the host,
 # and the tools the scenarios use inside the guest, which runs the host's root.
 VM_DEPS := qemu-system-x86 busybox-static kmod udev cpio xz-utils \
-	evemu-tools v4l-utils alsa-utils ffmpeg libinput-tools triggerhappy systemd
+	evemu-tools v4l-utils alsa-utils ffmpeg libinput-tools triggerhappy systemd \
+	dbus bluez bluez-test-tools python3-dbus python3-gi
 # The page's browser tests: Chromium, its WebDriver, and Selenium from PyPI.
 WEB_DEPS := chromium chromium-driver pip:selenium
 

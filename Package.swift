@@ -27,6 +27,7 @@ let package = Package(
                 .apt(["libavcodec-dev", "libavformat-dev", "libavfilter-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])
             ]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
         // C macros and ioctl numbers turned into functions and constants.
         .target(name: "CSlateShim"),
 
@@ -83,6 +84,10 @@ let package = Package(
             ]),
         .executableTarget(
             name: "slate-bench", dependencies: ["SlateCore", "SlateSystem", "SlateDevices", "SlateMedia", "SlateDaemon"]),
+        // The rig VM lane's emulated Bluetooth headset (libbluetooth, L2CAP): a test tool, not part of Slate.
+        .executableTarget(
+            name: "slate-headset",
+            dependencies: ["CBluetooth", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         .testTarget(name: "SlateCoreTests", dependencies: ["SlateCore"], resources: [.copy("Fixtures")]),
         // One test target per library module; SlateTestSupport holds what several of them share.

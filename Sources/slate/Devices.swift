@@ -102,6 +102,7 @@ struct Devices: ParsableCommand {
         details += ", \(device.codes.count) codes"
         if siblings > 1 { details += ", one of \(siblings) nodes of this device" }
         lines.append(details)
+        if let bluetooth = BluetoothAddresses(device) { lines.append("    Bluetooth: \(bluetooth.summary)") }
         if let error = entry.error { lines.append("    not readable: \(error)") }
         if entry.node.properties["SLATE_DEVICE"] == "1" { lines.append("    tagged by Slate's udev rules") }
         for match in binding?.matches ?? [] {

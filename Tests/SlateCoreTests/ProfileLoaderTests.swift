@@ -102,7 +102,7 @@ import Testing
             """
         #expect(
             errors(yaml) == [
-                "rig.yaml:3:29: error: unknown key 'colour' in match of input 'pedal' (expected name, bus, vendor, product, phys, has or udev)",
+                "rig.yaml:3:29: error: unknown key 'colour' in match of input 'pedal' (expected name, bus, vendor, product, phys, uniq, has or udev)",
                 "rig.yaml:6:7: error: unknown event code 'KEY_NOPE'",
                 "rig.yaml:7:14: error: unknown action or macro 'take.explode' in BTN_0",
                 "rig.yaml:8:7: error: BTN_MISC is bound twice: BTN_0 is already bound (line 7)",
@@ -236,6 +236,34 @@ import Testing
         #expect(profile.explainMatch(device)[0].reasons == ["bus usb is not bluetooth"])
         device.name = "Headset"
         #expect(profile.explainMatch(device)[0].reasons == ["name 'Headset' does not match '* (AVRCP)'"])
+    }
+
+    @Test func oneHeadsetAmongSeveralByItsUniq() throws {
+        let profile = try load(
+            """
+            inputs:
+              h:
+                match: {bus: bluetooth, uniq: "70:bf:92:*"}
+                bind: {KEY_PLAYCD: primary}
+            capture: {primary: {click: take.toggle}}
+            """)
+        var device = DeviceIdentity(
+            name: "Jabra Elite (AVRCP)", bus: Bus.bluetooth, phys: "00:1a:7d:da:71:13", uniq: "70:bf:92:01:02:03")
+        #expect(profile.inputIndex(matching: device) == 0)
+        #expect(profile.inputs[0].match[0].summary == #"bus bluetooth, uniq "70:bf:92:*""#)
+        device.uniq = ""
+        #expect(profile.explainMatch(device)[0].reasons == ["uniq '' does not match '70:bf:92:*'"])
+    }
+
+    @Test func aBluetoothNodesAddresses() throws {
+        let avrcp = DeviceIdentity(name: "Slate Headset (AVRCP)", bus: Bus.bluetooth, phys: "00:aa:01:00:00:23")
+        let addresses = try #require(BluetoothAddresses(avrcp))
+        #expect(addresses.device == nil && addresses.adapter == "00:AA:01:00:00:23")
+        #expect(addresses.summary == "device address not given (empty uniq), adapter 00:AA:01:00:00:23 (phys)")
+        let hid = DeviceIdentity(name: "Remote", bus: Bus.bluetooth, phys: "00:aa:01:00:00:23/0", uniq: "70:BF:92:01:02:03")
+        #expect(BluetoothAddresses(hid)?.summary == "device 70:BF:92:01:02:03 (uniq), adapter 00:AA:01:00:00:23 (phys)")
+        #expect(BluetoothAddresses(DeviceIdentity(name: "Pedal", bus: Bus.usb, phys: "usb-0000:00:14.0-1/input0")) == nil)
+        #expect(BluetoothAddresses.address(in: "zz:aa:01:00:00:23") == nil)
     }
 
     @Test func cameraControlsAndSoundsValidate() {

@@ -11,6 +11,7 @@ extension MatchRules {
             return "product \(Hex.id(device.product)) is not \(Hex.id(product))"
         }
         if let phys, !phys.matches(device.phys) { return "phys '\(device.phys)' does not match '\(phys)'" }
+        if let uniq, !uniq.matches(device.uniq) { return "uniq '\(device.uniq)' does not match '\(uniq)'" }
         if let missing = has.first(where: { !device.codes.contains($0) }) { return "the device has no \(missing.name)" }
         for (property, value) in udev {
             guard let actual = device.udev[property] else { return "udev property \(property) is not set" }
@@ -54,6 +55,7 @@ extension MatchRules {
         if let vendor { parts.append("vendor \(Hex.id(vendor))") }
         if let product { parts.append("product \(Hex.id(product))") }
         if let phys { parts.append("phys \"\(phys)\"") }
+        if let uniq { parts.append("uniq \"\(uniq)\"") }
         if !has.isEmpty { parts.append("has " + has.map(\.name).joined(separator: " ")) }
         for (property, value) in udev { parts.append("udev \(property)=\"\(value)\"") }
         return parts.isEmpty ? "any device" : parts.joined(separator: ", ")

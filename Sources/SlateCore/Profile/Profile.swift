@@ -97,6 +97,8 @@ public struct MatchRules: Sendable {
     public var vendor: UInt16?
     public var product: UInt16?
     public var phys: Glob?
+    /// The device's unique id (a Bluetooth device's address, when its driver sets it).
+    public var uniq: Glob?
     public var has: [EventCode] = []
     public var udev: [(property: String, value: Glob)] = []
 

@@ -149,13 +149,14 @@ struct ProfileParser {
     private mutating func parseMatchRules(_ node: Node, _ what: String) -> MatchRules? {
         guard let pairs = reader.mapping(node, "match of \(what)") else { return nil }
         reader.checkKeys(
-            pairs, allowed: ["name", "bus", "vendor", "product", "phys", "has", "udev"], in: "match of \(what)")
+            pairs, allowed: ["name", "bus", "vendor", "product", "phys", "uniq", "has", "udev"], in: "match of \(what)")
         if pairs.isEmpty { reader.error(node, "match of \(what) needs at least one rule") }
         var rules = MatchRules()
         for (key, _, value) in pairs {
             switch key {
             case "name": rules.name = reader.string(value, "name").map(Glob.init)
             case "phys": rules.phys = reader.string(value, "phys").map(Glob.init)
+            case "uniq": rules.uniq = reader.string(value, "uniq").map(Glob.init)
             case "vendor": rules.vendor = reader.integer(value, "vendor", in: 0...0xFFFF).map(UInt16.init)
             case "product": rules.product = reader.integer(value, "product", in: 0...0xFFFF).map(UInt16.init)
             case "bus": rules.bus = parseBus(value)
