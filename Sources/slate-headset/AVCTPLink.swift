@@ -1,5 +1,4 @@
 import CBluetooth
-import Glibc
 
 /// The headset's AVCTP control channel to the rig: an L2CAP socket from the
 /// headset's controller to PSM 23 of the rig's, at security level medium, so
@@ -38,9 +37,9 @@ final class AVCTPLink {
     /// An L2CAP channel from `adapter` to `psm` of `rig`, at security level medium.
     private static func channel(from adapter: bdaddr_t, to rig: bdaddr_t, psm: UInt16) throws(HeadsetError) -> Int32 {
         let fd = socket(AF_BLUETOOTH, Int32(SOCK_SEQPACKET.rawValue), BTPROTO_L2CAP)
-        guard fd >= 0 else { throw HeadsetError("socket(AF_BLUETOOTH, L2CAP)", errno: errno) }
+        guard fd >= 0 else { throw HeadsetError("socket(AF_BLUETOOTH, L2CAP)", errno: slate_headset_errno()) }
         func failure(_ what: String) -> HeadsetError {
-            let error = HeadsetError(what, errno: errno)
+            let error = HeadsetError(what, errno: slate_headset_errno())
             close(fd)
             return error
         }
@@ -76,8 +75,8 @@ final class AVCTPLink {
     func send(_ operation: UInt8, released: Bool) throws(HeadsetError) -> String? {
         label = (label + 1) & 0x0F
         let packet = PassThrough.command(operation, released: released, label: label)
-        guard packet.withUnsafeBytes({ Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == packet.count else {
-            throw HeadsetError("send a PASS THROUGH command", errno: errno)
+        guard packet.withUnsafeBytes({ CBluetooth.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == packet.count else {
+            throw HeadsetError("send a PASS THROUGH command", errno: slate_headset_errno())
         }
         var deadline = Self.answerTimeout
         while deadline > 0 {
@@ -98,13 +97,13 @@ final class AVCTPLink {
         guard ready > 0 else { return nil }
         var buffer = [UInt8](repeating: 0, count: 1024)
         let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        guard count > 0 else { throw HeadsetError("the rig closed AVCTP", errno: count == 0 ? 0 : errno) }
+        guard count > 0 else { throw HeadsetError("the rig closed AVCTP", errno: count == 0 ? 0 : slate_headset_errno()) }
         let packet = Array(buffer[0..<count])
         if packet.count >= 4, packet[0] & 0x02 == 0 {
             var answer = packet
             answer[0] |= 0x02
             answer[3] = 0x08
-            _ = answer.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            _ = answer.withUnsafeBytes { CBluetooth.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         }
         return packet
     }

@@ -1,6 +1,5 @@
 import CBluetooth
 import FoundationEssentials
-import Glibc
 
 /// The emulated headset: runs script steps against the rig and says what it
 /// sent and when, a JSON line each, its time `t` in seconds on CLOCK_MONOTONIC

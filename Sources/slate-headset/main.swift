@@ -1,6 +1,5 @@
 import ArgumentParser
 import CBluetooth
-import Glibc
 
 /// An emulated Bluetooth headset for Slate's rig VM lane: from a controller of
 /// its own it connects AVCTP to the rig's controller, as a headset's AVRCP
@@ -42,7 +41,7 @@ struct SlateHeadset: ParsableCommand {
         }
         let input: UnsafeMutablePointer<FILE>
         if let script {
-            guard let file = fopen(script, "r") else { throw ValidationError("\(script): \(String(cString: strerror(errno)))") }
+            guard let file = fopen(script, "r") else { throw ValidationError("\(script): \(String(cString: strerror(slate_headset_errno())))") }
             input = file
         } else {
             guard let standardInput = fdopen(STDIN_FILENO, "r") else { throw ValidationError("standard input cannot be read") }
