@@ -28,6 +28,7 @@ let package = Package(
             ]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // C macros and ioctl numbers turned into functions and constants.
         .target(name: "CSlateShim"),
 
@@ -66,6 +67,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Page")]),
+        // Links between rigs: MQTT through libmosquitto.
+        .target(name: "SlateNetwork", dependencies: ["SlateCore", "SlateSystem", "CMosquitto"]),
         // No C: the workers (camera session, take pipeline, exports) and the live rig, wired together.
         .target(
             name: "SlateDaemon",
@@ -119,6 +122,7 @@ let package = Package(
         .testTarget(
             name: "SlateWebTests",
             dependencies: ["SlateCore", "SlateSystem", "SlateWeb", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "SlateNetworkTests", dependencies: ["SlateNetwork", "SlateSystem", "SlateTestSupport"]),
         .testTarget(name: "slateTests", dependencies: ["slate"]),
     ]
 )

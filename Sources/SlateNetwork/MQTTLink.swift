@@ -1,0 +1,197 @@
+import CMosquitto
+import Synchronization
+
+/// One connection to an MQTT broker through libmosquitto. libmosquitto's own
+/// network thread connects, reconnects with backoff after a loss, keeps the
+/// connection alive and delivers what arrives; `onEvent` is called on that
+/// thread and must only hand the event on (to a mailbox). Publishing and
+/// subscribing never wait for the network.
+public final class MQTTLink: Sendable {
+    /// Where and as whom to connect.
+    public struct Settings: Sendable {
+        public var host: String
+        public var port: Int
+        public var clientID: String
+        public var username: String?
+        public var password: String?
+        /// A CA certificate file: the connection uses TLS, checked against it.
+        public var caFile: String?
+        /// Seconds between keep-alive pings; a client silent for 1.5 times this is gone.
+        public var keepAlive: Int
+        /// Published by the broker for this client if it goes without saying goodbye.
+        public var will: Message?
+
+        public init(
+            host: String, port: Int, clientID: String, username: String? = nil, password: String? = nil,
+            caFile: String? = nil, keepAlive: Int = 10, will: Message? = nil
+        ) {
+            self.host = host
+            self.port = port
+            self.clientID = clientID
+            self.username = username
+            self.password = password
+            self.caFile = caFile
+            self.keepAlive = keepAlive
+            self.will = will
+        }
+    }
+
+    /// A message, to publish or received.
+    public struct Message: Sendable, Equatable {
+        public var topic: String
+        public var payload: [UInt8]
+        public var qos: Int32
+        public var retain: Bool
+
+        public init(topic: String, payload: [UInt8], qos: Int32 = 0, retain: Bool = false) {
+            self.topic = topic
+            self.payload = payload
+            self.qos = qos
+            self.retain = retain
+        }
+    }
+
+    /// What happened on the connection.
+    public enum Event: Sendable, Equatable {
+        case connected
+        /// The broker refused the connection, or it was lost; libmosquitto tries again.
+        case disconnected(String)
+        case message(Message)
+    }
+
+    /// The libmosquitto client and the callback it calls, kept alive together.
+    private final class Client: @unchecked Sendable {
+        let handle: OpaquePointer
+        let onEvent: @Sendable (Event) -> Void
+
+        init(handle: OpaquePointer, onEvent: @escaping @Sendable (Event) -> Void) {
+            self.handle = handle
+            self.onEvent = onEvent
+        }
+    }
+
+    private static let library: Void = { mosquitto_lib_init() }()
+
+    private let client: Client
+    private let stopped = Mutex(false)
+    /// The box libmosquitto's callbacks find `client` through.
+    private let context: Unmanaged<Box>
+
+    private final class Box: @unchecked Sendable {
+        var client: Client?
+    }
+
+    /// Starts connecting to the broker in the background.
+    public init(_ settings: Settings, onEvent: @escaping @Sendable (Event) -> Void) throws(MQTTError) {
+        _ = Self.library
+        let box = Box()
+        let context = Unmanaged.passRetained(box)
+        guard let handle = mosquitto_new(settings.clientID, true, context.toOpaque()) else {
+            context.release()
+            throw MQTTError("create an MQTT client", code: MOSQ_ERR_NOMEM.rawValue)
+        }
+        let client = Client(handle: handle, onEvent: onEvent)
+        box.client = client
+        self.client = client
+        self.context = context
+        do {
+            try Self.configure(handle, settings)
+        } catch {
+            mosquitto_destroy(handle)
+            context.release()
+            throw error
+        }
+        mosquitto_connect_callback_set(handle) { _, object, code in
+            guard let client = object.map({ Unmanaged<Box>.fromOpaque($0).takeUnretainedValue() })?.client else { return }
+            client.onEvent(code == 0 ? .connected : .disconnected(String(cString: mosquitto_connack_string(code))))
+        }
+        mosquitto_disconnect_callback_set(handle) { _, object, code in
+            guard let client = object.map({ Unmanaged<Box>.fromOpaque($0).takeUnretainedValue() })?.client else { return }
+            client.onEvent(.disconnected(code == 0 ? "disconnected" : String(cString: mosquitto_strerror(code))))
+        }
+        mosquitto_message_callback_set(handle) { _, object, message in
+            guard let client = object.map({ Unmanaged<Box>.fromOpaque($0).takeUnretainedValue() })?.client,
+                let message = message?.pointee
+            else { return }
+            let payload = message.payload.map {
+                Array(UnsafeRawBufferPointer(start: $0, count: Int(message.payloadlen)))
+            } ?? []
+            client.onEvent(
+                .message(Message(topic: String(cString: message.topic), payload: payload, qos: message.qos, retain: message.retain)))
+        }
+        try Self.check(mosquitto_reconnect_delay_set(handle, 1, 30, true), "set the reconnect delay")
+        let connected = mosquitto_connect_async(handle, settings.host, Int32(settings.port), Int32(settings.keepAlive))
+        // A broker that cannot be reached now is tried again by the network thread.
+        if connected != MOSQ_ERR_SUCCESS.rawValue && connected != MOSQ_ERR_ERRNO.rawValue {
+            mosquitto_destroy(handle)
+            context.release()
+            throw MQTTError("connect to \(settings.host):\(settings.port)", code: connected)
+        }
+        if connected == MOSQ_ERR_ERRNO.rawValue { onEvent(.disconnected("the broker cannot be reached yet")) }
+        try Self.check(mosquitto_loop_start(handle), "start the MQTT network thread")
+    }
+
+    private static func configure(_ handle: OpaquePointer, _ settings: Settings) throws(MQTTError) {
+        if settings.username != nil || settings.password != nil {
+            try check(mosquitto_username_pw_set(handle, settings.username, settings.password), "set the MQTT user")
+        }
+        if let caFile = settings.caFile {
+            try check(mosquitto_tls_set(handle, caFile, nil, nil, nil, nil), "use TLS with \(caFile)")
+        }
+        if let will = settings.will {
+            let code = will.payload.withUnsafeBytes { bytes in
+                mosquitto_will_set(handle, will.topic, Int32(bytes.count), bytes.baseAddress, will.qos, will.retain)
+            }
+            try check(code, "set the last will on \(will.topic)")
+        }
+    }
+
+    private static func check(_ code: Int32, _ operation: String) throws(MQTTError) {
+        guard code == MOSQ_ERR_SUCCESS.rawValue else { throw MQTTError(operation, code: code) }
+    }
+
+    deinit { stop(sayingGoodbye: true) }
+
+    /// Queues `message`; it is sent once connected (QoS 1 and 2 are sent again
+    /// after a reconnect until the broker has them).
+    public func publish(_ message: Message) throws(MQTTError) {
+        let code = message.payload.withUnsafeBytes { bytes in
+            mosquitto_publish(
+                client.handle, nil, message.topic, Int32(bytes.count), bytes.baseAddress, message.qos, message.retain)
+        }
+        try Self.check(code, "publish on \(message.topic)")
+    }
+
+    /// Subscribes to `pattern` (with `+` and `#`); sent again on each reconnect by the caller.
+    public func subscribe(_ pattern: String, qos: Int32 = 1) throws(MQTTError) {
+        try Self.check(mosquitto_subscribe(client.handle, nil, pattern, qos), "subscribe to \(pattern)")
+    }
+
+    /// Ends the connection and joins the network thread. With `sayingGoodbye`
+    /// the broker is told (no last will); without it the connection just
+    /// closes, as a killed process's would, and the broker publishes the will.
+    public func stop(sayingGoodbye: Bool = true) {
+        let first = stopped.withLock { stopped in
+            defer { stopped = true }
+            return !stopped
+        }
+        guard first else { return }
+        if sayingGoodbye { mosquitto_disconnect(client.handle) }
+        mosquitto_loop_stop(client.handle, !sayingGoodbye)
+        mosquitto_destroy(client.handle)
+        context.release()
+    }
+}
+
+/// An MQTT operation that failed, with libmosquitto's reason.
+public struct MQTTError: Error, CustomStringConvertible, Sendable {
+    public var operation: String
+    public var reason: String
+
+    init(_ operation: String, code: Int32) {
+        self.operation = operation
+        reason = String(cString: mosquitto_strerror(code))
+    }
+
+    public var description: String { "cannot \(operation): \(reason)" }
+}
