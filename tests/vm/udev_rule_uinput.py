@@ -111,6 +111,10 @@ check(len(headset_clones) == 1 and not tagged(headset_clones[0]),
       "Slate's clone of the AVRCP device (%s) is not tagged" % headset_clones)
 check(monitor.stop() == 0, "monitor exits 0")
 headset.destroy()
+end = time.monotonic() + 10
+while clones_of("PCsensor FootSwitch", pedal.node, seconds=0) and time.monotonic() < end:
+    time.sleep(0.1)
+check(not clones_of("PCsensor FootSwitch", pedal.node, seconds=0), "the pedal's clone is gone with the monitor")
 
 # A user who can read the pedal, and /dev/uinput only in the slate-uinput group.
 os.chmod(pedal.node, 0o666)
@@ -168,7 +172,8 @@ def monitor_as(user, clone):
 
 log, clones = monitor_as(OUTSIDE, clone=False)
 check("not grabbing %s" % pedal.node in log and "join the slate-uinput group" in log and not clones,
-      "monitor outside slate-uinput listens without the grab and says what to do:\n" + log)
+      "monitor outside slate-uinput listens without the grab (clones %s of %s) and says what to do:\n%s" % (
+          clones, pedal.node, log))
 log, clones = monitor_as(MEMBER, clone=True)
 check(len(clones) == 1 and "not grabbing" not in log, "monitor in slate-uinput grabs the pedal with its clone %s%s" % (clones, log))
 
