@@ -73,7 +73,7 @@ let package = Package(
         .target(
             name: "SlateDaemon",
             dependencies: [
-                "SlateCore", "SlateSystem", "SlateDevices", "SlateMedia", "SlateWeb",
+                "SlateCore", "SlateSystem", "SlateDevices", "SlateMedia", "SlateWeb", "SlateNetwork",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),

@@ -13,8 +13,10 @@ public struct EffectCarrier {
     public var sounds: SoundPlayer?
     /// Records takes; nil where nothing is recorded (monitor).
     public var recorder: LiveRecorder?
-    /// Also given each report line as JSON holds it (the rig's page).
-    var lines: ((ReportLine) -> Void)?
+    /// Also given each report, and its line as JSON holds it (the rig's page, the broker).
+    var lines: ((Report, ReportLine) -> Void)?
+    /// Sends `rigs` and `rig` commands; nil where the rig joins no broker.
+    var network: RigNetwork?
     let log: Logger
 
     public init(printer: ReportPrinter, sounds: SoundPlayer?, recorder: LiveRecorder? = nil, log: Logger) {
@@ -36,7 +38,7 @@ public struct EffectCarrier {
                 printer.print(report, dispatched: dispatched)
                 if let lines {
                     let line = ReportLine(report, origin: printer.format.origin, dispatched: dispatched)
-                    lines(line)
+                    lines(report, line)
                     given.append(line)
                 }
             case .play(let sound): sounds?.play(sound.sound)
@@ -44,6 +46,8 @@ public struct EffectCarrier {
             case .take(let command, let time): recorder?.perform(command, at: time)
             case .camera(let command, let time): recorder?.apply(command, at: time)
             case .preset(let command, let time): recorder?.preset(command, at: time)
+            case .rigs(let command, let time):
+                if let network { given += carryOut([.report(network.send(command, at: time))]) }
             case .attachment: break
             }
         }

@@ -257,7 +257,8 @@ public final class LiveRecorder {
         let folder = settings.work
         switch event {
         case .opened(let take, let number, let firstFrame):
-            pending.append((.takeStarted(take: number, path: folder.file(take.file), firstFrame: firstFrame), now))
+            pending.append(
+                (.takeStarted(take: number, path: folder.file(take.file), firstFrame: firstFrame, realtimeNs: take.started * 1000), now))
         case .closed(let take, let number, let early, let sound):
             let summary = TakeSummary(
                 take: number, path: folder.file(take.file), duration: take.duration, frames: take.frames,

@@ -35,6 +35,10 @@ public final class RunDaemon {
     private var recording: (path: String, timeline: Timeline)?
     /// The rig's page, when it is served.
     private var page: PagePublisher?
+    /// The rig's place on the broker, when the profile joins one.
+    private var network: RigNetwork?
+    /// The status the page shows and the broker keeps, when either is there.
+    private var gatherer: RigStatusGatherer?
 
     public init(
         profilePath: String, profile: Profile, recording: (path: String, parsed: InputRecording)?,
@@ -59,7 +63,6 @@ public final class RunDaemon {
             let page = try PagePublisher(
                 listen: pageSettings.listen, token: pageSettings.token, work: settings.work, preview: recorder.preview,
                 gauges: recorder.gauges, origin: start, wake: wake, logger: log)
-            effects.lines = { [page] in page.publish($0) }
             page.board.publish(script: prompter?.script)
             self.page = page
             log.notice("the rig's page: \(pageSettings.url(page.server.address))")
@@ -67,11 +70,20 @@ public final class RunDaemon {
                 log.notice("\(page.server.address) is not a loopback address: every request needs the token of \(pageSettings.tokenPath): open the page once as /?token=TOKEN")
             }
         }
+        if let mqtt = profile.mqtt {
+            let password = try mqtt.passwordFile.map { try SecretFile.load(UserPath.expand($0)) }
+            network = try RigNetwork(spec: mqtt, password: password, wake: wake, logger: log)
+            effects.network = network
+        }
+        if page != nil || network != nil {
+            gatherer = RigStatusGatherer(work: settings.work, gauges: recorder.gauges)
+        }
         let book = RigBook(
             camera: profile.camera, takes: recorder.availableTakes, camera: .absent, prompter: prompter?.prompter)
         var machine = RigMachine(profile: profile, book: book, captureActive: false)
         machine.reportsAppliedControls = timing
         rig = RigDriver(machine)
+        if gatherer != nil { effects.lines = { [unowned self] report, line in lineWentOut(report, line) } }
         if let recording {
             // Checked now, played from when the camera is ready.
             let timeline = Timeline(recording: recording.parsed)
@@ -85,8 +97,11 @@ public final class RunDaemon {
     /// Runs until SIGINT or SIGTERM (or the recording's end); false when the
     /// camera could not be opened at start.
     public func run() -> Bool {
-        // The page's clients see their streams end, however run ends.
-        defer { page?.stop() }
+        // The page's clients see their streams end, and the other rigs see this one go, however run ends.
+        defer {
+            page?.stop()
+            network?.stop()
+        }
         do {
             try loop.watch(wake.fd) { [wake] in wake.clear() }
             try loop.handleSignals([Signal.interrupt, Signal.terminate, Signal.hangUp, Signal.child]) { [unowned self] signal in
@@ -113,7 +128,10 @@ public final class RunDaemon {
         do {
             try loop.run(
                 nextDeadline: { [unowned self] in
-                    [rig.machine.nextDeadline, inputs?.nextDeadline, replay?.nextDeadline, cameraRetryAt, page?.nextDeadline]
+                    [
+                        rig.machine.nextDeadline, inputs?.nextDeadline, replay?.nextDeadline, cameraRetryAt, page?.nextDeadline,
+                        network?.nextDeadline,
+                    ]
                         .compactMap { $0 }.min()
                 },
                 afterWake: { [unowned self] in tick() })
@@ -165,10 +183,28 @@ public final class RunDaemon {
         }
         effects.carryOut(rig.takeEffects())
         page?.runRequests(rig: rig, profile: profile, effects: effects, at: now)
+        network?.poll(rig: rig, profile: profile, effects: effects, at: now)
         effects.printer.output.flush()
-        page?.publishStatus(
-            machine: rig.machine, takes: recorder.takeList, sound: recorder.soundSource,
-            exporting: recorder.isExporting, origin: effects.printer.format.origin, at: now)
+        publishStatus(at: now)
+    }
+
+    /// The rig's status, to the page and the broker.
+    private func publishStatus(at now: Instant) {
+        guard let gatherer else { return }
+        let takes = recorder.takeList
+        let (status, reading) = gatherer.status(
+            machine: rig.machine, takes: takes, sound: recorder.soundSource, exporting: recorder.isExporting,
+            previewers: page?.previewers ?? 0, origin: effects.printer.format.origin, at: now)
+        page?.publish(status, reading: reading, takes: takes, at: now)
+        network?.publish(status)
+    }
+
+    /// A report line went out: the status follows it, and the page's clients
+    /// and the other rigs get it.
+    private func lineWentOut(_ report: Report, _ line: ReportLine) {
+        gatherer?.follow(line)
+        page?.publish(line)
+        network?.publish(report, line, text: effects.printer.format.body(report), at: MonotonicClock.now())
     }
 
     /// Hands the recorder's facts to the rig and carries out what they call
@@ -274,6 +310,9 @@ public final class RunDaemon {
                 OutputStream.writeError("slate run: \(error)")
                 loop.stop()
                 return
+            }
+            if loaded.mqtt != profile.mqtt {
+                log.warning("the mqtt section changed: the broker is joined at start, so this takes effect when slate run starts again")
             }
             if loaded.audio != profile.audio {
                 log.warning("the audio section changed: the sound device is opened at start, so this takes effect when slate run starts again")

@@ -16,6 +16,8 @@ public final class MQTTLink: Sendable {
         public var password: String?
         /// A CA certificate file: the connection uses TLS, checked against it.
         public var caFile: String?
+        /// TLS checked against the system's certificates (when there is no `caFile`).
+        public var systemCertificates: Bool
         /// Seconds between keep-alive pings; a client silent for 1.5 times this is gone.
         public var keepAlive: Int
         /// Published by the broker for this client if it goes without saying goodbye.
@@ -23,8 +25,9 @@ public final class MQTTLink: Sendable {
 
         public init(
             host: String, port: Int, clientID: String, username: String? = nil, password: String? = nil,
-            caFile: String? = nil, keepAlive: Int = 10, will: Message? = nil
+            caFile: String? = nil, systemCertificates: Bool = false, keepAlive: Int = 10, will: Message? = nil
         ) {
+            self.systemCertificates = systemCertificates
             self.host = host
             self.port = port
             self.clientID = clientID
@@ -137,6 +140,8 @@ public final class MQTTLink: Sendable {
         }
         if let caFile = settings.caFile {
             try check(mosquitto_tls_set(handle, caFile, nil, nil, nil, nil), "use TLS with \(caFile)")
+        } else if settings.systemCertificates {
+            try check(mosquitto_tls_set(handle, nil, systemCertificates, nil, nil, nil), "use TLS with \(systemCertificates)")
         }
         if let will = settings.will {
             let code = will.payload.withUnsafeBytes { bytes in
@@ -145,6 +150,9 @@ public final class MQTTLink: Sendable {
             try check(code, "set the last will on \(will.topic)")
         }
     }
+
+    /// Where Debian keeps the certificates the system trusts.
+    private static let systemCertificates = "/etc/ssl/certs"
 
     private static func check(_ code: Int32, _ operation: String) throws(MQTTError) {
         guard code == MOSQ_ERR_SUCCESS.rawValue else { throw MQTTError(operation, code: code) }

@@ -15,6 +15,8 @@ public struct Profile: Sendable {
     public var http: HTTPListen?
     /// The teleprompter's script and how it scrolls; nil: no prompter.
     public var prompter: PrompterSpec?
+    /// The broker the rig joins, and its name there; nil: it joins none.
+    public var mqtt: MQTTSpec?
 }
 
 /// Button roles, as in `AVCaptureEventInteraction`'s primary and secondary handlers.

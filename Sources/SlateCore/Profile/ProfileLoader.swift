@@ -4,7 +4,7 @@ import Yams
 /// unknown codes and actions, bad durations, a button bound twice, recursive
 /// macros and an empty rig are errors, all reported with their positions.
 public enum ProfileLoader {
-    static let sections = ["description", "inputs", "capture", "macros", "camera", "controls", "sounds", "audio", "http", "prompter"]
+    static let sections = ["description", "inputs", "capture", "macros", "camera", "controls", "sounds", "audio", "http", "prompter", "mqtt"]
 
     public static func load(_ text: String, file: String) -> Result<Profile, ProfileErrors> {
         var loader = ProfileParser(file: file)
@@ -61,6 +61,8 @@ struct ProfileParser {
     private var controls: [ControlSpec] = []
     /// Whether the profile has a prompter, which `prompter.*` actions need.
     private var hasPrompter = false
+    /// Whether the profile joins a broker, which `rigs` and `rig` need.
+    var hasMQTT = false
 
     init(file: String) { reader = YAMLReader(file: file) }
 
@@ -71,6 +73,7 @@ struct ProfileParser {
         controls = profile.controls
         macroNames = Set(profile.macros.keys)
         hasPrompter = profile.prompter != nil
+        hasMQTT = profile.mqtt != nil
     }
 
     mutating func parse(_ root: Node) -> Profile {
@@ -89,6 +92,8 @@ struct ProfileParser {
         if let node = section("http") { profile.http = parseHTTP(node.value) }
         if let node = section("prompter") { profile.prompter = parsePrompter(node.value) }
         hasPrompter = profile.prompter != nil
+        if let node = section("mqtt") { profile.mqtt = parseMQTT(node.value) }
+        hasMQTT = profile.mqtt != nil
         if let node = section("controls") { (profile.controls, profile.controlSettings) = parseControls(node.value) }
         controls = profile.controls
         if let node = section("macros") { declareMacros(node.value) }
@@ -418,6 +423,8 @@ struct ProfileParser {
         case "preset.load", "preset.save":
             guard let slot = reader.integer(argument, name, in: PresetFile.slots) else { return nil }
             return .action(name == "preset.load" ? .presetLoad(slot) : .presetSave(slot))
+        case "rigs", "rig":
+            return rigsAction(name, argument)
         case "sound":
             guard let sound = reader.string(argument, "sound") else { return nil }
             guard sounds.isKnown(sound) else {

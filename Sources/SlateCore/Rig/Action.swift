@@ -26,6 +26,8 @@ public enum Action: Hashable, Sendable {
     case presetSave(Int)
     /// Something asked of the teleprompter (`prompter.pause`, `prompter.back 5`, ...).
     case prompter(PrompterAction)
+    /// An action sent to other rigs through the broker (`rigs take.start`, `rig cam-b zoom.set 2`).
+    case rigs(RigsAction)
 
     /// The name a profile uses, e.g. `take.toggle`.
     public var name: String {
@@ -65,6 +67,11 @@ public enum Action: Hashable, Sendable {
             case .back: "prompter.back"
             case .top: "prompter.top"
             }
+        case .rigs(let action):
+            switch action.target {
+            case .every: "rigs"
+            case .rig: "rig"
+            }
         }
     }
 
@@ -81,10 +88,10 @@ public enum Action: Hashable, Sendable {
 
     /// Actions that take an argument: `zoom.set 2`, `zoom.step 0.5`, `sound shutter`,
     /// `wait 200ms`, `exec [argv]`, `control.adjust 2`, `control.set NAME VALUE`, `control.reset NAME`,
-    /// `take.delete 3`, `takes.export mono`.
+    /// `take.delete 3`, `takes.export mono`, `rigs take.start`, `rig cam-b zoom.set 2`.
     public static let argumentNames: Set<String> = [
         "take.delete", "takes.export", "zoom.set", "zoom.step", "sound", "wait", "exec", "control.adjust", "control.set", "control.reset",
-        "preset.load", "preset.save", "prompter.back",
+        "preset.load", "preset.save", "prompter.back", "rigs", "rig",
     ]
 
     /// The recorder operation behind this action, if it is one.
@@ -101,7 +108,7 @@ public enum Action: Hashable, Sendable {
         case .torchToggle: .torchToggle
         case .filterNext: .filterNext
         case .prompter(let action): .prompter(action)
-        case .takeToggle, .zoomStep, .sound, .wait, .exec, .control, .presetLoad, .presetSave: nil
+        case .takeToggle, .zoomStep, .sound, .wait, .exec, .control, .presetLoad, .presetSave, .rigs: nil
         }
     }
 }

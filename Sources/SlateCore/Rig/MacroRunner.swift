@@ -85,6 +85,11 @@ struct MacroRunner {
                 } else {
                     deck.loadPreset(slot, at: time, into: &out)
                 }
+            case .rigs(let action):
+                out.append(.report(.action(report)))
+                var text = action.text
+                if text == Action.takeToggle.name { text = book.isRecording ? Action.takeStop.name : Action.takeStart.name }
+                out.append(.rigs(RigsCommand(target: action.target, text: text), at: time))
             case .takeToggle:
                 perform(book.isRecording ? .stop : .start, &report, &program, book: &book, into: &out)
             case .zoomStep(let amount):

@@ -6,9 +6,12 @@ public enum Report: Sendable {
     case take(TakeReport)
     case ignored(IgnoredReport)
     case control(ControlReport)
+    /// What other rigs did, or this rig's link to them.
+    case rig(RigReport)
 
     public var time: Instant {
         switch self {
+        case .rig(let report): report.time
         case .control(let report): report.time
         case .ignored(let report): report.time
         case .phase(let report): report.time
@@ -117,12 +120,15 @@ public struct TakeReport: Sendable {
     public var done: Double?
     /// Why it failed, or how an export was made.
     public var message: String?
+    /// For a started take, its first frame's instant on CLOCK_REALTIME (ns since 1970).
+    public var realtimeNs: Int64?
 
     public init(
         time: Instant, event: Event, take: Int? = nil, path: String? = nil, duration: Duration? = nil,
         frames: Int? = nil, dropped: Int? = nil, sound: SoundSummary? = nil, done: Double? = nil,
-        message: String? = nil
+        message: String? = nil, realtimeNs: Int64? = nil
     ) {
+        self.realtimeNs = realtimeNs
         self.time = time
         self.event = event
         self.take = take

@@ -12,13 +12,17 @@ public struct ReportFormat: Sendable {
     }
 
     public func text(_ report: Report) -> String {
-        let time = Self.pad(report.time.seconds(since: origin, decimals: 3), 9, right: true)
+        Self.pad(report.time.seconds(since: origin, decimals: 3), 9, right: true) + "  " + body(report)
+    }
+
+    /// The line without its time: `take     started take 1 ...`.
+    public func body(_ report: Report) -> String {
         switch report {
         case .phase(let report):
-            return "\(time)  capture  " + Self.pad(report.input, 12) + " " + Self.pad(report.code.name, 16) + " "
+            return "capture  " + Self.pad(report.input, 12) + " " + Self.pad(report.code.name, 16) + " "
                 + Self.pad(report.role?.rawValue ?? "direct", 9) + " " + report.phase.rawValue
         case .action(let action):
-            var line = "\(time)  action   " + Self.pad(actionText(action), 22)
+            var line = "action   " + Self.pad(actionText(action), 22)
             if let outcome = action.outcome { line += " -> " + outcome.summary }
             var origin: [String] = []
             if let macro = action.macro { origin.append("macro \(macro)") }
@@ -31,16 +35,18 @@ public struct ReportFormat: Sendable {
             if !origin.isEmpty { line += "  (" + origin.joined(separator: "; ") + ")" }
             return Self.trimTrailing(line)
         case .sound(let sound):
-            var line = "\(time)  sound    " + sound.sound
+            var line = "sound    " + sound.sound
             if let file = sound.file { line += " " + file }
             if let input = sound.input { line += "  (\(input))" }
             return line
         case .take(let take):
-            return "\(time)  take     " + takeText(take)
+            return "take     " + takeText(take)
+        case .rig(let rig):
+            return "rig      " + rig.text
         case .control(let control):
-            return Self.trimTrailing("\(time)  control  " + Self.pad(control.control, 12) + " " + controlText(control))
+            return Self.trimTrailing("control  " + Self.pad(control.control, 12) + " " + controlText(control))
         case .ignored(let ignored):
-            return "\(time)  ignored  " + Self.pad(ignored.input, 12) + " " + Self.pad(ignored.code.name, 16) + " "
+            return "ignored  " + Self.pad(ignored.input, 12) + " " + Self.pad(ignored.code.name, 16) + " "
                 + ignored.reason.text
         }
     }
@@ -98,6 +104,7 @@ public struct ReportFormat: Sendable {
         case .presetLoad(let slot), .presetSave(let slot), .takeDelete(let slot): return action.action.name + " \(slot)"
         case .takesExport(let filter?): return "takes.export " + filter.rawValue
         case .prompter(.back(let duration)): return "prompter.back " + NumberText.format(duration.inSeconds(decimals: 3))
+        case .rigs(let rigs): return rigs.description
         default: return action.action.name
         }
     }

@@ -10,13 +10,14 @@ public struct ReportLine: Codable, Hashable, Sendable {
     public var fields: Fields
 
     /// The fields of each type of report; the case is the line's `type`.
-    public enum Fields: Hashable, Sendable {
+    public indirect enum Fields: Hashable, Sendable {
         case capture(Capture)
         case action(Action)
         case sound(Sound)
         case take(Take)
         case ignored(Ignored)
         case control(Control)
+        case rig(Rig)
     }
 
     /// A bound button's phase; `role` is `direct` for a button bound to actions.
@@ -39,6 +40,9 @@ public struct ReportLine: Codable, Hashable, Sendable {
         public var argv: [String]?
         /// The filter a `takes.export` chose.
         public var filter: String?
+        /// The rig a `rig` action is sent to, and the action `rig` and `rigs` send.
+        public var rig: String?
+        public var command: String?
         public var macro: String?
         public var input: String?
         public var code: String?
@@ -74,6 +78,30 @@ public struct ReportLine: Codable, Hashable, Sendable {
         /// The part of an export's frames written, 0...1 to the hundredth, rounded down.
         public var done: Double?
         public var message: String?
+        /// A started take's first frame on CLOCK_REALTIME, in nanoseconds since 1970.
+        public var realtimeNs: Int64?
+
+        enum CodingKeys: String, CodingKey {
+            case event, take, takes, path, duration, frames, dropped, sound, done, message
+            case realtimeNs = "realtime_ns"
+        }
+    }
+
+    /// Another rig's line, a rig coming or going, a command refused, or how
+    /// far apart the rigs' first frames of a synchronized take were.
+    public struct Rig: Codable, Hashable, Sendable {
+        public var rig: String
+        public var event: String
+        public var text: String?
+        public var line: ReportLine?
+        public var spreadMs: Double?
+        /// Each rig's first frame after the earliest, in milliseconds.
+        public var firstFrames: [String: Double]?
+
+        enum CodingKeys: String, CodingKey {
+            case rig, event, text, line
+            case spreadMs = "spread_ms", firstFrames = "first_frames"
+        }
     }
 
     /// A press that did nothing, and why.
@@ -121,6 +149,9 @@ public struct ReportLine: Codable, Hashable, Sendable {
             case .takesExport(let filter): action.filter = filter?.rawValue
             case .prompter(.back(let duration)): action.value = duration.inSeconds(decimals: 3)
             case .exec(let argv): action.argv = argv
+            case .rigs(let rigs):
+                action.command = rigs.text
+                if case .rig(let name) = rigs.target { action.rig = name }
             default: break
             }
             action.macro = report.macro
@@ -141,7 +172,10 @@ public struct ReportLine: Codable, Hashable, Sendable {
                 Take(
                     event: take.event.rawValue, take: export ? nil : take.take, takes: export ? take.take : nil,
                     path: take.path, duration: take.duration.map { $0.inSeconds(decimals: 3) }, frames: take.frames,
-                    dropped: take.dropped, sound: take.sound, done: take.done, message: take.message))
+                    dropped: take.dropped, sound: take.sound, done: take.done, message: take.message,
+                    realtimeNs: take.realtimeNs))
+        case .rig(let report):
+            fields = .rig(report.fields)
         case .ignored(let ignored):
             fields = .ignored(Ignored(input: ignored.input, code: ignored.code.name, reason: ignored.reason.text))
         case .control(let control):
@@ -159,7 +193,7 @@ public struct ReportLine: Codable, Hashable, Sendable {
     }
 
     private enum Kind: String, Codable {
-        case capture, action, sound, take, ignored, control
+        case capture, action, sound, take, ignored, control, rig
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -177,6 +211,7 @@ public struct ReportLine: Codable, Hashable, Sendable {
         case .take: fields = .take(try Take(from: decoder))
         case .ignored: fields = .ignored(try Ignored(from: decoder))
         case .control: fields = .control(try Control(from: decoder))
+        case .rig: fields = .rig(try Rig(from: decoder))
         }
     }
 
@@ -204,6 +239,9 @@ public struct ReportLine: Codable, Hashable, Sendable {
         case .control(let control):
             try container.encode(Kind.control, forKey: .type)
             try control.encode(to: encoder)
+        case .rig(let rig):
+            try container.encode(Kind.rig, forKey: .type)
+            try rig.encode(to: encoder)
         }
     }
 }

@@ -179,12 +179,12 @@ public struct RigBook: Sendable {
     /// report lines and the effects it calls for.
     public mutating func enter(_ fact: RigFact, at time: Instant, into effects: inout [RigEffect]) {
         switch fact {
-        case .takeStarted(let take, let path, let firstFrame):
+        case .takeStarted(let take, let path, let firstFrame, let realtimeNs):
             if isRecording {
                 recordingOpened = true
                 prompter?.setRecording(true, at: firstFrame)
             }
-            report(TakeReport(time: firstFrame, event: .started, take: take, path: path), into: &effects)
+            report(TakeReport(time: firstFrame, event: .started, take: take, path: path, realtimeNs: realtimeNs), into: &effects)
         case .takeStopped(let summary, let early):
             report(
                 TakeReport(

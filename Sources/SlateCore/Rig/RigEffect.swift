@@ -18,6 +18,8 @@ public enum RigEffect: Sendable {
     case camera(CameraCommand, at: Instant)
     /// Save or load a preset of the camera's controls.
     case preset(PresetCommand, at: Instant)
+    /// A command for other rigs (and, for `rigs`, this one), to send through the broker.
+    case rigs(RigsCommand, at: Instant)
 
     /// The result of attaching a device.
     public enum Attachment: Sendable {

@@ -40,8 +40,9 @@ public struct ActionRequest: Sendable {
 /// closed, deleted and exported, how far an export has got, failures, and the
 /// camera opened or lost.
 public enum RigFact: Sendable {
-    /// A take's first frame was captured at `firstFrame`.
-    case takeStarted(take: Int, path: String, firstFrame: Instant)
+    /// A take's first frame was captured at `firstFrame`; `realtimeNs` is that
+    /// instant on CLOCK_REALTIME (nanoseconds since 1970).
+    case takeStarted(take: Int, path: String, firstFrame: Instant, realtimeNs: Int64? = nil)
     /// A take was closed; `early` says why when it ended before it was asked to
     /// (disk full, camera lost).
     case takeStopped(TakeSummary, early: String?)
