@@ -80,7 +80,7 @@ let package = Package(
         .executableTarget(
             name: "slate",
             dependencies: [
-                "SlateCore", "SlateSystem", "SlateDevices", "SlateMedia", "SlateDaemon",
+                "SlateCore", "SlateSystem", "SlateDevices", "SlateMedia", "SlateDaemon", "SlateNetwork",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),

@@ -7,6 +7,7 @@
 #include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/syscall.h>
+#include <sys/timex.h>
 #include <unistd.h>
 #include "CSlateShim.h"
 #include <sys/ioctl.h>
@@ -32,3 +33,12 @@ int slate_renameat_noreplace(int from_folder, const char *from, int to_folder, c
 long slate_getrandom(void *buffer, size_t length) { return (long)getrandom(buffer, length, 0); }
 
 const char *slate_errno_name(int error) { return strerrorname_np(error); }
+
+int slate_clock_status(long *estimated_error, long *maximum_error) {
+    struct timex status = {0};
+    int state = adjtimex(&status);
+    if (state == -1) return -1;
+    *estimated_error = status.esterror;
+    *maximum_error = status.maxerror;
+    return state == TIME_ERROR || (status.status & STA_UNSYNC) ? 0 : 1;
+}

@@ -201,5 +201,10 @@ public struct MQTTError: Error, CustomStringConvertible, Sendable {
         reason = String(cString: mosquitto_strerror(code))
     }
 
+    public init(_ operation: String, reason: String) {
+        self.operation = operation
+        self.reason = reason
+    }
+
     public var description: String { "cannot \(operation): \(reason)" }
 }

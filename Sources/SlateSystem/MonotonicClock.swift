@@ -1,3 +1,4 @@
+import CSlateShim
 import Glibc
 import SlateCore
 
@@ -30,5 +31,17 @@ public enum MonotonicClock {
         var spec = timespec(
             tv_sec: Int(instant.microseconds / 1_000_000), tv_nsec: Int(instant.microseconds % 1_000_000) * 1000)
         while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &spec, nil) == EINTR {}
+    }
+}
+
+/// CLOCK_REALTIME's discipline, as the kernel holds it (adjtimex, read only).
+public enum RealtimeClock {
+    /// Whether an NTP or PTP daemon keeps it synchronized and how closely; nil where the kernel will not say.
+    public static func sync() -> ClockSync? {
+        var estimated = 0, maximum = 0
+        let state = slate_clock_status(&estimated, &maximum)
+        guard state >= 0 else { return nil }
+        return ClockSync(
+            synchronized: state == 1, estimatedErrorMicroseconds: Int64(estimated), maximumErrorMicroseconds: Int64(maximum))
     }
 }

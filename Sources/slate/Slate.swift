@@ -14,7 +14,7 @@ struct Slate: ParsableCommand {
         subcommands: [
             Check.self, ReplayCommand.self, MonitorCommand.self, Devices.self, RecordInput.self, Sound.self, Audio.self, Cameras.self,
             Controls.self,
-            Run.self, Record.self, RecordPattern.self, Takes.self, Codes.self, ProbeEncoder.self,
+            Run.self, Rigs.self, Record.self, RecordPattern.self, Takes.self, Codes.self, ProbeEncoder.self,
         ])
 
     /// Exit status for bad input: an invalid profile or recording.

@@ -107,7 +107,7 @@ struct Takes: ParsableCommand {
                         JSONLine.encode(
                             TakeListLine(
                                 number: index + 1, path: folder.file(take.file), thumbnail: take.thumbnail.map(folder.file),
-                                start: UTCTime.format(microseconds: take.started), duration: take.duration.inSeconds(decimals: 3),
+                                start: UTCTime.format(microseconds: take.started), realtimeNs: take.started &* 1000, duration: take.duration.inSeconds(decimals: 3),
                                 frames: take.frames, dropped: take.dropped, codec: take.codec, recording: take.recording,
                                 kept: take.kept)))
                 } else {

@@ -27,4 +27,9 @@ long slate_getrandom(void *buffer, size_t length);
 /* errno's symbolic name, "ENODEV" (strerrorname_np), or NULL for an unknown number. */
 const char *slate_errno_name(int error);
 
+/* The kernel's clock discipline as NTP or PTP daemons keep it (adjtimex with no
+   change): 1 synchronized, 0 not, -1 unreadable; the estimated and maximum
+   errors in microseconds. */
+int slate_clock_status(long *estimated_error, long *maximum_error);
+
 #endif

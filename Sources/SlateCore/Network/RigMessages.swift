@@ -46,19 +46,19 @@ public struct RigState: Codable, Equatable, Sendable {
     public var controls: [String: String]?
     public var diskFreeBytes: Int64?
     public var diskSecondsLeft: Int64?
-    /// When the state was published (CLOCK_REALTIME, ns since 1970).
-    public var realtimeNs: Int64?
+    /// How well the rig's clock is kept; nil where the kernel will not say.
+    public var clock: ClockSync?
     public var version: String?
 
     enum CodingKeys: String, CodingKey {
-        case online, recording, take, takes, camera, controls, version
-        case diskFreeBytes = "disk_free_bytes", diskSecondsLeft = "disk_seconds_left", realtimeNs = "realtime_ns"
+        case online, recording, take, takes, camera, controls, clock, version
+        case diskFreeBytes = "disk_free_bytes", diskSecondsLeft = "disk_seconds_left"
     }
 
     public init(online: Bool) { self.online = online }
 
     /// An online rig's state, from the status its page shows.
-    public init(_ status: RigStatus, version: String, realtimeNs: Int64? = nil) {
+    public init(_ status: RigStatus, clock: ClockSync?, version: String) {
         online = true
         recording = status.recording
         take = status.take?.number
@@ -68,10 +68,34 @@ public struct RigState: Codable, Equatable, Sendable {
             ? nil : Dictionary(status.controls.items.map { ($0.name, $0.text) }, uniquingKeysWith: { first, _ in first })
         diskFreeBytes = status.disk?.freeBytes
         diskSecondsLeft = status.disk?.secondsLeft
-        self.realtimeNs = realtimeNs
+        self.clock = clock
         self.version = version
     }
 
     /// The payload the broker keeps for a rig gone without saying goodbye.
     public static let offlinePayload = Array(JSONLine.encode(RigState(online: false)).utf8)
+
+    /// As `slate rigs` lists it: `cam-a  online  recording take 3  testpattern 30 fps (640x360 h264 ...)  disk 12.3 GB free  clock ...`.
+    public func text(rig: String) -> String {
+        guard online else { return "\(rig)  offline" }
+        var parts = [rig, "online"]
+        if recording == true {
+            parts.append("recording" + (take.map { " take \($0)" } ?? ""))
+        } else {
+            parts.append("idle")
+        }
+        if let takes { parts.append("\(takes) take\(takes == 1 ? "" : "s")") }
+        if let camera {
+            parts.append("\(camera.name) \(camera.fps) fps" + (camera.mode.map { " (\($0))" } ?? ""))
+        } else {
+            parts.append("no camera")
+        }
+        if let free = diskFreeBytes {
+            parts.append(
+                "disk \(NumberText.format((Double(free) / 1e8).rounded() / 10)) GB free"
+                    + (diskSecondsLeft.map { " (\($0 / 3600) h \($0 / 60 % 60) min)" } ?? ""))
+        }
+        parts.append("clock " + (clock?.text ?? "unknown"))
+        return parts.joined(separator: "  ")
+    }
 }

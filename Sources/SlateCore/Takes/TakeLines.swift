@@ -5,6 +5,8 @@ public struct TakeListLine: Codable, Hashable, Sendable {
     public var thumbnail: String?
     /// When the take started, UTC (`2026-11-21T09:45:12.345Z`).
     public var start: String
+    /// Its first frame on CLOCK_REALTIME, in nanoseconds since 1970.
+    public var realtimeNs: Int64
     /// Seconds, to the millisecond.
     public var duration: Double
     public var frames: Int
@@ -14,10 +16,16 @@ public struct TakeListLine: Codable, Hashable, Sendable {
     /// Why the take is kept after an export that holds only part of it.
     public var kept: String?
 
+    enum CodingKeys: String, CodingKey {
+        case number, path, thumbnail, start, duration, frames, dropped, codec, recording, kept
+        case realtimeNs = "realtime_ns"
+    }
+
     public init(
-        number: Int, path: String, thumbnail: String?, start: String, duration: Double, frames: Int, dropped: Int,
-        codec: String, recording: Bool, kept: String?
+        number: Int, path: String, thumbnail: String?, start: String, realtimeNs: Int64, duration: Double, frames: Int,
+        dropped: Int, codec: String, recording: Bool, kept: String?
     ) {
+        self.realtimeNs = realtimeNs
         self.number = number
         self.path = path
         self.thumbnail = thumbnail

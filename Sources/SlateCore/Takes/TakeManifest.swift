@@ -116,12 +116,13 @@ extension TakeManifest: Codable {
     }
 }
 
-/// A take in `takes.json`: `started` in microseconds since 1970 and `start` as
-/// UTC text, `duration` in seconds, `thumbnail` null when there is none;
+/// A take in `takes.json`: `started` (its first frame on CLOCK_REALTIME) in
+/// microseconds since 1970, and as `realtime_ns` and `start` (UTC text), `duration` in seconds, `thumbnail` null when there is none;
 /// `exported` and `kept` only when set. Files must be names in the work folder.
 extension TakeManifest.Take: Codable {
     private enum CodingKeys: String, CodingKey {
         case id, file, thumbnail, started, start, duration, frames, dropped, codec, recording, exported, kept
+        case realtimeNs = "realtime_ns"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -171,6 +172,7 @@ extension TakeManifest.Take: Codable {
         try container.encode(thumbnail, forKey: .thumbnail)
         try container.encode(started, forKey: .started)
         try container.encode(UTCTime.format(microseconds: started), forKey: .start)
+        try container.encode(started &* 1000, forKey: .realtimeNs)
         try container.encode(duration.inSeconds(), forKey: .duration)
         try container.encode(frames, forKey: .frames)
         try container.encode(dropped, forKey: .dropped)

@@ -267,7 +267,7 @@ final class RigNetwork {
 
     /// The rig's state, published (retained) when it changed.
     func publish(_ status: RigStatus) {
-        let payload = Array(JSONLine.encode(RigState(status, version: SlateVersion.current)).utf8)
+        let payload = Array(JSONLine.encode(RigState(status, clock: RealtimeClock.sync(), version: SlateVersion.current)).utf8)
         guard connected, payload != lastState else { return }
         lastState = payload
         publish(topics.topic(.state, of: spec.rig), payload, qos: 1, retain: true)
