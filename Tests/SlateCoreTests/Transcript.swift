@@ -220,6 +220,9 @@ struct Transcript {
             case .report(let report): return Self.fold(format.text(report))
             case .camera(.setControl(let id, let value), let time):
                 return Self.fold("\(time.seconds(since: replay.origin, decimals: 3)) camera set \(names[id] ?? "\(id)") \(value)")
+            case .rigs(let command, let time):
+                let target = if case .rig(let name) = command.target { "rig \(name)" } else { "every rig" }
+                return "\(time.seconds(since: replay.origin, decimals: 3)) send \(target) \(command.text)"
             default: return nil
             }
         }
