@@ -12,6 +12,8 @@ VM_DEPS := qemu-system-x86 busybox-static kmod udev cpio xz-utils \
 	dbus bluez bluez-test-tools python3-dbus python3-gi
 # The page's browser tests: Chromium, its WebDriver, and Selenium from PyPI.
 WEB_DEPS := chromium chromium-driver pip:selenium
+# Rigs on one broker: Mosquitto's clients, network namespaces, ffprobe.
+RIGS_DEPS := mosquitto mosquitto-clients iproute2 ffmpeg
 
 .PHONY: all deps vm-deps build demo test test-vm torture bench fuzz clean
 
@@ -71,6 +73,13 @@ test: deps
 	else \
 		echo "== skipping the rig's page in a browser: install its packages with 'scripts/install-deps $(WEB_DEPS)' as root"; \
 		if [ "$${SLATE_REQUIRE_VM:-}" = 1 ]; then echo "SLATE_REQUIRE_VM=1: the browser tests must run"; exit 1; fi; \
+	fi
+	@if scripts/install-deps $(RIGS_DEPS); then \
+		echo "== three rigs on one Mosquitto, each in its own network namespace, one pedal"; \
+		python3 tests/rigs/three_rigs.py; \
+	else \
+		echo "== skipping the three rigs: install their packages with 'scripts/install-deps $(RIGS_DEPS)' as root"; \
+		if [ "$${SLATE_REQUIRE_VM:-}" = 1 ]; then echo "SLATE_REQUIRE_VM=1: the rigs' test must run"; exit 1; fi; \
 	fi
 	@total=$$(ls tests/vm/scenario-*.sh | wc -l); \
 	if scripts/install-deps $(VM_DEPS); then \

@@ -66,6 +66,8 @@ public final class MQTTLink: Sendable {
     private final class Client: @unchecked Sendable {
         let handle: OpaquePointer
         let onEvent: @Sendable (Event) -> Void
+        /// The broker refused the connection: the disconnection that follows says nothing more.
+        let refused = Mutex(false)
 
         init(handle: OpaquePointer, onEvent: @escaping @Sendable (Event) -> Void) {
             self.handle = handle
@@ -95,21 +97,37 @@ public final class MQTTLink: Sendable {
         }
         let client = Client(handle: handle, onEvent: onEvent)
         box.client = client
-        self.client = client
-        self.context = context
-        do {
+        do throws(MQTTError) {
             try Self.configure(handle, settings)
+            Self.setCallbacks(handle)
+            try Self.check(mosquitto_reconnect_delay_set(handle, 1, 30, true), "set the reconnect delay")
+            let connected = mosquitto_connect_async(handle, settings.host, Int32(settings.port), Int32(settings.keepAlive))
+            // A broker that cannot be reached now is tried again by the network thread.
+            if connected != MOSQ_ERR_SUCCESS.rawValue && connected != MOSQ_ERR_ERRNO.rawValue {
+                throw MQTTError("connect to \(settings.host):\(settings.port)", code: connected)
+            }
+            if connected == MOSQ_ERR_ERRNO.rawValue { onEvent(.disconnected("the broker cannot be reached yet")) }
+            try Self.check(mosquitto_loop_start(handle), "start the MQTT network thread")
         } catch {
             mosquitto_destroy(handle)
             context.release()
             throw error
         }
+        self.client = client
+        self.context = context
+    }
+
+    /// libmosquitto's callbacks, which find the client through the context box.
+    private static func setCallbacks(_ handle: OpaquePointer) {
         mosquitto_connect_callback_set(handle) { _, object, code in
             guard let client = object.map({ Unmanaged<Box>.fromOpaque($0).takeUnretainedValue() })?.client else { return }
+            client.refused.withLock { $0 = code != 0 }
             client.onEvent(code == 0 ? .connected : .disconnected(String(cString: mosquitto_connack_string(code))))
         }
         mosquitto_disconnect_callback_set(handle) { _, object, code in
-            guard let client = object.map({ Unmanaged<Box>.fromOpaque($0).takeUnretainedValue() })?.client else { return }
+            guard let client = object.map({ Unmanaged<Box>.fromOpaque($0).takeUnretainedValue() })?.client,
+                !client.refused.withLock({ refused in defer { refused = false }; return refused })
+            else { return }
             client.onEvent(.disconnected(code == 0 ? "disconnected" : String(cString: mosquitto_strerror(code))))
         }
         mosquitto_message_callback_set(handle) { _, object, message in
@@ -122,16 +140,6 @@ public final class MQTTLink: Sendable {
             client.onEvent(
                 .message(Message(topic: String(cString: message.topic), payload: payload, qos: message.qos, retain: message.retain)))
         }
-        try Self.check(mosquitto_reconnect_delay_set(handle, 1, 30, true), "set the reconnect delay")
-        let connected = mosquitto_connect_async(handle, settings.host, Int32(settings.port), Int32(settings.keepAlive))
-        // A broker that cannot be reached now is tried again by the network thread.
-        if connected != MOSQ_ERR_SUCCESS.rawValue && connected != MOSQ_ERR_ERRNO.rawValue {
-            mosquitto_destroy(handle)
-            context.release()
-            throw MQTTError("connect to \(settings.host):\(settings.port)", code: connected)
-        }
-        if connected == MOSQ_ERR_ERRNO.rawValue { onEvent(.disconnected("the broker cannot be reached yet")) }
-        try Self.check(mosquitto_loop_start(handle), "start the MQTT network thread")
     }
 
     private static func configure(_ handle: OpaquePointer, _ settings: Settings) throws(MQTTError) {

@@ -15,7 +15,8 @@ public struct MQTTSpec: Hashable, Sendable {
     public var topicPrefix: String
     /// How far ahead a synchronized `rigs take.start` or `take.stop` is timed.
     public var startDelay: Duration
-    /// How often the connection is checked; a rig silent for 1.5 times this is offline.
+    /// How often the connection is checked (at least 5 s, as libmosquitto
+    /// allows); a rig silent for 1.5 times this is offline.
     public var keepAlive: Duration
 
     public static let defaultStartDelay = Duration.milliseconds(150)

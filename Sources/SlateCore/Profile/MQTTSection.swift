@@ -38,8 +38,8 @@ extension ProfileParser {
             spec.startDelay = delay
         }
         if let node = value("keep-alive"), let keepAlive = reader.duration(node, "mqtt.keep-alive") {
-            if keepAlive < .seconds(1) || keepAlive > .seconds(600) {
-                reader.error(node, "mqtt.keep-alive is from 1s to 600s")
+            if keepAlive < .seconds(5) || keepAlive > .seconds(600) {
+                reader.error(node, "mqtt.keep-alive is from 5s to 600s")
             }
             spec.keepAlive = keepAlive
         }

@@ -1,0 +1,249 @@
+"""Rigs on one MQTT broker, each in its own network namespace: Mosquitto in
+one namespace with a bridge, each `slate run` in another with a veth pair to
+it, all of them as the user nobody. Used by three_rigs.py (make test) and
+bench_rigs.py (make bench). Needs root, to make the namespaces.
+"""
+
+import json
+import os
+import pwd
+import queue
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SLATE = os.environ.get("SLATE", os.path.join(ROOT, ".build", "debug", "slate"))
+NOBODY = pwd.getpwnam("nobody")
+AS_NOBODY = ["setpriv", "--reuid", "nobody", "--regid", "nogroup", "--clear-groups"]
+SUBNET = "10.77.0"
+BROKER_ADDRESS = SUBNET + ".1"
+PORT = 1883
+
+FOOTSWITCH = """# EVEMU 1.3
+N: PCsensor FootSwitch
+I: 0003 3553 b001 0111
+P: 00 00 00 00 00 00 00 00
+B: 00 13 00 00 00 00 00 00 00
+B: 01 00 00 00 40 00 40 01 00
+B: 02 00 00 00 00 00 00 00 00
+B: 04 10 00 00 00 00 00 00 00
+"""
+
+
+def why_not_here():
+    """Why the rigs cannot run on this machine, or None."""
+    if os.geteuid() != 0:
+        return "making network namespaces needs root (run make test as root, or in CI)"
+    for tool in ("ip", "setpriv", "mosquitto", "mosquitto_passwd", "mosquitto_pub", "mosquitto_sub"):
+        if shutil.which(tool) is None:
+            return "%s is missing: scripts/install-deps mosquitto mosquitto-clients iproute2 util-linux" % tool
+    return None
+
+
+def pedal_session(clicks, end):
+    """An evemu recording of the middle pedal (KEY_B) clicked at each time, until `end`."""
+    lines = [FOOTSWITCH, "E: 0.000000 0000 0000 0\n"]
+    for at in clicks:
+        for value, t in ((1, at), (0, at + 0.1)):
+            lines.append(f"E: {t:.6f} 0001 0030 {value}\nE: {t:.6f} 0000 0000 0\n")
+    lines.append(f"E: {end:.6f} 0000 0000 0\n")
+    return "".join(lines)
+
+
+def run(*argv, **options):
+    return subprocess.run(list(argv), check=True, capture_output=True, text=True, **options)
+
+
+class Network:
+    """A broker namespace with a bridge, and one namespace per rig joined to it."""
+
+    def __init__(self, rigs):
+        self.tag = "slate%d" % os.getpid()
+        self.broker = self.tag + "-broker"
+        self.rigs = {}
+        run("ip", "netns", "add", self.broker)
+        run("ip", "-n", self.broker, "link", "set", "lo", "up")
+        run("ip", "-n", self.broker, "link", "add", "br0", "type", "bridge")
+        run("ip", "-n", self.broker, "addr", "add", BROKER_ADDRESS + "/24", "dev", "br0")
+        run("ip", "-n", self.broker, "link", "set", "br0", "up")
+        for index, rig in enumerate(rigs):
+            namespace = "%s-%s" % (self.tag, rig)
+            run("ip", "netns", "add", namespace)
+            run("ip", "-n", namespace, "link", "set", "lo", "up")
+            run("ip", "link", "add", "veth%d" % index, "netns", namespace, "type", "veth", "peer", "name",
+                "port%d" % index, "netns", self.broker)
+            run("ip", "-n", namespace, "addr", "add", "%s.%d/24" % (SUBNET, 10 + index), "dev", "veth%d" % index)
+            run("ip", "-n", namespace, "link", "set", "veth%d" % index, "up")
+            run("ip", "-n", self.broker, "link", "set", "port%d" % index, "master", "br0")
+            run("ip", "-n", self.broker, "link", "set", "port%d" % index, "up")
+            self.rigs[rig] = namespace
+
+    def inside(self, namespace):
+        return ["ip", "netns", "exec", namespace]
+
+    def remove(self):
+        for namespace in [self.broker] + list(self.rigs.values()):
+            subprocess.run(["ip", "netns", "delete", namespace], capture_output=True)
+
+
+class Broker:
+    """Mosquitto in the broker namespace, as nobody: passwords, and an ACL
+    that lets each rig use slate/# and the viewer only read it."""
+
+    def __init__(self, network, folder, users):
+        self.network = network
+        self.folder = folder
+        self.passwords = os.path.join(folder, "passwords")
+        for index, (user, password) in enumerate(users.items()):
+            run("mosquitto_passwd", *(["-c"] if index == 0 else []), "-b", self.passwords, user, password)
+        self.acl = os.path.join(folder, "acl")
+        with open(self.acl, "w") as out:
+            for user in users:
+                out.write("user %s\ntopic %s slate/#\n\n" % (user, "read" if user == "viewer" else "readwrite"))
+        self.config = os.path.join(folder, "mosquitto.conf")
+        with open(self.config, "w") as out:
+            out.write("listener %d %s\nallow_anonymous false\npassword_file %s\nacl_file %s\npersistence false\n"
+                      "log_dest stderr\nlog_type error\nlog_type warning\nlog_type notice\n" % (
+                          PORT, BROKER_ADDRESS, self.passwords, self.acl))
+        for path in (self.passwords, self.acl, self.config):
+            os.chown(path, NOBODY.pw_uid, NOBODY.pw_gid)
+            os.chmod(path, 0o600)
+        self.log = open(os.path.join(folder, "mosquitto.log"), "a")
+        self.process = None
+        self.start()
+
+    def start(self):
+        self.process = subprocess.Popen(
+            self.network.inside(self.network.broker) + AS_NOBODY + ["mosquitto", "-c", self.config],
+            stdout=self.log, stderr=self.log)
+        end = time.monotonic() + 10
+        while time.monotonic() < end:
+            probe = subprocess.run(
+                self.network.inside(self.network.broker) + ["bash", "-c", "echo > /dev/tcp/%s/%d" % (BROKER_ADDRESS, PORT)],
+                capture_output=True)
+            if probe.returncode == 0:
+                return
+            time.sleep(0.05)
+        raise SystemExit("mosquitto did not listen on %s:%d; its log: %s" % (BROKER_ADDRESS, PORT, self.log.name))
+
+    def kill(self):
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+
+
+class Rig:
+    """One `slate run --json` in its namespace, as nobody; its lines read as they come."""
+
+    def __init__(self, network, folder, name, password, replay=None, start_delay=None):
+        self.name = name
+        self.folder = os.path.join(folder, name)
+        os.makedirs(self.folder)
+        secret = os.path.join(self.folder, "password")
+        with open(secret, "w") as out:
+            out.write(password + "\n")
+        os.chmod(secret, 0o600)
+        self.profile = os.path.join(self.folder, "rig.yaml")
+        with open(self.profile, "w") as out:
+            out.write(
+                "description: %s, one of three rigs on one broker.\n"
+                "inputs:\n  pedals:\n    match:\n      - {vendor: 0x3553, product: 0xb001}\n"
+                "    bind:\n      KEY_B: rigs take.toggle\n"
+                "camera:\n  back: [testpattern]\n  fps: 30\n  max-size: 640x360\n  codec: [h264]\n"
+                "sounds:\n  feedback: false\n"
+                "mqtt:\n  broker: mqtt://%s:%d\n  rig: %s\n  username: %s\n  password-file: %s\n  keep-alive: 5s\n%s" % (
+                    name, BROKER_ADDRESS, PORT, name, name, secret,
+                    "  start-delay: %s\n" % start_delay if start_delay else ""))
+        for path in [self.folder] + [os.path.join(self.folder, entry) for entry in os.listdir(self.folder)]:
+            os.chown(path, NOBODY.pw_uid, NOBODY.pw_gid)
+        self.work = os.path.join(self.folder, "takes")
+        argv = [SLATE, "run", "--profile", self.profile, "--work", self.work, "--output", self.folder, "--json"]
+        if replay:
+            argv += ["--replay", replay]
+        self.lines = []
+        self.queue = queue.Queue()
+        self.errors = []
+        self.process = subprocess.Popen(
+            network.inside(network.rigs[name]) + AS_NOBODY + ["env", "HOME=" + self.folder] + argv,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        threading.Thread(target=self._read, daemon=True).start()
+        threading.Thread(target=lambda: self.errors.extend(self.process.stderr), daemon=True).start()
+
+    def _read(self):
+        for line in self.process.stdout:
+            parsed = json.loads(line)
+            self.lines.append(parsed)
+            self.queue.put(parsed)
+
+    def wait_for(self, predicate, seconds, what):
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            if any(predicate(line) for line in list(self.lines)):
+                return next(line for line in list(self.lines) if predicate(line))
+            time.sleep(0.05)
+        raise SystemExit("%s: no line %s within %s s; stderr:\n%s" % (self.name, what, seconds, "".join(self.errors)))
+
+    def wait_for_log(self, text, seconds):
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            if any(text in line for line in list(self.errors)):
+                return True
+            time.sleep(0.05)
+        return False
+
+    def wait_for_log_count(self, text, count, seconds):
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            if sum(text in line for line in list(self.errors)) >= count:
+                return True
+            time.sleep(0.05)
+        return False
+
+    def started(self):
+        return [line for line in self.lines if line["type"] == "take" and line["event"] == "started"]
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        return self.process.returncode
+
+    def kill(self):
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+
+    def takes(self):
+        with open(os.path.join(self.work, "takes.json")) as handle:
+            return json.load(handle)["takes"]
+
+
+def client(network, rig, user, password, *argv):
+    """mosquitto_pub or mosquitto_sub from a rig's namespace, as `user`."""
+    return subprocess.run(
+        network.inside(network.rigs[rig]) + AS_NOBODY + [argv[0], "-h", BROKER_ADDRESS, "-p", str(PORT), "-u", user, "-P",
+                                                       password] + list(argv[1:]),
+        capture_output=True, text=True, timeout=30)
+
+
+def spreads(rigs, takes):
+    """Each take's spread (ms) of first frames across `rigs`, from their started lines."""
+    started = [rig.started() for rig in rigs]
+    result = []
+    for index in range(takes):
+        instants = [lines[index]["realtime_ns"] for lines in started if len(lines) > index]
+        if len(instants) == len(rigs):
+            result.append((max(instants) - min(instants)) / 1e6)
+    return result
+
+
+def folder():
+    made = tempfile.mkdtemp(prefix="slate-rigs-")
+    os.chmod(made, 0o755)
+    return made

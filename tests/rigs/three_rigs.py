@@ -1,0 +1,214 @@
+"""Three rigs on one Mosquitto, each in its own network namespace, one pedal.
+
+Mosquitto (passwords, an ACL) runs in one namespace; cam-a, cam-b and cam-c
+each run `slate run` with the test-pattern camera in their own, joined to it
+by veth pairs. cam-a replays a pedal session whose clicks send `rigs
+take.toggle`. What it shows:
+- all three record each of the 10 takes, and each take's first frames, on
+  CLOCK_REALTIME, are within one frame interval (33 ms at 30 fps); cam-a
+  prints the spread of each;
+- the broker killed during a take and started again: every rig goes on
+  recording, joins again, and publishes its state again (cam-a's take
+  stops everywhere);
+- a command delivered twice runs once; one timed more than a frame ago is
+  refused, with the reason on the rig's events topic; an action the rig does
+  not know is refused;
+- a client with the wrong password is refused, and the viewer, whom the ACL
+  lets only read, cannot start a take;
+- cam-c killed: the others see it offline through its last will, within
+  1.5 keep-alives;
+- `slate rigs` lists the three, cam-c offline.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rig_net  # noqa: E402
+
+FRAME_MS = 1000 / 30
+TAKES = 10
+# The takes: (start, stop) click times; take 5 is long, for the broker to die during it.
+SCHEDULE = [(1.0 + 2.5 * index, 2.5 + 2.5 * index) for index in range(4)]
+SCHEDULE.append((11.0, 19.0))
+SCHEDULE += [(21.0 + 2.5 * index, 22.5 + 2.5 * index) for index in range(5)]
+BROKER_DIES_AT = 12.0
+BROKER_BACK_AT = 14.0
+END = SCHEDULE[-1][1] + 2.0
+USERS = {"cam-a": "pass-a", "cam-b": "pass-b", "cam-c": "pass-c", "viewer": "look-only"}
+
+
+class Checks:
+    def __init__(self):
+        self.failures = 0
+
+    def __call__(self, condition, message):
+        print(("ok: " if condition else "FAIL: ") + message, flush=True)
+        if not condition:
+            self.failures += 1
+        return condition
+
+
+def main():
+    reason = rig_net.why_not_here()
+    if reason:
+        print("three rigs: skipped: " + reason)
+        sys.exit(1 if os.environ.get("SLATE_REQUIRE_VM") == "1" else 0)
+    check = Checks()
+    folder = rig_net.folder()
+    network = rig_net.Network(["cam-a", "cam-b", "cam-c"])
+    rigs = []
+    try:
+        broker = rig_net.Broker(network, folder, USERS)
+        recording = os.path.join(folder, "pedal.evemu")
+        with open(recording, "w") as out:
+            out.write(rig_net.pedal_session([time for take in SCHEDULE for time in take], END))
+        cam_b = rig_net.Rig(network, folder, "cam-b", USERS["cam-b"])
+        cam_c = rig_net.Rig(network, folder, "cam-c", USERS["cam-c"])
+        rigs = [cam_b, cam_c]
+        for rig in rigs:
+            check(rig.wait_for_log("joined mqtt://%s:%d as rig %s" % (rig_net.BROKER_ADDRESS, rig_net.PORT, rig.name), 20),
+                  "%s joins the broker from its namespace" % rig.name)
+        cam_a = rig_net.Rig(network, folder, "cam-a", USERS["cam-a"], replay=recording)
+        rigs.insert(0, cam_a)
+        began = time.monotonic()
+
+        # The broker dies during take 5 and comes back.
+        cam_a.wait_for(lambda line: line["type"] == "take" and line["event"] == "started" and line.get("take") == 5,
+                       BROKER_DIES_AT + 20, "take 5 started")
+        time.sleep(max(0, BROKER_DIES_AT - (time.monotonic() - began)))
+        broker.kill()
+        died = time.monotonic()
+        time.sleep(max(0, BROKER_BACK_AT - (time.monotonic() - began)))
+        broker.start()
+        for rig in rigs:
+            check(rig.wait_for_log("lost mqtt://", 10), "%s notices the broker is gone and goes on" % rig.name)
+        for rig in rigs:
+            joined_again = rig.wait_for_log_count("joined mqtt://", 2, 40)
+            check(joined_again, "%s joins the broker again after it restarts" % rig.name)
+        state = rig_net.client(network, "cam-b", "viewer", USERS["viewer"], "mosquitto_sub", "-t", "slate/+/state", "-v",
+                               "-W", "2")
+        republished = {line.split(" ", 1)[0] for line in state.stdout.splitlines() if '"online":true' in line}
+        check(republished == {"slate/cam-a/state", "slate/cam-b/state", "slate/cam-c/state"},
+              "each rig published its state again to the restarted broker (which kept none): %s" % sorted(republished))
+        check(all(rig.process.poll() is None for rig in rigs), "every rig runs on through the broker's death (%.1f s down)"
+              % (BROKER_BACK_AT - (died - began)))
+
+        cam_a.process.wait(timeout=END + 60)
+        time.sleep(2)
+
+        # Every take on every rig, and their first frames' spread.
+        for rig in rigs:
+            takes = rig.takes()
+            check(len(takes) == TAKES and len(rig.started()) == TAKES,
+                  "%s recorded all %d takes (%d in takes.json)" % (rig.name, TAKES, len(takes)))
+            playable = all(probe_frames(os.path.join(rig.work, take["file"])) > 0 for take in takes)
+            check(playable, "%s's takes decode" % rig.name)
+            long_take = takes[4] if len(takes) > 4 else None
+            check(long_take is not None and long_take["duration"] > 7,
+                  "%s's take 5 went on through the broker's death (%s s)" % (rig.name, long_take and long_take["duration"]))
+        spreads = rig_net.spreads(rigs, TAKES)
+        check(len(spreads) == TAKES and max(spreads) < FRAME_MS,
+              "the first frames of each take are within one frame (%.1f ms): %s ms" % (
+                  FRAME_MS, ", ".join("%.1f" % spread for spread in spreads)))
+        printed = [line for line in cam_a.lines if line["type"] == "rig" and line["event"] == "spread"]
+        check(len(printed) == TAKES and all(len(line["first_frames"]) == 3 for line in printed),
+              "cam-a printed the spread of each take over three rigs: %s" % [line["spread_ms"] for line in printed])
+        answers = [line for line in cam_a.lines if line["type"] == "rig" and line["event"] == "line"]
+        check({line["rig"] for line in answers} == {"cam-b", "cam-c"}
+              and all(line["line"]["type"] in ("action", "take") for line in answers),
+              "cam-a printed the other rigs' answers as rig NAME lines (%d)" % len(answers))
+
+        # A command twice, one too late, one unknown, from cam-a's user.
+        command = json.dumps({"action": "zoom.set 2", "id": "twice-1", "from": "test"})
+        for _ in range(2):
+            rig_net.client(network, "cam-a", "cam-a", USERS["cam-a"], "mosquitto_pub", "-q", "1", "-t", "slate/cam-b/cmd",
+                           "-m", command)
+        late = json.dumps({"action": "take.start", "at": time.time_ns() - 500_000_000, "id": "late-1", "from": "test"})
+        unknown = json.dumps({"action": "punch-in", "id": "unknown-1", "from": "test"})
+        events = subprocess.Popen(
+            network.inside(network.rigs["cam-b"]) + rig_net.AS_NOBODY
+            + ["mosquitto_sub", "-h", rig_net.BROKER_ADDRESS, "-u", "viewer", "-P", USERS["viewer"], "-t",
+               "slate/cam-b/events", "-W", "4"], stdout=subprocess.PIPE, text=True)
+        time.sleep(0.5)
+        for message in (late, unknown):
+            rig_net.client(network, "cam-a", "cam-a", USERS["cam-a"], "mosquitto_pub", "-q", "1", "-t", "slate/cam-b/cmd",
+                           "-m", message)
+        published = [json.loads(line) for line in events.communicate()[0].splitlines()]
+        zooms = [line for line in cam_b.lines if line["type"] == "action" and line["action"] == "zoom.set"
+                 and line.get("source") == "rig test"]
+        check(len(zooms) == 1, "a command delivered twice (one id) ran once: %d zoom.set lines" % len(zooms))
+        refusals = {event["command"]: event["text"] for event in published if event.get("command") in ("late-1", "unknown-1")}
+        check("late-1" in refusals and "more than a frame" in refusals["late-1"],
+              "a start timed 500 ms ago is refused on cam-b's events topic: %s" % refusals.get("late-1"))
+        check("unknown-1" in refusals and "unknown action or macro 'punch-in'" in refusals["unknown-1"],
+              "an action cam-b does not know is refused: %s" % refusals.get("unknown-1"))
+        check(len(cam_b.started()) == TAKES, "the refused start started nothing")
+
+        # A wrong password, and the viewer publishing a command the ACL denies.
+        wrong = rig_net.client(network, "cam-c", "cam-c", "guess", "mosquitto_sub", "-t", "slate/#", "-W", "3")
+        check(wrong.returncode != 0 and "not authorised" in (wrong.stdout + wrong.stderr).lower(),
+              "a client with the wrong password is refused: %s" % (wrong.stdout + wrong.stderr).strip())
+        denied = rig_net.client(network, "cam-c", "viewer", USERS["viewer"], "mosquitto_pub", "-q", "1", "-t",
+                                "slate/all/cmd", "-m", json.dumps({"action": "take.start", "id": "viewer-1"}))
+        time.sleep(1.5)
+        check(all(len(rig.started()) == TAKES for rig in (cam_b, cam_c)),
+              "the viewer's take.start on slate/all/cmd starts nothing (publish exit %d)" % denied.returncode)
+        rigs_wrong = subprocess.run(
+            network.inside(network.rigs["cam-c"]) + rig_net.AS_NOBODY
+            + [rig_net.SLATE, "rigs", "--profile", cam_c.profile, "--password-file", write_secret(cam_c.folder, "guess")],
+            capture_output=True, text=True, timeout=30)
+        check(rigs_wrong.returncode == 1 and "not authorised" in rigs_wrong.stderr.lower(),
+              "slate rigs with a wrong password says so: %s" % rigs_wrong.stderr.strip())
+
+        # cam-c killed: its last will.
+        cam_c.kill()
+        killed = time.monotonic()
+        seen = cam_b.wait_for(lambda line: line["type"] == "rig" and line["rig"] == "cam-c" and line["event"] == "offline",
+                              10, "rig cam-c offline")
+        after = time.monotonic() - killed
+        check(seen is not None and after <= 7.5, "cam-b saw cam-c offline %.1f s after it was killed "
+              "(within 1.5 keep-alives of 5 s)" % after)
+        listed = subprocess.run(
+            network.inside(network.rigs["cam-b"]) + rig_net.AS_NOBODY + [rig_net.SLATE, "rigs", "--profile", cam_b.profile],
+            capture_output=True, text=True, timeout=30)
+        names = {line.split("  ")[0]: line.split("  ")[1] for line in listed.stdout.splitlines()}
+        check(names == {"cam-a": "offline", "cam-b": "online", "cam-c": "offline"},
+              "slate rigs lists cam-a gone (it said goodbye), cam-b online, cam-c offline:\n" + listed.stdout)
+    finally:
+        for rig in rigs:
+            rig.stop()
+        network.remove()
+        if check.failures:
+            for rig in rigs:
+                print("--- %s's log\n%s" % (rig.name, "".join(rig.errors)))
+            print("%d check(s) failed; the rigs' folders: %s" % (check.failures, folder))
+            sys.exit(1)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def write_secret(folder, text):
+    path = os.path.join(folder, "wrong-password")
+    with open(path, "w") as out:
+        out.write(text + "\n")
+    os.chown(path, rig_net.NOBODY.pw_uid, rig_net.NOBODY.pw_gid)
+    os.chmod(path, 0o600)
+    return path
+
+
+def probe_frames(path):
+    result = subprocess.run(
+        ["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames",
+         "-of", "csv=p=0", path], capture_output=True, text=True)
+    try:
+        return int(result.stdout.strip())
+    except ValueError:
+        return 0
+
+
+if __name__ == "__main__":
+    main()
