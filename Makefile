@@ -125,6 +125,13 @@ bench: deps
 	fi
 	@echo "== the rig's page: SSE latency, and wrk on /status.json while a 1080p30 take records"
 	@scripts/install-deps wrk && python3 tests/web/bench_page.py
+	@if scripts/install-deps $(RIGS_DEPS) && [ "$$(id -u)" = 0 ]; then \
+		$(SWIFT) build && \
+		echo "== three rigs on one broker: the spread of their takes' first frames with at and without, press to the last start" && \
+		python3 tests/rigs/bench_rigs.py; \
+	else \
+		echo "== skipping the rigs' benchmark: it needs root (network namespaces) and 'scripts/install-deps $(RIGS_DEPS)'"; \
+	fi
 	@if scripts/install-deps $(VM_DEPS); then \
 		$(SWIFT) build && \
 		echo "== press-to-exec latency in the rig VM, Slate against triggerhappy" && \

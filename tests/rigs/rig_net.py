@@ -4,6 +4,7 @@ it, all of them as the user nobody. Used by three_rigs.py (make test) and
 bench_rigs.py (make bench). Needs root, to make the namespaces.
 """
 
+import asyncio
 import json
 import os
 import pwd
@@ -12,6 +13,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import sys
 import threading
 import time
 
@@ -138,7 +140,7 @@ class Broker:
 class Rig:
     """One `slate run --json` in its namespace, as nobody; its lines read as they come."""
 
-    def __init__(self, network, folder, name, password, replay=None, start_delay=None):
+    def __init__(self, network, folder, name, password, replay=None, start_delay=None, timing=False, port=PORT):
         self.name = name
         self.folder = os.path.join(folder, name)
         os.makedirs(self.folder)
@@ -155,7 +157,7 @@ class Rig:
                 "camera:\n  back: [testpattern]\n  fps: 30\n  max-size: 640x360\n  codec: [h264]\n"
                 "sounds:\n  feedback: false\n"
                 "mqtt:\n  broker: mqtt://%s:%d\n  rig: %s\n  username: %s\n  password-file: %s\n  keep-alive: 5s\n%s" % (
-                    name, BROKER_ADDRESS, PORT, name, name, secret,
+                    name, BROKER_ADDRESS, port, name, name, secret,
                     "  start-delay: %s\n" % start_delay if start_delay else ""))
         for path in [self.folder] + [os.path.join(self.folder, entry) for entry in os.listdir(self.folder)]:
             os.chown(path, NOBODY.pw_uid, NOBODY.pw_gid)
@@ -163,6 +165,8 @@ class Rig:
         argv = [SLATE, "run", "--profile", self.profile, "--work", self.work, "--output", self.folder, "--json"]
         if replay:
             argv += ["--replay", replay]
+        if timing:
+            argv.append("--timing")
         self.lines = []
         self.queue = queue.Queue()
         self.errors = []
@@ -224,12 +228,79 @@ class Rig:
             return json.load(handle)["takes"]
 
 
+class SlowLink:
+    """A TCP relay in the broker's namespace that holds every chunk `delay_ms`
+    each way: a rig joined through it is that far from the broker."""
+
+    def __init__(self, network, port, delay_ms):
+        self.process = subprocess.Popen(
+            network.inside(network.broker) + AS_NOBODY + [sys.executable, os.path.abspath(__file__), "relay", str(port),
+                                                           str(delay_ms)])
+        end = time.monotonic() + 10
+        while time.monotonic() < end:
+            probe = subprocess.run(
+                network.inside(network.broker) + ["bash", "-c", "echo > /dev/tcp/%s/%d" % (BROKER_ADDRESS, port)],
+                capture_output=True)
+            if probe.returncode == 0:
+                return
+            time.sleep(0.05)
+        raise SystemExit("the relay on port %d did not listen" % port)
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait()
+
+
+def relay(port, delay_ms):
+    """Listens on BROKER_ADDRESS:port and passes each connection on to the broker, `delay_ms` late each way."""
+    delay = delay_ms / 1000
+
+    async def pipe(reader, writer):
+        loop = asyncio.get_running_loop()
+        held = asyncio.Queue()
+
+        async def deliver():
+            while True:
+                due, chunk = await held.get()
+                if chunk is None:
+                    break
+                await asyncio.sleep(max(0, due - loop.time()))
+                writer.write(chunk)
+                await writer.drain()
+            writer.close()
+
+        sender = asyncio.ensure_future(deliver())
+        while True:
+            chunk = await reader.read(65536)
+            await held.put((loop.time() + delay, chunk or None))
+            if not chunk:
+                break
+        await sender
+
+    async def serve(reader, writer):
+        upstream_reader, upstream_writer = await asyncio.open_connection(BROKER_ADDRESS, PORT)
+        await asyncio.gather(pipe(reader, upstream_writer), pipe(upstream_reader, writer), return_exceptions=True)
+
+    async def main():
+        server = await asyncio.start_server(serve, BROKER_ADDRESS, port)
+        async with server:
+            await server.serve_forever()
+
+    asyncio.run(main())
+
+
 def client(network, rig, user, password, *argv):
     """mosquitto_pub or mosquitto_sub from a rig's namespace, as `user`."""
     return subprocess.run(
         network.inside(network.rigs[rig]) + AS_NOBODY + [argv[0], "-h", BROKER_ADDRESS, "-p", str(PORT), "-u", user, "-P",
                                                        password] + list(argv[1:]),
         capture_output=True, text=True, timeout=30)
+
+
+def origin_ns(rig):
+    """CLOCK_REALTIME at the rig's t = 0, from its first started line (t and realtime_ns of one first frame)."""
+    line = rig.started()[0]
+    return line["realtime_ns"] - round(line["t"] * 1e9)
 
 
 def spreads(rigs, takes):
@@ -247,3 +318,7 @@ def folder():
     made = tempfile.mkdtemp(prefix="slate-rigs-")
     os.chmod(made, 0o755)
     return made
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["relay"]:
+    relay(int(sys.argv[2]), float(sys.argv[3]))
