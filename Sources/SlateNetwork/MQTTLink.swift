@@ -101,14 +101,17 @@ public final class MQTTLink: Sendable {
             try Self.configure(handle, settings)
             Self.setCallbacks(handle)
             try Self.check(mosquitto_reconnect_delay_set(handle, 1, 30, true), "set the reconnect delay")
+            try Self.check(mosquitto_loop_start(handle), "start the MQTT network thread")
             let connected = mosquitto_connect_async(handle, settings.host, Int32(settings.port), Int32(settings.keepAlive))
             // A broker that cannot be reached now is tried again by the network thread.
             if connected != MOSQ_ERR_SUCCESS.rawValue && connected != MOSQ_ERR_ERRNO.rawValue {
                 throw MQTTError("connect to \(settings.host):\(settings.port)", code: connected)
             }
-            if connected == MOSQ_ERR_ERRNO.rawValue { onEvent(.disconnected("the broker cannot be reached yet")) }
-            try Self.check(mosquitto_loop_start(handle), "start the MQTT network thread")
+            if connected == MOSQ_ERR_ERRNO.rawValue {
+                onEvent(.disconnected("nothing answers at \(settings.host):\(settings.port) yet"))
+            }
         } catch {
+            mosquitto_loop_stop(handle, true)
             mosquitto_destroy(handle)
             context.release()
             throw error

@@ -12,10 +12,10 @@ import Testing
         let port: Int
         let pid: pid_t
 
-        init() throws {
+        init(port: Int? = nil) throws {
             folder = NSTemporaryDirectory() + "slate-mqtt-\(UUID().uuidString)"
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            port = try Self.freePort()
+            self.port = try port ?? Self.freePort()
             for (user, password) in [("rig", "rig-secret"), ("viewer", "viewer-secret")] {
                 let made = try ProcessLauncher.output(
                     of: ["mosquitto_passwd"] + (user == "rig" ? ["-c"] : []) + ["-b", folder + "/passwords", user, password])
@@ -24,7 +24,7 @@ import Testing
             try "user rig\ntopic readwrite slate/#\nuser viewer\ntopic read slate/#\n"
                 .write(toFile: folder + "/acl", atomically: true, encoding: .utf8)
             try """
-                listener \(port) 127.0.0.1
+                listener \(self.port) 127.0.0.1
                 allow_anonymous false
                 password_file \(folder)/passwords
                 acl_file \(folder)/acl
@@ -33,7 +33,7 @@ import Testing
                 """.write(toFile: folder + "/mosquitto.conf", atomically: true, encoding: .utf8)
             pid = try ProcessLauncher.launch(["/usr/sbin/mosquitto", "-c", folder + "/mosquitto.conf"], environment: [])
             let deadline = Date().addingTimeInterval(10)
-            while !Self.accepts(port) {
+            while !Self.accepts(self.port) {
                 guard Date() < deadline else { throw CocoaError(.fileReadUnknown) }
                 Thread.sleep(forTimeInterval: 0.05)
             }
@@ -75,6 +75,10 @@ import Testing
         }
 
         func settings(_ user: String, _ password: String, will: MQTTLink.Message? = nil) -> MQTTLink.Settings {
+            Self.settings(port: port, user, password, will: will)
+        }
+
+        static func settings(port: Int, _ user: String, _ password: String, will: MQTTLink.Message? = nil) -> MQTTLink.Settings {
             MQTTLink.Settings(
                 host: "127.0.0.1", port: port, clientID: "\(user)-\(UUID().uuidString.prefix(8))", username: user,
                 password: password, will: will)
@@ -162,5 +166,16 @@ import Testing
         #expect(!heard.messages.contains { $0.payload == Array("denied".utf8) })
         rig.stop()
         viewer.stop()
+    }
+
+    @Test func aBrokerThatComesLaterIsJoined() throws {
+        let port = try Broker.freePort()
+        let heard = Heard()
+        let link = try MQTTLink(Broker.settings(port: port, "rig", "rig-secret")) { heard.add($0) }
+        #expect(heard.wait { $0.contains { if case .disconnected = $0 { true } else { false } } })
+        Thread.sleep(forTimeInterval: 1.5)
+        let broker = try Broker(port: port)
+        #expect(heard.wait(seconds: 10) { $0.contains(.connected) }, "joined once the broker listens on \(broker.port)")
+        link.stop()
     }
 }
