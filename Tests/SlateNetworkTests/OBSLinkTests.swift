@@ -301,4 +301,30 @@ import Testing
         #expect(await heard.wait { heard.lastStatus == .disconnected(.stopped(url: obs.url)) })
         await again.stop()
     }
+
+    /// A real OBS, started by `tests/obs/obs_session.py`, which prints these two variables.
+    static let realOBS = ProcessInfo.processInfo.environment["SLATE_OBS_URL"]
+
+    @Test(.enabled(if: realOBS != nil, "SLATE_OBS_URL and SLATE_OBS_PASSWORD_FILE name a running OBS"))
+    func aRealOBSRecordsAFileBetweenStartRecordAndStopRecord() async throws {
+        let url = try #require(Self.realOBS)
+        let passwordFile = try #require(ProcessInfo.processInfo.environment["SLATE_OBS_PASSWORD_FILE"])
+        let password = try String(contentsOfFile: passwordFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let (link, heard) = link(url, password: password)
+        #expect(await heard.wait(seconds: 10) { heard.lastStatus == .connected })
+        #expect(try await link.send("StartRecord").succeeded)
+        try await Task.sleep(for: .seconds(2))
+        let chapter = try await link.send("CreateRecordChapter", data: .object(["chapterName": .string("Slate")]))
+        #expect(chapter.succeeded || chapter.code == 204, "\(chapter)")
+        let stopped = try await link.send("StopRecord")
+        #expect(stopped.succeeded)
+        guard case .string(let path)? = stopped.data?["outputPath"] else {
+            Issue.record("StopRecord gave no outputPath: \(stopped)")
+            return
+        }
+        #expect(await heard.wait(seconds: 10) {
+            ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int ?? 0) > 0
+        }, "\(path)")
+        link.stop()
+    }
 }
