@@ -28,6 +28,8 @@ import Testing
             case garbled
             /// Sends Identified, then never answers a request.
             case silent
+            /// Closes with 4011 SessionInvalidated (OBS's Kick button) at the first request.
+            case kicking
         }
 
         /// Each Identify and Request received, as the text of its frame.
@@ -107,6 +109,9 @@ import Testing
                 received.requests.withLock { $0.append(requestText) }
                 switch manner {
                 case .silent: continue
+                case .kicking:
+                    try await outbound.close(.unknown(4011), reason: "You have been kicked.")
+                    return
                 case .garbled:
                     try await outbound.write(.text("{\"op\": 7, \"d\": "))
                     try await outbound.write(.binary(ByteBuffer(bytes: [0x82, 0xa2])))
@@ -283,6 +288,24 @@ import Testing
         await #expect(throws: OBSError.timedOut(url: obs.url, requestType: "StartRecord", after: .milliseconds(300))) {
             try await link.send("StartRecord")
         }
+        link.stop()
+        await obs.stop()
+    }
+
+    @Test func aSessionInvalidatedByOBSIsNotReconnected() async throws {
+        let obs = try await FakeOBS(manner: .kicking)
+        let (link, heard) = link(obs.url, password: "supersecretpassword")
+        #expect(await heard.wait { heard.lastStatus == .connected })
+        let kicked = OBSError.closed(url: obs.url, code: 4011, reason: "You have been kicked.")
+        await #expect(throws: OBSError.connectionLost(url: obs.url, requestType: "StartRecord", because: kicked)) {
+            try await link.send("StartRecord")
+        }
+        #expect(link.status == .disconnected(kicked))
+        #expect(await heard.wait { heard.lastStatus == .disconnected(kicked) })
+        #expect("\(kicked)" == "OBS at \(obs.url) closed the connection with 4011 SessionInvalidated: You have been kicked.")
+        try await Task.sleep(for: .milliseconds(2500))
+        #expect(obs.receivedIdentifies.count == 1)
+        #expect(link.status == .disconnected(kicked))
         link.stop()
         await obs.stop()
     }
