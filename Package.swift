@@ -15,6 +15,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.20.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.6.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
     ],
     targets: [
         // One system-library target per C library: pkg-config name and Debian provider.
@@ -67,8 +69,16 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Page")]),
-        // Links between rigs: MQTT through libmosquitto.
-        .target(name: "SlateNetwork", dependencies: ["SlateCore", "SlateSystem", "CMosquitto"]),
+        // Links to other machines: MQTT through libmosquitto; OBS through its websocket.
+        .target(
+            name: "SlateNetwork",
+            dependencies: [
+                "SlateCore", "SlateSystem", "CMosquitto",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ]),
         // No C: the workers (camera session, take pipeline, exports) and the live rig, wired together.
         .target(
             name: "SlateDaemon",
@@ -122,7 +132,13 @@ let package = Package(
         .testTarget(
             name: "SlateWebTests",
             dependencies: ["SlateCore", "SlateSystem", "SlateWeb", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "SlateNetworkTests", dependencies: ["SlateNetwork", "SlateSystem", "SlateTestSupport"]),
+        .testTarget(
+            name: "SlateNetworkTests",
+            dependencies: [
+                "SlateNetwork", "SlateSystem", "SlateTestSupport",
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(name: "slateTests", dependencies: ["slate"]),
     ]
 )
