@@ -14,6 +14,8 @@ VM_DEPS := qemu-system-x86 busybox-static kmod udev cpio xz-utils \
 WEB_DEPS := chromium chromium-driver pip:selenium
 # Rigs on one broker: Mosquitto's clients, network namespaces, ffprobe.
 RIGS_DEPS := mosquitto mosquitto-clients iproute2 ffmpeg
+# The OBS bridge's test: OBS Studio (with obs-websocket 5) headless under Xvfb.
+OBS_DEPS := obs-studio xvfb ffmpeg
 
 .PHONY: all deps vm-deps build demo test test-vm torture bench fuzz clean
 
@@ -80,6 +82,13 @@ test: deps
 	else \
 		echo "== skipping the three rigs: install their packages with 'scripts/install-deps $(RIGS_DEPS)' as root"; \
 		if [ "$${SLATE_REQUIRE_VM:-}" = 1 ]; then echo "SLATE_REQUIRE_VM=1: the rigs' test must run"; exit 1; fi; \
+	fi
+	@if scripts/install-deps $(OBS_DEPS); then \
+		echo "== a pedal drives a real OBS Studio (headless under Xvfb) through obs-websocket"; \
+		python3 tests/obs/obs_bridge.py; \
+	else \
+		echo "== skipping the OBS bridge: install its packages with 'scripts/install-deps $(OBS_DEPS)' as root"; \
+		if [ "$${SLATE_REQUIRE_VM:-}" = 1 ]; then echo "SLATE_REQUIRE_VM=1: the OBS bridge's test must run"; exit 1; fi; \
 	fi
 	@total=$$(ls tests/vm/scenario-*.sh | wc -l); \
 	if scripts/install-deps $(VM_DEPS); then \

@@ -135,7 +135,7 @@ let package = Package(
         .testTarget(
             name: "SlateNetworkTests",
             dependencies: [
-                "SlateNetwork", "SlateSystem", "SlateTestSupport",
+                "SlateCore", "SlateNetwork", "SlateSystem", "SlateTestSupport",
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
             ]),

@@ -17,6 +17,8 @@ public struct EffectCarrier {
     var lines: ((Report, ReportLine) -> Void)?
     /// Sends `rigs` and `rig` commands; nil where the rig joins no broker.
     var network: RigNetwork?
+    /// Sends `obs` requests; nil where the profile names no OBS.
+    var obs: OBSBridge?
     let log: Logger
 
     public init(printer: ReportPrinter, sounds: SoundPlayer?, recorder: LiveRecorder? = nil, log: Logger) {
@@ -48,6 +50,7 @@ public struct EffectCarrier {
             case .preset(let command, let time): recorder?.preset(command, at: time)
             case .rigs(let command, let time):
                 if let network { given += carryOut([.report(network.send(command, at: time))]) }
+            case .obs(let request, _): obs?.send(request)
             case .attachment: break
             }
         }

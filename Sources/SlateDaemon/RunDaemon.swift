@@ -37,6 +37,8 @@ public final class RunDaemon {
     private var page: PagePublisher?
     /// The rig's place on the broker, when the profile joins one.
     private var network: RigNetwork?
+    /// The OBS instances `obs` actions go to, when the profile names them.
+    private var obs: OBSBridge?
     /// The status the page shows and the broker keeps, when either is there.
     private var gatherer: RigStatusGatherer?
 
@@ -75,6 +77,11 @@ public final class RunDaemon {
             network = try RigNetwork(spec: mqtt, password: password, wake: wake, logger: log)
             effects.network = network
         }
+        if let spec = profile.obs {
+            let password = try spec.passwordFile.map { try SecretFile.load(UserPath.expand($0)) }
+            obs = OBSBridge(spec: spec, password: password, wake: wake, logger: log)
+            effects.obs = obs
+        }
         if page != nil || network != nil {
             gatherer = RigStatusGatherer(work: settings.work, gauges: recorder.gauges)
         }
@@ -101,6 +108,7 @@ public final class RunDaemon {
         defer {
             page?.stop()
             network?.stop()
+            obs?.stop()
         }
         do {
             try loop.watch(wake.fd) { [wake] in wake.clear() }
@@ -184,6 +192,7 @@ public final class RunDaemon {
         effects.carryOut(rig.takeEffects())
         page?.runRequests(rig: rig, profile: profile, effects: effects, at: now)
         network?.poll(rig: rig, profile: profile, effects: effects, at: now)
+        obs?.poll(effects: effects, at: now)
         effects.printer.output.flush()
         publishStatus(at: now)
     }
@@ -311,8 +320,8 @@ public final class RunDaemon {
                 loop.stop()
                 return
             }
-            if loaded.mqtt != profile.mqtt {
-                log.warning("the mqtt section changed: the broker is joined at start, so this takes effect when slate run starts again")
+            if loaded.mqtt != profile.mqtt || loaded.obs != profile.obs {
+                log.warning("the mqtt or obs section changed: brokers and OBS are joined at start, so this takes effect when slate run starts again")
             }
             if loaded.audio != profile.audio {
                 log.warning("the audio section changed: the sound device is opened at start, so this takes effect when slate run starts again")

@@ -1,4 +1,5 @@
 import Foundation
+import SlateCore
 import SlateNetwork
 import Testing
 

@@ -17,6 +17,8 @@ public struct Profile: Sendable {
     public var prompter: PrompterSpec?
     /// The broker the rig joins, and its name there; nil: it joins none.
     public var mqtt: MQTTSpec?
+    /// The OBS instances `obs` actions go to; nil: none.
+    public var obs: OBSSpec?
 }
 
 /// Button roles, as in `AVCaptureEventInteraction`'s primary and secondary handlers.

@@ -4,7 +4,7 @@ import Yams
 /// unknown codes and actions, bad durations, a button bound twice, recursive
 /// macros and an empty rig are errors, all reported with their positions.
 public enum ProfileLoader {
-    static let sections = ["description", "inputs", "capture", "macros", "camera", "controls", "sounds", "audio", "http", "prompter", "mqtt"]
+    static let sections = ["description", "inputs", "capture", "macros", "camera", "controls", "sounds", "audio", "http", "prompter", "mqtt", "obs"]
 
     public static func load(_ text: String, file: String) -> Result<Profile, ProfileErrors> {
         var loader = ProfileParser(file: file)
@@ -63,6 +63,8 @@ struct ProfileParser {
     private var hasPrompter = false
     /// Whether the profile joins a broker, which `rigs` and `rig` need.
     var hasMQTT = false
+    /// Whether the profile names OBS instances, which `obs` needs.
+    var hasOBS = false
 
     init(file: String) { reader = YAMLReader(file: file) }
 
@@ -74,6 +76,7 @@ struct ProfileParser {
         macroNames = Set(profile.macros.keys)
         hasPrompter = profile.prompter != nil
         hasMQTT = profile.mqtt != nil
+        hasOBS = profile.obs != nil
     }
 
     mutating func parse(_ root: Node) -> Profile {
@@ -94,6 +97,8 @@ struct ProfileParser {
         hasPrompter = profile.prompter != nil
         if let node = section("mqtt") { profile.mqtt = parseMQTT(node.value) }
         hasMQTT = profile.mqtt != nil
+        if let node = section("obs") { profile.obs = parseOBS(node.value) }
+        hasOBS = profile.obs != nil
         if let node = section("controls") { (profile.controls, profile.controlSettings) = parseControls(node.value) }
         controls = profile.controls
         if let node = section("macros") { declareMacros(node.value) }
@@ -425,6 +430,8 @@ struct ProfileParser {
             return .action(name == "preset.load" ? .presetLoad(slot) : .presetSave(slot))
         case "rigs", "rig":
             return rigsAction(name, argument)
+        case "obs":
+            return obsAction(argument)
         case "sound":
             guard let sound = reader.string(argument, "sound") else { return nil }
             guard sounds.isKnown(sound) else {

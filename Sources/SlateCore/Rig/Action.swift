@@ -28,6 +28,8 @@ public enum Action: Hashable, Sendable {
     case prompter(PrompterAction)
     /// An action sent to other rigs through the broker (`rigs take.start`, `rig cam-b zoom.set 2`).
     case rigs(RigsAction)
+    /// An obs-websocket request for every OBS of the profile (`obs StartRecord`).
+    case obs(OBSRequest)
 
     /// The name a profile uses, e.g. `take.toggle`.
     public var name: String {
@@ -72,6 +74,7 @@ public enum Action: Hashable, Sendable {
             case .every: "rigs"
             case .rig: "rig"
             }
+        case .obs: "obs"
         }
     }
 
@@ -88,10 +91,10 @@ public enum Action: Hashable, Sendable {
 
     /// Actions that take an argument: `zoom.set 2`, `zoom.step 0.5`, `sound shutter`,
     /// `wait 200ms`, `exec [argv]`, `control.adjust 2`, `control.set NAME VALUE`, `control.reset NAME`,
-    /// `take.delete 3`, `takes.export mono`, `rigs take.start`, `rig cam-b zoom.set 2`.
+    /// `take.delete 3`, `takes.export mono`, `rigs take.start`, `rig cam-b zoom.set 2`, `obs StartRecord`.
     public static let argumentNames: Set<String> = [
         "take.delete", "takes.export", "zoom.set", "zoom.step", "sound", "wait", "exec", "control.adjust", "control.set", "control.reset",
-        "preset.load", "preset.save", "prompter.back", "rigs", "rig",
+        "preset.load", "preset.save", "prompter.back", "rigs", "rig", "obs",
     ]
 
     /// The recorder operation behind this action, if it is one.
@@ -108,7 +111,7 @@ public enum Action: Hashable, Sendable {
         case .torchToggle: .torchToggle
         case .filterNext: .filterNext
         case .prompter(let action): .prompter(action)
-        case .takeToggle, .zoomStep, .sound, .wait, .exec, .control, .presetLoad, .presetSave, .rigs: nil
+        case .takeToggle, .zoomStep, .sound, .wait, .exec, .control, .presetLoad, .presetSave, .rigs, .obs: nil
         }
     }
 }

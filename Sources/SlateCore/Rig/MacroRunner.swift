@@ -90,6 +90,9 @@ struct MacroRunner {
                 var text = action.text
                 if text == Action.takeToggle.name { text = book.isRecording ? Action.takeStop.name : Action.takeStart.name }
                 out.append(.rigs(RigsCommand(target: action.target, text: text), at: time))
+            case .obs(let request):
+                out.append(.report(.action(report)))
+                out.append(.obs(request, at: time))
             case .takeToggle:
                 perform(book.isRecording ? .stop : .start, &report, &program, book: &book, into: &out)
             case .zoomStep(let amount):

@@ -8,9 +8,12 @@ public enum Report: Sendable {
     case control(ControlReport)
     /// What other rigs did, or this rig's link to them.
     case rig(RigReport)
+    /// What an OBS answered.
+    case obs(OBSReport)
 
     public var time: Instant {
         switch self {
+        case .obs(let report): report.time
         case .rig(let report): report.time
         case .control(let report): report.time
         case .ignored(let report): report.time

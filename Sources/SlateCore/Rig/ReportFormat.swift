@@ -43,6 +43,8 @@ public struct ReportFormat: Sendable {
             return "take     " + takeText(take)
         case .rig(let rig):
             return "rig      " + rig.text
+        case .obs(let obs):
+            return "obs      " + obs.text
         case .control(let control):
             return Self.trimTrailing("control  " + Self.pad(control.control, 12) + " " + controlText(control))
         case .ignored(let ignored):
@@ -105,6 +107,7 @@ public struct ReportFormat: Sendable {
         case .takesExport(let filter?): return "takes.export " + filter.rawValue
         case .prompter(.back(let duration)): return "prompter.back " + NumberText.format(duration.inSeconds(decimals: 3))
         case .rigs(let rigs): return rigs.description
+        case .obs(let request): return "obs " + request.description
         default: return action.action.name
         }
     }

@@ -18,6 +18,7 @@ public struct ReportLine: Codable, Hashable, Sendable {
         case ignored(Ignored)
         case control(Control)
         case rig(Rig)
+        case obs(OBS)
     }
 
     /// A bound button's phase; `role` is `direct` for a button bound to actions.
@@ -104,6 +105,14 @@ public struct ReportLine: Codable, Hashable, Sendable {
         }
     }
 
+    /// What an OBS answered to a request: `ok`, or its `message`.
+    public struct OBS: Codable, Hashable, Sendable {
+        public var target: String
+        public var request: String
+        public var ok: Bool
+        public var message: String?
+    }
+
     /// A press that did nothing, and why.
     public struct Ignored: Codable, Hashable, Sendable {
         public var input: String
@@ -149,6 +158,7 @@ public struct ReportLine: Codable, Hashable, Sendable {
             case .takesExport(let filter): action.filter = filter?.rawValue
             case .prompter(.back(let duration)): action.value = duration.inSeconds(decimals: 3)
             case .exec(let argv): action.argv = argv
+            case .obs(let request): action.command = request.description
             case .rigs(let rigs):
                 action.command = rigs.text
                 if case .rig(let name) = rigs.target { action.rig = name }
@@ -176,6 +186,8 @@ public struct ReportLine: Codable, Hashable, Sendable {
                     realtimeNs: take.realtimeNs))
         case .rig(let report):
             fields = .rig(report.fields)
+        case .obs(let report):
+            fields = .obs(report.fields)
         case .ignored(let ignored):
             fields = .ignored(Ignored(input: ignored.input, code: ignored.code.name, reason: ignored.reason.text))
         case .control(let control):
@@ -193,7 +205,7 @@ public struct ReportLine: Codable, Hashable, Sendable {
     }
 
     private enum Kind: String, Codable {
-        case capture, action, sound, take, ignored, control, rig
+        case capture, action, sound, take, ignored, control, rig, obs
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -212,6 +224,7 @@ public struct ReportLine: Codable, Hashable, Sendable {
         case .ignored: fields = .ignored(try Ignored(from: decoder))
         case .control: fields = .control(try Control(from: decoder))
         case .rig: fields = .rig(try Rig(from: decoder))
+        case .obs: fields = .obs(try OBS(from: decoder))
         }
     }
 
@@ -242,6 +255,9 @@ public struct ReportLine: Codable, Hashable, Sendable {
         case .rig(let rig):
             try container.encode(Kind.rig, forKey: .type)
             try rig.encode(to: encoder)
+        case .obs(let obs):
+            try container.encode(Kind.obs, forKey: .type)
+            try obs.encode(to: encoder)
         }
     }
 }

@@ -20,6 +20,8 @@ public enum RigEffect: Sendable {
     case preset(PresetCommand, at: Instant)
     /// A command for other rigs (and, for `rigs`, this one), to send through the broker.
     case rigs(RigsCommand, at: Instant)
+    /// A request for every OBS of the profile.
+    case obs(OBSRequest, at: Instant)
 
     /// The result of attaching a device.
     public enum Attachment: Sendable {

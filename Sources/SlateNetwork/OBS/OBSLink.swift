@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import NIOWebSocket
+import SlateCore
 import Synchronization
 
 /// A link to one OBS through obs-websocket 5. It connects on a task of its own,

@@ -1,4 +1,5 @@
 import Foundation
+import SlateCore
 
 /// A message of obs-websocket's protocol (version 5, rpcVersion 1), the object
 /// `{"op": N, "d": {...}}` in a text frame. Only the messages Slate uses have cases.

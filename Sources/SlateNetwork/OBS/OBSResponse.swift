@@ -1,3 +1,5 @@
+import SlateCore
+
 /// OBS's answer to one request.
 public struct OBSResponse: Sendable, Equatable {
     public var requestType: String

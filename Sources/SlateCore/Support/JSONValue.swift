@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Any JSON value: the data of an obs-websocket request or of its response.
 /// Whole numbers decode as `integer`, others as `number`.
