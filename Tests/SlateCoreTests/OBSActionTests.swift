@@ -4,20 +4,10 @@ import Testing
 
 /// The obs section and the obs action: what reaches obs-websocket, and mistakes named with their place.
 @Suite struct OBSActionTests {
-    static let inputs = """
-        inputs:
-          pedal:
-            match: {name: "PCsensor FootSwitch"}
-            bind: {KEY_B: take.toggle}
+    /// Profiles with one pedal, as the rigs' tests load them.
+    let profiles = RigsOnABrokerTests()
 
-        """
-
-    func errors(_ yaml: String) -> [String] {
-        switch ProfileLoader.load(Self.inputs + yaml, file: "rig.yaml") {
-        case .success: return []
-        case .failure(let errors): return errors.diagnostics.map(\.description)
-        }
-    }
+    func errors(_ yaml: String) -> [String] { profiles.errors(yaml) }
 
     func request(_ text: String) -> OBSRequest? { try? OBSRequest.parse(text).get() }
 
@@ -43,13 +33,12 @@ import Testing
     }
 
     @Test func theSectionAndTheAction() throws {
-        let profile = try ProfileLoader.load(
-            Self.inputs + """
-                obs: {targets: ["ws://127.0.0.1:4455", "ws://studio-pc:4455"], password-file: ~/.config/slate/obs-password}
-                macros:
-                  go: [obs StartRecord, take.start]
-                """, file: "rig.yaml"
-        ).get()
+        let profile = try profiles.load(
+            """
+            obs: {targets: ["ws://127.0.0.1:4455", "ws://studio-pc:4455"], password-file: ~/.config/slate/obs-password}
+            macros:
+              go: [obs StartRecord, take.start]
+            """)
         #expect(profile.obs == OBSSpec(targets: ["ws://127.0.0.1:4455", "ws://studio-pc:4455"], passwordFile: "~/.config/slate/obs-password"))
         #expect(profile.macros["go"]?.map(\.action) == [.obs(OBSRequest(requestType: "StartRecord")), .takeStart])
         #expect(try ActionText.steps("obs StopRecord", in: profile).get().map(\.action) == [.obs(OBSRequest(requestType: "StopRecord"))])

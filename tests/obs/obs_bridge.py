@@ -24,41 +24,18 @@ sys.path.insert(0, HERE)
 from obs_session import OBSError, OBSSession  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+from checks import KEY_A, KEY_B, Checks, frames, pedal_session  # noqa: E402
 SLATE = os.environ.get("SLATE", os.path.join(ROOT, ".build", "debug", "slate"))
-FOOTSWITCH = """# EVEMU 1.3
-N: PCsensor FootSwitch
-I: 0003 3553 b001 0111
-P: 00 00 00 00 00 00 00 00
-B: 00 13 00 00 00 00 00 00 00
-B: 01 00 00 00 40 00 40 01 00
-B: 02 00 00 00 00 00 00 00 00
-B: 04 10 00 00 00 00 00 00 00
-"""
 # (time, key): KEY_B toggles OBS's recording, KEY_A asks for a chapter.
-CLICKS = [(1.0, "0030"), (2.0, "001e"), (4.0, "0030")]
+CLICKS = [(1.0, KEY_B), (2.0, KEY_A), (4.0, KEY_B)]
 END = 7.0
 
 
-class Checks:
-    def __init__(self):
-        self.failures = 0
-
-    def __call__(self, condition, message):
-        print(("ok: " if condition else "FAIL: ") + message, flush=True)
-        if not condition:
-            self.failures += 1
-        return condition
-
-
 def session(folder):
-    lines = [FOOTSWITCH, "E: 0.000000 0000 0000 0\n"]
-    for at, code in CLICKS:
-        for value, t in ((1, at), (0, at + 0.1)):
-            lines.append(f"E: {t:.6f} 0001 {code} {value}\nE: {t:.6f} 0000 0000 0\n")
-    lines.append(f"E: {END:.6f} 0000 0000 0\n")
     path = os.path.join(folder, "pedal.evemu")
     with open(path, "w") as out:
-        out.write("".join(lines))
+        out.write(pedal_session(CLICKS, END))
     return path
 
 
@@ -87,16 +64,6 @@ def run(folder, name, url, password, recording):
         capture_output=True, text=True, timeout=120)
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     return result, lines
-
-
-def frames(path):
-    result = subprocess.run(
-        ["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames",
-         "-of", "csv=p=0", path], capture_output=True, text=True)
-    try:
-        return int(result.stdout.strip().split(",")[0])
-    except ValueError:
-        return 0
 
 
 def main():

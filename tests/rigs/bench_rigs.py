@@ -22,7 +22,9 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import rig_net  # noqa: E402
+from checks import pedal_session  # noqa: E402
 
 TAKES = 10
 PEDAL = [(1.0 + 2.5 * index, 2.5 + 2.5 * index) for index in range(TAKES)]
@@ -55,7 +57,7 @@ def main():
                 links.append(rig_net.SlowLink(network, ports[name], distance))
         recording = os.path.join(folder, "pedal.evemu")
         with open(recording, "w") as out:
-            out.write(rig_net.pedal_session([time for take in PEDAL for time in take], END))
+            out.write(pedal_session([time for take in PEDAL for time in take], END))
         rigs = [rig_net.Rig(network, folder, name, USERS[name], timing=True, port=ports[name]) for name in ("cam-b", "cam-c")]
         for rig in rigs:
             if not rig.wait_for_log("joined mqtt://", 20):

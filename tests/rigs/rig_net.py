@@ -12,8 +12,8 @@ import queue
 import shutil
 import signal
 import subprocess
-import tempfile
 import sys
+import tempfile
 import threading
 import time
 
@@ -25,15 +25,6 @@ SUBNET = "10.77.0"
 BROKER_ADDRESS = SUBNET + ".1"
 PORT = 1883
 
-FOOTSWITCH = """# EVEMU 1.3
-N: PCsensor FootSwitch
-I: 0003 3553 b001 0111
-P: 00 00 00 00 00 00 00 00
-B: 00 13 00 00 00 00 00 00 00
-B: 01 00 00 00 40 00 40 01 00
-B: 02 00 00 00 00 00 00 00 00
-B: 04 10 00 00 00 00 00 00 00
-"""
 
 
 def why_not_here():
@@ -44,16 +35,6 @@ def why_not_here():
         if shutil.which(tool) is None:
             return "%s is missing: scripts/install-deps mosquitto mosquitto-clients iproute2 util-linux" % tool
     return None
-
-
-def pedal_session(clicks, end):
-    """An evemu recording of the middle pedal (KEY_B) clicked at each time, until `end`."""
-    lines = [FOOTSWITCH, "E: 0.000000 0000 0000 0\n"]
-    for at in clicks:
-        for value, t in ((1, at), (0, at + 0.1)):
-            lines.append(f"E: {t:.6f} 0001 0030 {value}\nE: {t:.6f} 0000 0000 0\n")
-    lines.append(f"E: {end:.6f} 0000 0000 0\n")
-    return "".join(lines)
 
 
 def run(*argv, **options):

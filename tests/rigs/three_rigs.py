@@ -28,7 +28,9 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import rig_net  # noqa: E402
+from checks import Checks, frames, pedal_session  # noqa: E402
 
 FRAME_MS = 1000 / 30
 TAKES = 10
@@ -40,17 +42,6 @@ BROKER_DIES_AT = 12.0
 BROKER_BACK_AT = 14.0
 END = SCHEDULE[-1][1] + 2.0
 USERS = {"cam-a": "pass-a", "cam-b": "pass-b", "cam-c": "pass-c", "viewer": "look-only"}
-
-
-class Checks:
-    def __init__(self):
-        self.failures = 0
-
-    def __call__(self, condition, message):
-        print(("ok: " if condition else "FAIL: ") + message, flush=True)
-        if not condition:
-            self.failures += 1
-        return condition
 
 
 def main():
@@ -66,7 +57,7 @@ def main():
         broker = rig_net.Broker(network, folder, USERS)
         recording = os.path.join(folder, "pedal.evemu")
         with open(recording, "w") as out:
-            out.write(rig_net.pedal_session([time for take in SCHEDULE for time in take], END))
+            out.write(pedal_session([time for take in SCHEDULE for time in take], END))
         cam_b = rig_net.Rig(network, folder, "cam-b", USERS["cam-b"])
         cam_c = rig_net.Rig(network, folder, "cam-c", USERS["cam-c"])
         rigs = [cam_b, cam_c]
@@ -106,7 +97,7 @@ def main():
             takes = rig.takes()
             check(len(takes) == TAKES and len(rig.started()) == TAKES,
                   "%s recorded all %d takes (%d in takes.json)" % (rig.name, TAKES, len(takes)))
-            playable = all(probe_frames(os.path.join(rig.work, take["file"])) > 0 for take in takes)
+            playable = all(frames(os.path.join(rig.work, take["file"])) > 0 for take in takes)
             check(playable, "%s's takes decode" % rig.name)
             long_take = takes[4] if len(takes) > 4 else None
             check(long_take is not None and long_take["duration"] > 7,
@@ -198,16 +189,6 @@ def write_secret(folder, text):
     os.chown(path, rig_net.NOBODY.pw_uid, rig_net.NOBODY.pw_gid)
     os.chmod(path, 0o600)
     return path
-
-
-def probe_frames(path):
-    result = subprocess.run(
-        ["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames",
-         "-of", "csv=p=0", path], capture_output=True, text=True)
-    try:
-        return int(result.stdout.strip())
-    except ValueError:
-        return 0
 
 
 if __name__ == "__main__":
