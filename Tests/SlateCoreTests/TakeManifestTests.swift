@@ -43,7 +43,8 @@ import Testing
     }
 
     /// What Slate wrote before its manifests were encoded by `JSONEncoder`, and
-    /// readers that know only those keys: the same keys, `thumbnail` null when
+    /// readers that know only those keys: the same keys (and `realtime_ns`, the
+    /// first frame's instant in nanoseconds, beside them), `thumbnail` null when
     /// there is none, `exported` and `kept` only when set.
     @Test func theSchemaIsTheOneEarlierSlatesReadAndWrote() throws {
         let earlier = """
@@ -64,11 +65,12 @@ import Testing
             try JSONSerialization.jsonObject(with: Data(manifest.json.utf8)) as? [String: Any])
         #expect(Set(written.keys) == ["version", "takes"] && written["version"] as? Int == 1)
         let takes = try #require(written["takes"] as? [[String: Any]])
-        let keys = ["id", "file", "thumbnail", "started", "start", "duration", "frames", "dropped", "codec", "recording"]
+        let keys = ["id", "file", "thumbnail", "started", "start", "duration", "frames", "dropped", "codec", "recording", "realtime_ns"]
         #expect(Set(takes[0].keys) == Set(keys))
         #expect(Set(takes[1].keys) == Set(keys + ["kept"]))
         #expect(takes[1]["thumbnail"] is NSNull)
         #expect(takes[0]["started"] as? Int64 == 1_700_000_000_123_456 && takes[0]["duration"] as? Double == 12.345678)
+        #expect(takes[0]["realtime_ns"] as? Int64 == 1_700_000_000_123_456_000)
     }
 
     @Test func utcTimes() {

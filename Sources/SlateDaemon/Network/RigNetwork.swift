@@ -52,12 +52,15 @@ final class RigNetwork {
     private var lastState: [UInt8]?
     /// The camera's frame interval, as of the last poll.
     private var frame = RigNetwork.frameInterval(fps: 30)
+    /// The profile commands are read with, as of the last poll.
+    private var profile: Profile
     /// Reports made while lines went out, printed at the next poll.
     private var ready: [Report] = []
 
     /// Connects in the background; `wake` is signalled when something arrives.
-    init(spec: MQTTSpec, password: String?, wake: Wakeup, logger: Logger) throws(MQTTError) {
+    init(spec: MQTTSpec, profile: Profile, password: String?, wake: Wakeup, logger: Logger) throws(MQTTError) {
         self.spec = spec
+        self.profile = profile
         topics = RigTopics(prefix: spec.topicPrefix)
         log = logger
         let will = MQTTLink.Message(
@@ -88,7 +91,8 @@ final class RigNetwork {
     // MARK: sending
 
     /// Sends a `rigs` or `rig` command asked for at `time`; a `rigs` command
-    /// also runs here, at the same instant. Returns the line saying so.
+    /// also runs here, at the same instant (or is refused here, when this
+    /// rig's profile does not know its action). Returns the line saying so.
     func send(_ command: RigsCommand, at time: Instant) -> Report {
         sentCount += 1
         let id = "\(spec.rig)-\(session)-\(sentCount)"
@@ -102,10 +106,10 @@ final class RigNetwork {
             target = "every rig"
             expected = 1 + rigs.values.filter { $0 }.count
             if connected { publish(topics.everyRigCommands, JSONLine.encode(message), qos: 1) }
-            _ = arrive(message, now: MonotonicClock.now())
+            runHere(message, at: time)
         case .rig(let name) where name == spec.rig:
             target = "this rig"
-            _ = arrive(message, now: MonotonicClock.now())
+            runHere(message, at: time)
         case .rig(let name):
             target = "rig \(name)"
             if connected { publish(topics.topic(.cmd, of: name), JSONLine.encode(message), qos: 1) }
@@ -121,6 +125,15 @@ final class RigNetwork {
         return .rig(RigReport(time: time, rig: spec.rig, event: .sent(action: command.text, target: target, atNs: atNs)))
     }
 
+    /// A command of this rig's for itself: it waits for its instant, or is refused with why.
+    private func runHere(_ message: RigCommandMessage, at time: Instant) {
+        var problem: String?
+        if case .failure(let error) = Self.steps(message.action, profile: profile) { problem = error.description }
+        if case .refused(let reason) = arrive(message, now: MonotonicClock.now(), problem: problem) {
+            ready.append(.rig(RigReport(time: time, rig: spec.rig, event: .refused(action: message.action, reason: reason))))
+        }
+    }
+
     // MARK: receiving
 
     /// Takes what arrived from the broker: presence and answers become
@@ -132,6 +145,7 @@ final class RigNetwork {
             return events
         }
         frame = Self.frameInterval(fps: rig.machine.book.fps)
+        self.profile = profile
         if !ready.isEmpty {
             effects.carryOut(ready.map { .report($0) })
             ready.removeAll()
@@ -157,11 +171,11 @@ final class RigNetwork {
                 }
                 connected = false
             case .message(let message):
-                receive(message, profile: profile, effects: effects, now: now)
+                receive(message, effects: effects, now: now)
             }
         }
         for (command, due) in inbox.takeDue(at: now) {
-            run(command, due: due, rig: rig, profile: profile, effects: effects)
+            run(command, due: due, rig: rig, effects: effects)
         }
         for (id, entry) in sent where entry.deadline <= now {
             sent[id] = nil
@@ -171,7 +185,7 @@ final class RigNetwork {
         }
     }
 
-    private func receive(_ message: MQTTLink.Message, profile: Profile, effects: EffectCarrier, now: Instant) {
+    private func receive(_ message: MQTTLink.Message, effects: EffectCarrier, now: Instant) {
         guard let (rig, kind) = topics.parse(message.topic) else { return }
         switch kind {
         case .cmd:
@@ -214,7 +228,7 @@ final class RigNetwork {
     }
 
     /// Runs a command that is due, as a button's handler would, at its instant.
-    private func run(_ command: RigCommandMessage, due: Instant, rig: RigDriver, profile: Profile, effects: EffectCarrier) {
+    private func run(_ command: RigCommandMessage, due: Instant, rig: RigDriver, effects: EffectCarrier) {
         guard case .success(let steps) = Self.steps(command.action, profile: profile) else { return }
         let source = command.from.map { $0 == spec.rig ? "rigs" : "rig \($0)" } ?? "mqtt"
         answering = command.id
