@@ -129,8 +129,13 @@ def clones():
 
 pedal = None
 try:
-    wait_for(lambda: "recording /dev/video0" in log("err") or show("ActiveState")["ActiveState"] == "failed", 90,
-             "slate to open the camera")
+    try:
+        wait_for(lambda: "recording /dev/video0" in log("err") or show("ActiveState")["ActiveState"] == "failed", 90,
+                 "slate to open the camera")
+    except AssertionError:
+        print("the unit: %s\nits standard error:\n%s" % (
+            show("ActiveState", "SubState", "ExecMainStatus", "NRestarts"), log("err")[-4000:]))
+        raise
     main = show("MainPID", "ActiveState")
     check(main["ActiveState"] == "active", "the service is active (%s)" % main)
     with open("/proc/%s/status" % main["MainPID"]) as handle:
