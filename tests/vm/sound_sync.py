@@ -152,7 +152,9 @@ def sync_case(name, checks, seconds, shift, report, camera="testpattern"):
     drift = sound.get("drift_ppm")
     # Both are measured over 10 s through the emulated machine's timer, which
     # a loaded host stretches and squeezes: the bounds are loose, the sync is not.
-    checks(abs(cable - nominal) <= 100,
+    # The player's measure, taken by aplay's own writes, is the noisier (125 ppm
+    # off a steady cable was seen once in a full lane).
+    checks(abs(cable - nominal) <= 150,
            "%s: the player finds the cable %s ppm off (PCM Rate Shift %d: %d)" % (name, cable, shift, nominal))
     checks(drift is not None and abs(drift - nominal) <= 80,
            "%s: Slate measured a drift of %s ppm (the cable: %d, the player's measure %s)" % (name, drift, nominal, cable))
