@@ -26,7 +26,7 @@ public struct CommandInbox: Sendable {
     /// When the next command waiting is due.
     public var nextDeadline: Instant? { waiting.first?.due }
 
-    /// Marks `id` as run: a command this rig sent and ran itself comes back on `all/cmd`.
+    /// Marks `id` as seen: a command of that id that arrives later runs nothing.
     public mutating func remember(_ id: String) {
         guard seen.insert(id).inserted else { return }
         order.append(id)
