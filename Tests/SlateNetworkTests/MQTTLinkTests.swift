@@ -93,11 +93,12 @@ import Testing
 
         /// Waits until `predicate` holds for what was heard, or `seconds` pass.
         @discardableResult
-        func wait(seconds: Double = 5, for predicate: ([MQTTLink.Event]) -> Bool) -> Bool {
+        /// Polls with `Task.sleep`, so the test holds none of the cooperative pool's threads while it waits.
+        func wait(seconds: Double = 20, for predicate: ([MQTTLink.Event]) -> Bool) async -> Bool {
             let deadline = Date().addingTimeInterval(seconds)
             while Date() < deadline {
                 if predicate(events.withLock { $0 }) { return true }
-                Thread.sleep(forTimeInterval: 0.01)
+                try? await Task.sleep(for: .milliseconds(10))
             }
             return predicate(events.withLock { $0 })
         }
@@ -107,31 +108,31 @@ import Testing
         }
     }
 
-    func link(_ settings: MQTTLink.Settings) throws -> (MQTTLink, Heard) {
+    func link(_ settings: MQTTLink.Settings) async throws -> (MQTTLink, Heard) {
         let heard = Heard()
         let link = try MQTTLink(settings) { heard.add($0) }
-        #expect(heard.wait { $0.contains(.connected) }, "\(settings.username ?? "") connects")
+        #expect(await heard.wait { $0.contains(.connected) }, "\(settings.username ?? "") connects")
         return (link, heard)
     }
 
-    @Test func aCommandPublishedReachesTheRigSubscribed() throws {
+    @Test func aCommandPublishedReachesTheRigSubscribed() async throws {
         let broker = try Broker()
-        let (rig, heard) = try link(broker.settings("rig", "rig-secret"))
+        let (rig, heard) = try await link(broker.settings("rig", "rig-secret"))
         try rig.subscribe("slate/+/cmd")
-        Thread.sleep(forTimeInterval: 0.2)
-        let (sender, _) = try link(broker.settings("rig", "rig-secret"))
+        try await Task.sleep(for: .milliseconds(200))
+        let (sender, _) = try await link(broker.settings("rig", "rig-secret"))
         let command = MQTTLink.Message(topic: "slate/a/cmd", payload: Array(#"{"action":"take.start"}"#.utf8), qos: 1)
         try sender.publish(command)
-        #expect(heard.wait { _ in heard.messages.contains { $0.topic == command.topic && $0.payload == command.payload } })
+        #expect(await heard.wait { _ in heard.messages.contains { $0.topic == command.topic && $0.payload == command.payload } })
         rig.stop()
         sender.stop()
     }
 
-    @Test func aWrongPasswordIsRefusedAndNeverConnects() throws {
+    @Test func aWrongPasswordIsRefusedAndNeverConnects() async throws {
         let broker = try Broker()
         let heard = Heard()
         let link = try MQTTLink(broker.settings("rig", "wrong")) { heard.add($0) }
-        #expect(heard.wait { $0.contains { if case .disconnected = $0 { true } else { false } } })
+        #expect(await heard.wait { $0.contains { if case .disconnected = $0 { true } else { false } } })
         #expect(!heard.events.withLock { $0.contains(.connected) })
         let reason = heard.events.withLock { events -> String? in
             events.lazy.compactMap { if case .disconnected(let reason) = $0 { reason } else { nil } }.first
@@ -140,42 +141,42 @@ import Testing
         link.stop()
     }
 
-    @Test func aRigGoneWithoutGoodbyeIsSeenOfflineThroughItsWill() throws {
+    @Test func aRigGoneWithoutGoodbyeIsSeenOfflineThroughItsWill() async throws {
         let broker = try Broker()
         let will = MQTTLink.Message(topic: "slate/a/state", payload: Array(#"{"online":false}"#.utf8), qos: 1, retain: true)
-        let (rig, _) = try link(broker.settings("rig", "rig-secret", will: will))
+        let (rig, _) = try await link(broker.settings("rig", "rig-secret", will: will))
         try rig.publish(MQTTLink.Message(topic: "slate/a/state", payload: Array(#"{"online":true}"#.utf8), qos: 1, retain: true))
-        let (watcher, heard) = try link(broker.settings("viewer", "viewer-secret"))
+        let (watcher, heard) = try await link(broker.settings("viewer", "viewer-secret"))
         try watcher.subscribe("slate/+/state")
-        #expect(heard.wait { _ in heard.messages.contains { $0.payload == Array(#"{"online":true}"#.utf8) && $0.retain } })
+        #expect(await heard.wait { _ in heard.messages.contains { $0.payload == Array(#"{"online":true}"#.utf8) && $0.retain } })
         rig.stop(sayingGoodbye: false)
-        #expect(heard.wait { _ in heard.messages.contains { $0.payload == will.payload } })
+        #expect(await heard.wait { _ in heard.messages.contains { $0.payload == will.payload } })
         watcher.stop()
     }
 
-    @Test func aViewerCannotSendACommand() throws {
+    @Test func aViewerCannotSendACommand() async throws {
         let broker = try Broker()
-        let (rig, heard) = try link(broker.settings("rig", "rig-secret"))
+        let (rig, heard) = try await link(broker.settings("rig", "rig-secret"))
         try rig.subscribe("slate/a/cmd")
-        Thread.sleep(forTimeInterval: 0.2)
-        let (viewer, _) = try link(broker.settings("viewer", "viewer-secret"))
+        try await Task.sleep(for: .milliseconds(200))
+        let (viewer, _) = try await link(broker.settings("viewer", "viewer-secret"))
         try viewer.publish(MQTTLink.Message(topic: "slate/a/cmd", payload: Array("denied".utf8), qos: 1))
         try rig.publish(MQTTLink.Message(topic: "slate/a/cmd", payload: Array("allowed".utf8), qos: 1))
-        #expect(heard.wait { _ in heard.messages.contains { $0.payload == Array("allowed".utf8) } })
-        Thread.sleep(forTimeInterval: 0.3)
+        #expect(await heard.wait { _ in heard.messages.contains { $0.payload == Array("allowed".utf8) } })
+        try await Task.sleep(for: .milliseconds(300))
         #expect(!heard.messages.contains { $0.payload == Array("denied".utf8) })
         rig.stop()
         viewer.stop()
     }
 
-    @Test func aBrokerThatComesLaterIsJoined() throws {
+    @Test func aBrokerThatComesLaterIsJoined() async throws {
         let port = try Broker.freePort()
         let heard = Heard()
         let link = try MQTTLink(Broker.settings(port: port, "rig", "rig-secret")) { heard.add($0) }
-        #expect(heard.wait { $0.contains { if case .disconnected = $0 { true } else { false } } })
-        Thread.sleep(forTimeInterval: 1.5)
+        #expect(await heard.wait { $0.contains { if case .disconnected = $0 { true } else { false } } })
+        try await Task.sleep(for: .milliseconds(1500))
         let broker = try Broker(port: port)
-        #expect(heard.wait(seconds: 10) { $0.contains(.connected) }, "joined once the broker listens on \(broker.port)")
+        #expect(await heard.wait { $0.contains(.connected) }, "joined once the broker listens on \(broker.port)")
         link.stop()
     }
 }

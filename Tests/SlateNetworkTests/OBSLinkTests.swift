@@ -134,7 +134,7 @@ import Testing
 
         /// Waits until `predicate` holds, or `seconds` pass.
         @discardableResult
-        func wait(seconds: Double = 5, for predicate: () -> Bool) async -> Bool {
+        func wait(seconds: Double = 20, for predicate: () -> Bool) async -> Bool {
             let deadline = Date().addingTimeInterval(seconds)
             while Date() < deadline {
                 if predicate() { return true }
@@ -318,7 +318,7 @@ import Testing
         #expect(await heard.wait { if case .disconnected = heard.lastStatus { true } else { false } })
         await #expect(throws: OBSError.self) { try await link.send("StartRecord") }
         let again = try await FakeOBS(port: obs.port)
-        #expect(await heard.wait(seconds: 10) { heard.lastStatus == .connected })
+        #expect(await heard.wait(seconds: 30) { heard.lastStatus == .connected })
         #expect(try await link.send("StartRecord").succeeded)
         link.stop()
         #expect(await heard.wait { heard.lastStatus == .disconnected(.stopped(url: obs.url)) })
@@ -334,7 +334,7 @@ import Testing
         let passwordFile = try #require(ProcessInfo.processInfo.environment["SLATE_OBS_PASSWORD_FILE"])
         let password = try String(contentsOfFile: passwordFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         let (link, heard) = link(url, password: password)
-        #expect(await heard.wait(seconds: 10) { heard.lastStatus == .connected })
+        #expect(await heard.wait(seconds: 30) { heard.lastStatus == .connected })
         #expect(try await link.send("StartRecord").succeeded)
         try await Task.sleep(for: .seconds(2))
         let chapter = try await link.send("CreateRecordChapter", data: .object(["chapterName": .string("Slate")]))
@@ -345,7 +345,7 @@ import Testing
             Issue.record("StopRecord gave no outputPath: \(stopped)")
             return
         }
-        #expect(await heard.wait(seconds: 10) {
+        #expect(await heard.wait(seconds: 30) {
             ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int ?? 0) > 0
         }, "\(path)")
         link.stop()
