@@ -98,6 +98,10 @@ with open(home + "/.config/slate/rig.yaml", "w") as handle:
     handle.write(profile)
 with open(home + "/.config/systemd/user/slate.service.d/output.conf", "w") as handle:
     handle.write("[Service]\nStandardOutput=append:%h/slate.out\nStandardError=append:%h/slate.err\n")
+    # A checkout under /tmp (a CI clone) is hidden by the unit's PrivateTmp: the
+    # service sees the build, read only, where it is.
+    if ROOT.startswith("/tmp/"):
+        handle.write("BindReadOnlyPaths=%s\n" % ROOT)
 for path in (home + "/.config/slate/rig.yaml", home + "/.config/systemd/user/slate.service.d/output.conf"):
     os.chown(path, uid, user.pw_gid)
 as_user("systemctl", "--user", "daemon-reload")

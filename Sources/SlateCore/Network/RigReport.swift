@@ -61,7 +61,9 @@ public struct RigReport: Sendable {
             fields.line = line
         case .online: fields.event = "online"
         case .offline: fields.event = "offline"
-        case .sent: fields.event = "sent"
+        case .sent(_, _, let atNs):
+            fields.event = "sent"
+            fields.atNs = atNs
         case .refused: fields.event = "refused"
         case .spread(let firstFrames, _):
             fields.event = "spread"

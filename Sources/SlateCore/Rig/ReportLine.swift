@@ -98,10 +98,12 @@ public struct ReportLine: Codable, Hashable, Sendable {
         public var spreadMs: Double?
         /// Each rig's first frame after the earliest, in milliseconds.
         public var firstFrames: [String: Double]?
+        /// When a command sent is to run, on CLOCK_REALTIME (ns since 1970).
+        public var atNs: Int64?
 
         enum CodingKeys: String, CodingKey {
             case rig, event, text, line
-            case spreadMs = "spread_ms", firstFrames = "first_frames"
+            case spreadMs = "spread_ms", firstFrames = "first_frames", atNs = "at_ns"
         }
     }
 
