@@ -47,8 +47,9 @@ def main():
     network = rig_net.Network(["cam-a", "cam-b", "cam-c"])
     rigs = []
     links = []
+    broker = None
     try:
-        rig_net.Broker(network, folder, USERS)
+        broker = rig_net.Broker(network, folder, USERS)
         ports = {}
         for index, (name, distance) in enumerate(DISTANCE_MS.items()):
             ports[name] = rig_net.PORT
@@ -96,6 +97,8 @@ def main():
             rig.stop()
         for link in links:
             link.stop()
+        if broker:
+            broker.kill()
         network.remove()
         shutil.rmtree(folder, ignore_errors=True)
 

@@ -55,6 +55,7 @@ def main():
     folder = rig_net.folder()
     network = rig_net.Network(["cam-a", "cam-b", "cam-c"])
     rigs = []
+    broker = None
     try:
         broker = rig_net.Broker(network, folder, USERS)
         recording = os.path.join(folder, "pedal.evemu")
@@ -184,6 +185,8 @@ def main():
     finally:
         for rig in rigs:
             rig.stop()
+        if broker:
+            broker.kill()
         network.remove()
         if check.failures:
             for rig in rigs:
