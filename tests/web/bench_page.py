@@ -32,8 +32,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 SLATE = os.environ.get("SLATE", os.path.join(ROOT, ".build", "release", "slate"))
-sys.path.insert(0, HERE)
-from rig_page import pedal_session  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+from checks import pedal_session  # noqa: E402
 
 
 def start(folder, profile, recording):

@@ -36,28 +36,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 SLATE = os.environ.get("SLATE", os.path.join(ROOT, ".build", "debug", "slate"))
 SHOTS = os.path.join(ROOT, ".build", "web-screenshots")
 LATENCY_LIMIT = 0.200
-
-FOOTSWITCH = """# EVEMU 1.3
-N: PCsensor FootSwitch
-I: 0003 3553 b001 0111
-P: 00 00 00 00 00 00 00 00
-B: 00 13 00 00 00 00 00 00 00
-B: 01 00 00 00 40 00 40 01 00
-B: 02 00 00 00 00 00 00 00 00
-B: 04 10 00 00 00 00 00 00 00
-"""
-
-
-def pedal_session(clicks, end):
-    """An evemu recording of the middle pedal (KEY_B) clicked at each time, from 0 (a replay
-    starts at its first event) to `end`."""
-    lines = [FOOTSWITCH, "E: 0.000000 0000 0000 0\n"]
-    for at in clicks:
-        for value, t in ((1, at), (0, at + 0.1)):
-            lines.append(f"E: {t:.6f} 0001 0030 {value}\nE: {t:.6f} 0000 0000 0\n")
-    lines.append(f"E: {end:.6f} 0000 0000 0\n")
-    return "".join(lines)
-
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+from checks import pedal_session  # noqa: E402
 
 class Rig:
     """One `slate run --http 127.0.0.1:0 --json`, its lines read as they come."""

@@ -146,10 +146,7 @@ final class RigNetwork {
         }
         frame = Self.frameInterval(fps: rig.machine.book.fps)
         self.profile = profile
-        if !ready.isEmpty {
-            effects.carryOut(ready.map { .report($0) })
-            ready.removeAll()
-        }
+        printReady(effects)
         for event in events {
             switch event {
             case .connected:
@@ -213,8 +210,7 @@ final class RigNetwork {
             else { return }
             effects.carryOut([.report(.rig(RigReport(time: now, rig: rig, event: .line(text: event.text, line: event.line))))])
             if let line = event.line { firstFrame(of: line, rig: rig, command: id, now: now) }
-            effects.carryOut(ready.map { .report($0) })
-            ready.removeAll()
+            printReady(effects)
         default:
             break
         }
@@ -281,8 +277,9 @@ final class RigNetwork {
 
     /// The rig's state, published (retained) when it changed.
     func publish(_ status: RigStatus) {
+        guard connected else { return }
         let payload = Array(JSONLine.encode(RigState(status, clock: RealtimeClock.sync(), version: SlateVersion.current)).utf8)
-        guard connected, payload != lastState else { return }
+        guard payload != lastState else { return }
         lastState = payload
         publish(topics.topic(.state, of: spec.rig), payload, qos: 1, retain: true)
     }
@@ -297,6 +294,13 @@ final class RigNetwork {
         guard entry.firstFrames.count >= entry.expected else { return }
         sent[command] = nil
         ready.append(spread(entry, at: now))
+    }
+
+    /// Prints the reports made while lines went out.
+    private func printReady(_ effects: EffectCarrier) {
+        guard !ready.isEmpty else { return }
+        effects.carryOut(ready.map { .report($0) })
+        ready.removeAll()
     }
 
     private func spread(_ entry: Sent, at now: Instant) -> Report {
