@@ -78,7 +78,9 @@ test: deps
 	fi
 	@if scripts/install-deps $(RIGS_DEPS); then \
 		echo "== three rigs on one Mosquitto, each in its own network namespace, one pedal"; \
-		python3 tests/rigs/three_rigs.py; \
+		python3 tests/rigs/three_rigs.py && \
+		echo "== a rig recording while its broker's clients, a SIGHUP and its output's reader turn hostile" && \
+		python3 tests/hostile/hostile_peers.py; \
 	else \
 		echo "== skipping the three rigs: install their packages with 'scripts/install-deps $(RIGS_DEPS)' as root"; \
 		if [ "$${SLATE_REQUIRE_VM:-}" = 1 ]; then echo "SLATE_REQUIRE_VM=1: the rigs' test must run"; exit 1; fi; \

@@ -10,7 +10,7 @@ public struct PrompterFile: Sendable {
     /// The script of `spec`, for the profile at `profilePath`; throws naming the file.
     public init(_ spec: PrompterSpec, profilePath: String) throws(OperationError) {
         let path = spec.script.hasPrefix("/") ? spec.script : (SoundLibrary.folder(of: profilePath) ?? ".") + "/" + spec.script
-        script = PrompterScript(text: try FileReading.text(atPath: path), width: spec.width)
+        script = PrompterScript(text: try FileReading.text(atPath: path, limit: PrompterSpec.scriptLimit), width: spec.width)
         prompter = Prompter(spec: spec, length: script.length(spec))
     }
 }

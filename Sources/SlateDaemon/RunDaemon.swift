@@ -35,12 +35,18 @@ public final class RunDaemon {
     private var recording: (path: String, timeline: Timeline)?
     /// The rig's page, when it is served.
     private var page: PagePublisher?
+    /// Writes the report lines, so a slow reader of them holds up nothing.
+    private let lineWriter: LineWriter
     /// The rig's place on the broker, when the profile joins one.
     private var network: RigNetwork?
     /// The OBS instances `obs` actions go to, when the profile names them.
     private var obs: OBSBridge?
     /// The status the page shows and the broker keeps, when either is there.
     private var gatherer: RigStatusGatherer?
+
+    /// The signals `slate run` reads: claim them (`EventLoop.claimSignals`)
+    /// before anything starts a thread.
+    public static let signals = [Signal.interrupt, Signal.terminate, Signal.hangUp, Signal.child]
 
     public init(
         profilePath: String, profile: Profile, recording: (path: String, parsed: InputRecording)?,
@@ -56,8 +62,10 @@ public final class RunDaemon {
         self.wake = wake
         recorder = try LiveRecorder(settings: settings, logger: log) { wake.signal() }
         let start = MonotonicClock.now()
+        lineWriter = try LineWriter()
         effects = EffectCarrier(
-            printer: ReportPrinter(format: ReportFormat(origin: start), json: json, timing: timing),
+            printer: ReportPrinter(
+                format: ReportFormat(origin: start), json: json, timing: timing, output: OutputStream(writer: lineWriter)),
             sounds: Self.player(for: profile, path: profilePath, recorder: recorder, log: log), recorder: recorder,
             log: log)
         let prompter = try profile.prompter.map { try PrompterFile($0, profilePath: profilePath) }
@@ -109,10 +117,12 @@ public final class RunDaemon {
             page?.stop()
             network?.stop()
             obs?.stop()
+            effects.printer.output.flush()
+            lineWriter.close()
         }
         do {
             try loop.watch(wake.fd) { [wake] in wake.clear() }
-            try loop.handleSignals([Signal.interrupt, Signal.terminate, Signal.hangUp, Signal.child]) { [unowned self] signal in
+            try loop.handleSignals(Self.signals) { [unowned self] signal in
                 switch signal {
                 case Signal.child: ProcessLauncher.reapChildren()
                 case Signal.hangUp: reload()
@@ -285,7 +295,8 @@ public final class RunDaemon {
             failed = true
             loop.stop()
         }
-        effects.printer = ReportPrinter(format: ReportFormat(origin: moved.start ?? now), json: json, timing: timing)
+        effects.printer = ReportPrinter(
+            format: ReportFormat(origin: moved.start ?? now), json: json, timing: timing, output: effects.printer.output)
         page?.board.setOrigin(moved.start ?? now)
     }
 

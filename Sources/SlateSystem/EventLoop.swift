@@ -36,6 +36,16 @@ public final class EventLoop {
         _ = Syscall.epollRemove(epoll, fd)
     }
 
+    /// Makes `signals` the process's to read through a signalfd: blocked on
+    /// this thread, so every thread started after (a library's included)
+    /// inherits the mask and none is killed by them, and set back to their
+    /// default disposition where the parent ignored them. Call it first
+    /// thing, before any thread starts.
+    public static func claimSignals(_ signals: [Int32]) throws(OperationError) {
+        try Syscall.blockSignals(signals).value("pthread_sigmask", to: "block signals")
+        try Syscall.defaultDisposition(signals).value("sigaction", to: "take signals the parent ignored")
+    }
+
     /// Blocks `signals` and delivers them to `handler` on the loop.
     public func handleSignals(_ signals: [Int32], _ handler: @escaping (Int32) -> Void) throws(OperationError) {
         try Syscall.blockSignals(signals).value("pthread_sigmask", to: "block signals")

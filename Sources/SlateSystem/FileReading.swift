@@ -1,21 +1,37 @@
 import SystemPackage
 
-/// Whole-file reads with errors that name the path.
+/// Whole-file reads with errors that name the path. Every read has a budget:
+/// a file larger than its `limit` is refused, never read into memory whole,
+/// and a path that is not a regular file (a FIFO, `/dev/zero`) is refused
+/// without waiting on it.
 public enum FileReading {
-    /// The bytes of the file at `path` (`-` is standard input).
-    public static func bytes(atPath path: String) throws(OperationError) -> [UInt8] {
-        if path == "-" { return try bytes(of: .standardInput, path: path) }
-        let fd = try errnoResult { try FileDescriptor.open(FilePath(path), .readOnly, options: .closeOnExec) }.value(
-            "open", on: path, to: "open")
+    /// The largest file read when a caller names no budget of its own.
+    public static let defaultLimit = 64 << 20
+
+    /// The bytes of the regular file at `path` (`-` is standard input, read as it comes).
+    public static func bytes(atPath path: String, limit: Int = defaultLimit) throws(OperationError) -> [UInt8] {
+        if path == "-" { return try bytes(of: .standardInput, path: path, limit: limit) }
+        let fd = try errnoResult {
+            try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec, .nonBlocking])
+        }.value("open", on: path, to: "open")
         defer { try? fd.close() }
-        return try bytes(of: fd, path: path)
+        let type = try? fd.stat().type
+        guard type == .regular else {
+            throw OperationError(
+                "read", cause: SystemCallError("read", subject: path, errno: type == .directory ? .isDirectory : .invalidArgument),
+                note: "only a regular file is read, not a FIFO or a device")
+        }
+        return try bytes(of: fd, path: path, limit: limit)
     }
 
     /// The bytes of the open file `fd` (named `path` in errors), from where it stands.
-    public static func bytes(of fd: FileDescriptor, path: String) throws(OperationError) -> [UInt8] {
+    public static func bytes(of fd: FileDescriptor, path: String, limit: Int = defaultLimit) throws(OperationError) -> [UInt8] {
         let status = try? fd.stat()
         if status?.type == .directory {
             throw OperationError("read", cause: SystemCallError("read", subject: path, errno: .isDirectory))
+        }
+        if let size = status.map({ Int($0.size) }), size > limit {
+            throw tooLarge(path, limit: limit)
         }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(status.map { $0.size > 0 ? Int($0.size) : 65536 } ?? 65536)
@@ -25,12 +41,23 @@ public enum FileReading {
                 errnoResult { try fd.read(into: buffer) }
             }.value("read", on: path, to: "read")
             if count == 0 { return bytes }
+            guard bytes.count + count <= limit else { throw tooLarge(path, limit: limit) }
             bytes.append(contentsOf: chunk[0..<count])
         }
     }
 
     /// The file's text, decoded as UTF-8 (invalid bytes become U+FFFD).
-    public static func text(atPath path: String) throws(OperationError) -> String {
-        String(decoding: try bytes(atPath: path), as: UTF8.self)
+    public static func text(atPath path: String, limit: Int = defaultLimit) throws(OperationError) -> String {
+        String(decoding: try bytes(atPath: path, limit: limit), as: UTF8.self)
+    }
+
+    /// `65536 bytes`, `1 MiB`: a budget as the docs state it.
+    public static func sizeText(_ bytes: Int) -> String {
+        bytes >= 1 << 20 && bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : bytes >= 1024 && bytes % 1024 == 0 ? "\(bytes >> 10) KiB" : "\(bytes) bytes"
+    }
+
+    private static func tooLarge(_ path: String, limit: Int) -> OperationError {
+        OperationError(
+            "read", cause: SystemCallError("read", subject: path, errno: .fileTooLarge), note: "at most \(sizeText(limit)) is read")
     }
 }

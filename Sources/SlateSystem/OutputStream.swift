@@ -2,13 +2,25 @@ import SystemPackage
 
 /// Buffered writes to a file descriptor (standard output by default), flushed
 /// when asked and when the buffer fills. A closed pipe ends the writes quietly.
+/// With a `LineWriter`, a flush hands the lines to its thread instead of
+/// writing them, so a slow reader never holds up the caller.
 public final class OutputStream {
     private let fd: FileDescriptor
+    private let writer: LineWriter?
     private var buffer: [UInt8] = []
+    private var lines = 0
     public private(set) var closed = false
 
     public init(fd: FileDescriptor = .standardOutput) {
         self.fd = fd
+        writer = nil
+        buffer.reserveCapacity(1 << 16)
+    }
+
+    /// Lines written by `writer`'s thread.
+    public init(writer: LineWriter) {
+        fd = .standardOutput
+        self.writer = writer
         buffer.reserveCapacity(1 << 16)
     }
 
@@ -17,10 +29,18 @@ public final class OutputStream {
     public func writeLine(_ line: String) {
         buffer.append(contentsOf: line.utf8)
         buffer.append(0x0A)
+        lines += 1
         if buffer.count >= 1 << 16 { flush() }
     }
 
     public func flush() {
+        if let writer {
+            if !buffer.isEmpty { writer.write(buffer, lines: lines) }
+            buffer.removeAll(keepingCapacity: true)
+            lines = 0
+            return
+        }
+        lines = 0
         guard !closed else { return buffer.removeAll(keepingCapacity: true) }
         var offset = 0
         while offset < buffer.count {

@@ -9,6 +9,8 @@ public struct PollEvents: OptionSet, Hashable, Sendable {
 
     /// Readable: data, a frame, a connection (POLLIN).
     public static let input = PollEvents(rawValue: Int16(POLLIN))
+    /// Writable without blocking: a pipe has room for PIPE_BUF bytes (POLLOUT).
+    public static let output = PollEvents(rawValue: Int16(POLLOUT))
     /// Urgent data: on a V4L2 device, an event to dequeue (POLLPRI).
     public static let priority = PollEvents(rawValue: Int16(POLLPRI))
     /// The descriptor reports an error (POLLERR).

@@ -4,6 +4,9 @@ import SystemPackage
 /// 0600): made on first use, and refused when anyone else could read or
 /// change it.
 public enum SecretFile {
+    /// The largest secret file read, in bytes.
+    public static let sizeLimit = 65536
+
     /// Why a secret file cannot be used.
     public enum Failure: Error, CustomStringConvertible {
         case exposed(path: String, mode: CModeT)
@@ -72,7 +75,7 @@ public enum SecretFile {
             throw .exposed(path: path, mode: mode)
         }
         do {
-            bytes = try FileReading.bytes(of: fd, path: path)
+            bytes = try FileReading.bytes(of: fd, path: path, limit: Self.sizeLimit)
         } catch {
             throw .system(error)
         }

@@ -96,6 +96,19 @@ package enum Syscall {
         setSignalMask(SIG_BLOCK, signalSet(signals)).map { _ in }
     }
 
+    /// `sigaction` of each of `signals` to SIG_DFL: a signal the parent
+    /// ignored (a shell's `&` ignores SIGINT) is delivered again, so a
+    /// signalfd reads it while it is blocked.
+    package static func defaultDisposition(_ signals: [Int32]) -> Result<Void, Errno> {
+        for signal in signals {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = SIG_DFL
+            sigemptyset(&action.sa_mask)
+            guard sigaction(signal, &action, nil) == 0 else { return .failure(Errno(rawValue: errno)) }
+        }
+        return .success(())
+    }
+
     /// `pthread_sigmask(SIG_BLOCK)` of every signal on this thread: the mask before, to restore.
     package static func blockAllSignals() -> Result<sigset_t, Errno> {
         var all = sigset_t()

@@ -29,10 +29,13 @@ public struct SystemCallError: Error, Equatable, CustomStringConvertible {
 public struct OperationError: Error, CustomStringConvertible {
     public var action: String
     public var cause: SystemCallError
+    /// What the user should know beyond errno (`at most 1 MiB is read`).
+    public var note: String?
 
-    public init(_ action: String, cause: SystemCallError) {
+    public init(_ action: String, cause: SystemCallError, note: String? = nil) {
         self.action = action
         self.cause = cause
+        self.note = note
     }
 
     /// The device or path, from the cause.
@@ -43,6 +46,7 @@ public struct OperationError: Error, CustomStringConvertible {
     /// the call is left out when the action is its name (`cannot open: ...`).
     public var reason: String {
         "cannot \(action): " + (cause.operation == action ? "" : cause.operation + ": ") + cause.reason
+            + (note.map { ": \($0)" } ?? "")
     }
 
     public var description: String { (subject.map { "\($0): " } ?? "") + reason }

@@ -43,6 +43,7 @@ struct MonitorCommand: ParsableCommand {
     var cameraControls: String?
 
     func run() throws {
+        try Slate.claimSignals([Signal.interrupt, Signal.terminate, Signal.child])
         Slate.bootstrapLogging()
         let start = MonotonicClock.now()
         let log = Logger(label: "slate.monitor")

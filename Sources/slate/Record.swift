@@ -37,6 +37,7 @@ struct Record: ParsableCommand {
     var json = false
 
     func run() throws {
+        try Slate.claimSignals([Signal.interrupt, Signal.terminate])
         Slate.bootstrapLogging()
         let log = Logger(label: "slate.record")
         let folder = try self.folder.resolve("record", create: true)

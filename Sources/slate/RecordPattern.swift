@@ -26,6 +26,7 @@ struct RecordPattern: ParsableCommand {
     var output: String
 
     func run() throws {
+        try Slate.claimSignals([Signal.interrupt, Signal.terminate])
         let (width, height) = video.dimensions
         let fps = video.fps, seconds = video.seconds
         let (folderPath, name) = Folder.split(output)

@@ -102,7 +102,7 @@ struct Rigs: ParsableCommand {
         let seen = states.withLock { $0 }
         let output = OutputStream()
         for (rig, state) in seen.sorted(by: { $0.key < $1.key }) {
-            output.writeLine(json ? JSONLine.encode(Line(rig: rig, state: state)) : state.text(rig: rig))
+            output.writeLine(json ? JSONLine.encode(Line(rig: rig, state: state)) : TerminalText.safe(state.text(rig: rig)))
         }
         if seen.isEmpty && !json { output.writeLine("no rigs on \(spec.broker) under \(spec.topicPrefix)/") }
         output.flush()

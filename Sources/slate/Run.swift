@@ -49,6 +49,7 @@ struct Run: ParsableCommand {
     var output: String?
 
     func run() throws {
+        try Slate.claimSignals(RunDaemon.signals)
         Slate.bootstrapLogging()
         let log = Logger(label: "slate.run")
         let loaded = try ProfileSource.loadOrExit(profile)

@@ -20,11 +20,18 @@ struct Slate: ParsableCommand {
     /// Exit status for bad input: an invalid profile or recording.
     static let badInput = ExitCode(2)
 
-    static func bootstrapLogging() {
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = .info
-            return handler
+    /// Claims `signals` for the command's signalfd before any thread starts,
+    /// or exits saying why it cannot.
+    static func claimSignals(_ signals: [Int32]) throws {
+        do {
+            try EventLoop.claimSignals(signals)
+        } catch {
+            OutputStream.writeError("slate: \(error)")
+            throw ExitCode.failure
         }
+    }
+
+    static func bootstrapLogging() {
+        LoggingSystem.bootstrap { TerminalLogHandler(label: $0) }
     }
 }

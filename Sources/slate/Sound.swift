@@ -58,7 +58,7 @@ struct Sound: ParsableCommand {
         let shownFile = isFile ? nil : path
         let wave: WaveFile
         do {
-            wave = try WaveFile.parse(bytes: try FileReading.bytes(atPath: path), file: path)
+            wave = try WaveFile.parse(bytes: try FileReading.bytes(atPath: path, limit: SoundSpec.fileLimit), file: path)
         } catch let error as OperationError {
             throw fail(error.reason, file: shownFile)
         } catch let error as WaveError {

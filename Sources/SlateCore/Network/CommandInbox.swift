@@ -39,6 +39,7 @@ public struct CommandInbox: Sendable {
     public mutating func receive(
         _ command: RigCommandMessage, now: Instant, realtimeNs: Int64, frame: Duration, problem: String? = nil
     ) -> Arrival {
+        if let malformed = command.problem { return .refused(malformed) }
         guard !seen.contains(command.id) else { return .duplicate }
         remember(command.id)
         if let problem { return .refused(problem) }
@@ -46,7 +47,8 @@ public struct CommandInbox: Sendable {
             schedule(command, due: now)
             return .scheduled(now)
         }
-        let ahead = Duration.microseconds((at - realtimeNs) / 1000)
+        let (difference, overflow) = at.subtractingReportingOverflow(realtimeNs)
+        let ahead = Duration.microseconds(overflow ? (at < realtimeNs ? Int64.min : Int64.max) / 1000 : difference / 1000)
         if ahead < .zero - frame {
             return .refused(
                 "\(command.action) was timed \(Self.milliseconds(.zero - ahead)) ago, more than a frame (\(Self.milliseconds(frame))): not run late")

@@ -18,6 +18,12 @@ public struct MQTTSpec: Hashable, Sendable {
     /// How often the connection is checked (at least 5 s, as libmosquitto
     /// allows); a rig silent for 1.5 times this is offline.
     public var keepAlive: Duration
+    /// The macros other rigs' commands may run here (`accept-macros`); any
+    /// other macro named in a command is refused.
+    public var acceptedMacros: Set<String> = []
+    /// Of those, the ones that run a program (`accept-programs`): a macro
+    /// holding `exec` runs from a command only when listed here too.
+    public var acceptedPrograms: Set<String> = []
 
     public static let defaultStartDelay = Duration.milliseconds(150)
     public static let defaultKeepAlive = Duration.seconds(5)

@@ -15,6 +15,37 @@ public struct RigCommandMessage: Codable, Hashable, Sendable {
         self.id = id
         self.from = from
     }
+
+    /// The longest id taken, in bytes.
+    public static let idLimit = 128
+
+    /// The largest command payload read, in bytes; a larger one is refused unread.
+    public static let payloadLimit = 4096
+
+    /// The action as a refusal quotes it: its first 60 characters.
+    public var shownAction: String {
+        let scalars = action.unicodeScalars
+        guard scalars.count > 60 else { return action }
+        return String(String.UnicodeScalarView(scalars.prefix(60))) + "..."
+    }
+
+    /// Why a command as it arrived cannot run, or nil when its fields are
+    /// well formed: an id of 1 to 128 printable ASCII characters, a sender
+    /// that is a rig's name, an action of one line of at most
+    /// `ActionText.limit` characters, and an instant after 1970.
+    public var problem: String? {
+        guard !id.isEmpty, id.utf8.count <= Self.idLimit, id.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            return "a command's id is 1 to \(Self.idLimit) printable ASCII characters without spaces"
+        }
+        if let from, MQTTSpec.rigNameProblem(from) != nil {
+            return "a command's from is the sending rig's name: 1 to 32 lowercase letters, digits and dashes"
+        }
+        if let at, at <= 0 { return "a command's at is nanoseconds since 1970 on CLOCK_REALTIME, not \(at)" }
+        if action.unicodeScalars.count > ActionText.limit || action.contains(where: \.isNewline) {
+            return "an action is one line of at most \(ActionText.limit) characters"
+        }
+        return nil
+    }
 }
 
 /// A line on a rig's `events` topic: the rig, the id of the command it answers

@@ -5,6 +5,14 @@ public struct RigTopics: Hashable, Sendable {
     /// The name in `<prefix>/all/cmd`, which no rig may take.
     public static let everyRig = "all"
 
+    /// The largest message read from any of these topics, in bytes (a
+    /// rig's state or a report line is a few hundred); larger ones are dropped.
+    public static let payloadLimit = 65536
+    /// The most other rigs a rig keeps track of; states of more are ignored.
+    public static let rigLimit = 256
+    /// The most messages kept waiting for the rig's loop; more are dropped.
+    public static let waitingLimit = 1024
+
     public var prefix: String
 
     public init(prefix: String = MQTTSpec.defaultPrefix) { self.prefix = prefix }
@@ -26,7 +34,8 @@ public struct RigTopics: Hashable, Sendable {
     public func parse(_ topic: String) -> (rig: String, kind: Kind)? {
         guard topic.hasPrefix(prefix + "/") else { return nil }
         let rest = topic.dropFirst(prefix.count + 1).split(separator: "/", omittingEmptySubsequences: false)
-        guard rest.count == 2, !rest[0].isEmpty, let kind = Kind(rawValue: String(rest[1])) else { return nil }
+        guard rest.count == 2, let kind = Kind(rawValue: String(rest[1])) else { return nil }
+        guard rest[0] == Self.everyRig || MQTTSpec.rigNameProblem(String(rest[0])) == nil else { return nil }
         return (String(rest[0]), kind)
     }
 

@@ -5,7 +5,11 @@ extension ProfileParser {
     mutating func parseMQTT(_ node: Node) -> MQTTSpec? {
         guard let pairs = reader.mapping(node, "mqtt") else { return nil }
         reader.checkKeys(
-            pairs, allowed: ["broker", "rig", "username", "password-file", "ca-file", "topic-prefix", "start-delay", "keep-alive"],
+            pairs,
+            allowed: [
+                "broker", "rig", "username", "password-file", "ca-file", "topic-prefix", "start-delay", "keep-alive",
+                "accept-macros", "accept-programs",
+            ],
             in: "mqtt")
         let value = { (key: String) in pairs.first { $0.key == key }?.value }
         guard let brokerNode = value("broker"), let rigNode = value("rig") else {
@@ -43,7 +47,36 @@ extension ProfileParser {
             }
             spec.keepAlive = keepAlive
         }
+        for (key, keyPath) in [("accept-macros", \MQTTSpec.acceptedMacros), ("accept-programs", \MQTTSpec.acceptedPrograms)] {
+            guard let node = value(key), let names = reader.strings(node, "mqtt.\(key)") else { continue }
+            spec[keyPath: keyPath] = Set(names)
+            acceptNodes[key] = node
+        }
         return spec
+    }
+
+    /// Checks `accept-macros` and `accept-programs` against the expanded
+    /// macros: each names a macro; none sends on; one that runs a program
+    /// is in both lists, and `accept-programs` lists only such macros.
+    mutating func checkAccepted(_ spec: MQTTSpec, macros: [String: [Step]]) {
+        for (key, names) in [("accept-macros", spec.acceptedMacros), ("accept-programs", spec.acceptedPrograms)] {
+            guard let node = acceptNodes[key] else { continue }
+            for name in names.sorted() {
+                guard let steps = macros[name] else {
+                    reader.error(node, "mqtt.\(key): '\(name)' is not a macro of this profile")
+                    continue
+                }
+                if steps.contains(where: \.action.sendsOn) {
+                    reader.error(node, "mqtt.\(key): '\(name)' sends on (rigs or rig), which no command from another rig may do")
+                } else if key == "accept-macros", steps.contains(where: \.action.runsProgram), !spec.acceptedPrograms.contains(name) {
+                    reader.error(node, "mqtt.accept-macros: '\(name)' runs a program: list it in mqtt.accept-programs too to let other rigs run it")
+                } else if key == "accept-programs", !steps.contains(where: \.action.runsProgram) {
+                    reader.error(node, "mqtt.accept-programs: '\(name)' runs no program; list it in accept-macros only")
+                } else if key == "accept-programs", !spec.acceptedMacros.contains(name) {
+                    reader.error(node, "mqtt.accept-programs: '\(name)' is not in mqtt.accept-macros")
+                }
+            }
+        }
     }
 
     /// `rigs ACTION` or `rig NAME ACTION`: ACTION is any action but programs and

@@ -164,6 +164,8 @@ public enum TakeAccess: String, CaseIterable, Sendable {
 public struct SoundSpec: Sendable {
     /// The built-in feedback sounds.
     public static let builtIn = ["shutter", "begin-video-recording", "end-video-recording"]
+    /// The largest sound file read, in bytes (a minute of 48 kHz stereo is 11 MiB).
+    public static let fileLimit = 16 << 20
 
     /// ALSA device to play on.
     public var device = "default"

@@ -4,6 +4,9 @@ import Yams
 /// unknown codes and actions, bad durations, a button bound twice, recursive
 /// macros and an empty rig are errors, all reported with their positions.
 public enum ProfileLoader {
+    /// The largest profile read, in bytes.
+    public static let sizeLimit = 1 << 20
+
     static let sections = ["description", "inputs", "capture", "macros", "camera", "controls", "sounds", "audio", "http", "prompter", "mqtt", "obs"]
 
     public static func load(_ text: String, file: String) -> Result<Profile, ProfileErrors> {
@@ -55,8 +58,14 @@ struct ProfileParser {
     static let takeNumberLimit = 100_000
     var reader: YAMLReader
     private var sounds = SoundSpec()
-    private var rawMacros: [(name: String, node: Node, actions: [RawAction])] = []
-    private var macroNames: Set<String> = []
+    var rawMacros: [(name: String, node: Node, actions: [RawAction])] = []
+    var macroNames: Set<String> = []
+    /// How many steps each macro expands to (`MacroSection`).
+    var macroSizes: [String: Int] = [:]
+    /// The macros expanded, which handlers' `rigs NAME` are checked against.
+    var expandedMacros: [String: [Step]] = [:]
+    /// Where `mqtt.accept-macros` and `accept-programs` were written.
+    var acceptNodes: [String: Node] = [:]
     /// The profile's controls, which `control.set` and `control.reset` name.
     private var controls: [ControlSpec] = []
     /// Whether the profile has a prompter, which `prompter.*` actions need.
@@ -107,6 +116,7 @@ struct ProfileParser {
             rawMacros[index].actions = parseActions(macro.node, "macro '\(macro.name)'")
         }
         profile.macros = expandMacros()
+        if let mqtt = profile.mqtt { checkAccepted(mqtt, macros: profile.macros) }
         if let node = section("capture") { profile.capture = parseCapture(node.value) }
         if let node = section("inputs") {
             profile.inputs = parseInputs(node.value)
@@ -232,7 +242,7 @@ struct ProfileParser {
                     }
                     keys.append((code.code, .preset(slot)))
                 } else {
-                    keys.append((code.code, .actions(expand(parseActions(value, name), macro: nil))))
+                    keys.append((code.code, .actions(handlerSteps(value, name))))
                 }
             case EventType.rel:
                 if case .scalar(let scalar) = value, Role(rawValue: scalar.string) != nil {
@@ -240,7 +250,7 @@ struct ProfileParser {
                 } else if isControlBinding(value) {
                     axes.append((code.code, .control))
                 } else {
-                    axes.append((code.code, .actions(expand(parseActions(value, name), macro: nil))))
+                    axes.append((code.code, .actions(handlerSteps(value, name))))
                 }
             default:
                 reader.error(keyNode, "\(name) cannot be bound: only buttons (EV_KEY) and axes (EV_REL) can")
@@ -281,7 +291,7 @@ struct ProfileParser {
         reader.checkKeys(pairs, allowed: Gesture.allCases.map(\.rawValue), in: "capture.\(role.rawValue)")
         for (key, keyNode, value) in pairs {
             guard let gesture = Gesture(rawValue: key) else { continue }
-            handlers[gesture] = expand(parseActions(value, "\(role.rawValue) \(key)"), macro: nil)
+            handlers[gesture] = handlerSteps(value, "\(role.rawValue) \(key)")
             if gesture == .release, !pairs.contains(where: { $0.key == Gesture.hold.rawValue }) {
                 reader.error(keyNode, "capture.\(role.rawValue) has a release handler but no hold handler")
             }
@@ -311,23 +321,6 @@ struct ProfileParser {
     }
 
     // MARK: actions and macros
-
-    private mutating func declareMacros(_ node: Node) {
-        for (name, keyNode, value) in reader.mapping(node, "macros") ?? [] {
-            if Action.bareNames[name] != nil || Action.argumentNames.contains(name) {
-                reader.error(keyNode, "macro '\(name)' has the name of an action")
-                continue
-            }
-            guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }),
-                !name.contains(" ")
-            else {
-                reader.error(keyNode, "macro name '\(name)' may hold only letters, digits, '-', '_' and '.'")
-                continue
-            }
-            macroNames.insert(name)
-            rawMacros.append((name, value, []))
-        }
-    }
 
     /// An action, or a list of actions.
     mutating func parseActions(_ node: Node, _ what: String) -> [RawAction] {
@@ -502,60 +495,6 @@ struct ProfileParser {
             }
         }
         return .action(.control(.set(control.name, value)))
-    }
-
-    /// Expands macro calls; each step remembers the innermost macro it came from.
-    private func expand(_ actions: [RawAction], macro: String?) -> [Step] {
-        expand(actions, macro: macro, depth: 0)
-    }
-
-    private func expand(_ actions: [RawAction], macro: String?, depth: Int) -> [Step] {
-        var steps: [Step] = []
-        for action in actions {
-            switch action {
-            case .action(let action): steps.append(Step(action, macro: macro))
-            case .macro(let name, _):
-                guard depth < rawMacros.count, let body = rawMacros.first(where: { $0.name == name }) else { continue }
-                steps += expand(body.actions, macro: name, depth: depth + 1)
-            }
-        }
-        return steps
-    }
-
-    /// Reports recursion, then expands every macro.
-    private mutating func expandMacros() -> [String: [Step]] {
-        var calls: [String: [(String, Node)]] = [:]
-        for macro in rawMacros {
-            calls[macro.name] = macro.actions.compactMap {
-                if case .macro(let callee, let node) = $0 { return (callee, node) }
-                return nil
-            }
-        }
-        var recursive: Set<String> = []
-        for macro in rawMacros {
-            if let path = cycle(from: macro.name, calls: calls), let site = calls[macro.name]?.first(where: { $0.0 == path[1] }) {
-                recursive.insert(macro.name)
-                reader.error(site.1, "macro '\(macro.name)' is recursive: \(path.joined(separator: " -> "))")
-            }
-        }
-        if !recursive.isEmpty { rawMacros.removeAll { recursive.contains($0.name) } }
-        var expanded: [String: [Step]] = [:]
-        for macro in rawMacros { expanded[macro.name] = expand(macro.actions, macro: macro.name) }
-        return expanded
-    }
-
-    /// The shortest call path from `start` back to itself, if any.
-    private func cycle(from start: String, calls: [String: [(String, Node)]]) -> [String]? {
-        var queue: [[String]] = [[start]]
-        var visited: Set<String> = []
-        while !queue.isEmpty {
-            let path = queue.removeFirst()
-            for (callee, _) in calls[path.last!] ?? [] {
-                if callee == start { return path + [callee] }
-                if visited.insert(callee).inserted { queue.append(path + [callee]) }
-            }
-        }
-        return nil
     }
 }
 

@@ -13,6 +13,8 @@ public struct PrompterSpec: Sendable, Equatable {
 
     /// The script file (plain text or Markdown), relative to the profile's folder.
     public var script: String
+    /// The largest script read, in bytes (a two-hour talk is about 100 KiB).
+    public static let scriptLimit = 1 << 20
     /// Points a second, 8 to 60.
     public var speed = 30.0
     /// Points, 18 to 36.

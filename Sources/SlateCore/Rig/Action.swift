@@ -31,6 +31,16 @@ public enum Action: Hashable, Sendable {
     /// An obs-websocket request for every OBS of the profile (`obs StartRecord`).
     case obs(OBSRequest)
 
+    /// Whether it sends something to other rigs (`rigs`, `rig`).
+    public var sendsOn: Bool {
+        if case .rigs = self { true } else { false }
+    }
+
+    /// Whether it runs a program (`exec`).
+    public var runsProgram: Bool {
+        if case .exec = self { true } else { false }
+    }
+
     /// The name a profile uses, e.g. `take.toggle`.
     public var name: String {
         switch self {

@@ -31,9 +31,26 @@ final class RigNetwork {
     let spec: MQTTSpec
     private let topics: RigTopics
     private let link: MQTTLink
-    /// What libmosquitto's thread delivered, until the loop takes it.
+    /// What libmosquitto's thread delivered, until the loop takes it: at
+    /// most `RigTopics.waitingLimit` messages, each of at most
+    /// `RigTopics.payloadLimit` bytes; the others are counted and dropped.
     private final class Arrivals: Sendable {
         let events = Mutex<[MQTTLink.Event]>([])
+        let dropped = Mutex<(oversized: Int, overflow: Int)>((0, 0))
+
+        /// Keeps `event` unless it is too large or too many wait.
+        func take(_ event: MQTTLink.Event) {
+            if case .message(let message) = event, message.payload.count > RigTopics.payloadLimit {
+                dropped.withLock { $0.oversized += 1 }
+                return
+            }
+            let kept = events.withLock { events in
+                guard events.count < RigTopics.waitingLimit else { return false }
+                events.append(event)
+                return true
+            }
+            if !kept { dropped.withLock { $0.overflow += 1 } }
+        }
     }
 
     private let arrivals = Arrivals()
@@ -46,6 +63,8 @@ final class RigNetwork {
     private var sent: [String: Sent] = [:]
     private var sentCount = 0
     private let session = SecretFile.randomHex(bytes: 3)
+    /// This rig's own `rigs` commands, waiting for their instant.
+    private var ownCommands: Set<String> = []
     /// The command whose lines are being published, and the one whose take's first frame is awaited.
     private var answering: String?
     private var awaitingStart: String?
@@ -70,7 +89,7 @@ final class RigNetwork {
             password: password, caFile: spec.caFile, systemCertificates: spec.broker.tls && spec.caFile == nil,
             keepAlive: Int(max(1, spec.keepAlive.microseconds / 1_000_000)), will: will)
         link = try MQTTLink(settings) { [arrivals] event in
-            arrivals.events.withLock { $0.append(event) }
+            arrivals.take(event)
             wake.signal()
         }
         log.info("joining \(spec.broker) as rig \(spec.rig)")
@@ -128,9 +147,14 @@ final class RigNetwork {
     /// A command of this rig's for itself: it waits for its instant, or is refused with why.
     private func runHere(_ message: RigCommandMessage, at time: Instant) {
         var problem: String?
-        if case .failure(let error) = Self.steps(message.action, profile: profile) { problem = error.description }
-        if case .refused(let reason) = arrive(message, now: MonotonicClock.now(), problem: problem) {
+        if case .failure(let error) = CommandSteps.steps(message.action, from: .thisRig, in: profile) {
+            problem = error.description
+        }
+        switch arrive(message, now: MonotonicClock.now(), problem: problem) {
+        case .refused(let reason):
             ready.append(.rig(RigReport(time: time, rig: spec.rig, event: .refused(action: message.action, reason: reason))))
+        case .scheduled: ownCommands.insert(message.id)
+        case .duplicate: break
         }
     }
 
@@ -147,6 +171,7 @@ final class RigNetwork {
         frame = Self.frameInterval(fps: rig.machine.book.fps)
         self.profile = profile
         printReady(effects)
+        reportDropped()
         for event in events {
             switch event {
             case .connected:
@@ -186,20 +211,26 @@ final class RigNetwork {
         guard let (rig, kind) = topics.parse(message.topic) else { return }
         switch kind {
         case .cmd:
-            guard let command = try? JSONDecoder().decode(RigCommandMessage.self, from: Data(message.payload)) else {
-                refuse(
-                    RigCommandMessage(action: "?", id: ""),
-                    "not a command: \(message.topic) carries {\"action\": \"take.start\", \"id\": \"...\", \"at\": NS}",
-                    effects: effects, now: now)
+            guard message.payload.count <= RigCommandMessage.payloadLimit,
+                let command = try? JSONDecoder().decode(RigCommandMessage.self, from: Data(message.payload))
+            else {
+                let reason = message.payload.count > RigCommandMessage.payloadLimit
+                    ? "a command is at most \(RigCommandMessage.payloadLimit) bytes; this one is \(message.payload.count)"
+                    : "not a command: \(message.topic) carries {\"action\": \"take.start\", \"id\": \"...\", \"at\": NS}"
+                refuse(RigCommandMessage(action: "?", id: ""), reason, effects: effects, now: now)
                 return
             }
             var problem: String?
-            if case .failure(let error) = Self.steps(command.action, profile: profile) { problem = error.description }
+            if case .failure(let error) = CommandSteps.steps(command.action, from: .broker, in: profile) {
+                problem = error.description
+            }
             if case .refused(let reason) = arrive(command, now: now, problem: problem) {
                 refuse(command, reason, effects: effects, now: now)
             }
         case .state where rig != spec.rig:
-            guard let state = try? JSONDecoder().decode(RigState.self, from: Data(message.payload)) else { return }
+            guard rigs[rig] != nil || rigs.count < RigTopics.rigLimit,
+                let state = try? JSONDecoder().decode(RigState.self, from: Data(message.payload))
+            else { return }
             if rigs[rig] != state.online {
                 rigs[rig] = state.online
                 effects.carryOut([.report(.rig(RigReport(time: now, rig: rig, event: state.online ? .online : .offline)))])
@@ -225,7 +256,8 @@ final class RigNetwork {
 
     /// Runs a command that is due, as a button's handler would, at its instant.
     private func run(_ command: RigCommandMessage, due: Instant, rig: RigDriver, effects: EffectCarrier) {
-        guard case .success(let steps) = Self.steps(command.action, profile: profile) else { return }
+        let origin: CommandSteps.Origin = ownCommands.remove(command.id) != nil ? .thisRig : .broker
+        guard case .success(let steps) = CommandSteps.steps(command.action, from: origin, in: profile) else { return }
         let source = command.from.map { $0 == spec.rig ? "rigs" : "rig \($0)" } ?? "mqtt"
         answering = command.id
         defer { answering = nil }
@@ -235,20 +267,30 @@ final class RigNetwork {
         effects.carryOut(effectsDue)
     }
 
+    /// Reports a command not run; its sender, id and action are shown only
+    /// as far as they are well formed and short.
     private func refuse(_ command: RigCommandMessage, _ reason: String, effects: EffectCarrier, now: Instant) {
-        let report = Report.rig(
-            RigReport(time: now, rig: command.from ?? "mqtt", event: .refused(action: command.action, reason: reason)))
+        let sender = command.from.flatMap { MQTTSpec.rigNameProblem($0) == nil ? $0 : nil } ?? "mqtt"
+        let action = command.shownAction
+        let report = Report.rig(RigReport(time: now, rig: sender, event: .refused(action: action, reason: reason)))
         effects.carryOut([.report(report)])
         let line = ReportLine(report, origin: effects.printer.format.origin)
-        publishEvent(RigEventMessage(rig: spec.rig, command: command.id, text: "refused \(command.action): \(reason)", line: line))
+        let id = command.problem == nil ? command.id : nil
+        publishEvent(RigEventMessage(rig: spec.rig, command: id, text: "refused \(action): \(reason)", line: line))
     }
 
-    /// The steps an action sent by another rig stands for: any action or macro
-    /// of this profile, but nothing that sends on.
-    private static func steps(_ text: String, profile: Profile) -> Result<[Step], ActionTextError> {
-        let first = text.split(separator: " ", maxSplits: 1).first.map(String.init) ?? ""
-        if first == "rigs" || first == "rig" { return .failure(ActionTextError("a command from another rig does not send on")) }
-        return ActionText.steps(text, in: profile)
+    /// Says once a poll how many messages from the broker were dropped since the last.
+    private func reportDropped() {
+        let dropped = arrivals.dropped.withLock { counts in
+            defer { counts = (0, 0) }
+            return counts
+        }
+        if dropped.oversized > 0 {
+            log.warning("dropped \(dropped.oversized) message(s) from \(spec.broker) over \(RigTopics.payloadLimit) bytes")
+        }
+        if dropped.overflow > 0 {
+            log.warning("dropped \(dropped.overflow) message(s) from \(spec.broker): more than \(RigTopics.waitingLimit) were waiting")
+        }
     }
 
     private static func startsTake(_ effect: RigEffect) -> Bool {

@@ -198,7 +198,7 @@ private final class Speaker {
         if let cached = decoded[path] { return cached }
         let bytes: [UInt8]
         do {
-            bytes = try FileReading.bytes(atPath: path)
+            bytes = try FileReading.bytes(atPath: path, limit: SoundSpec.fileLimit)
         } catch {
             throw SoundFailure(error.reason)
         }
