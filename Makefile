@@ -168,6 +168,7 @@ fuzz: deps
 	scripts/fuzz fuzz-evemu 60
 	scripts/fuzz fuzz-libinput 60
 	scripts/fuzz fuzz-wave 60
+	scripts/fuzz fuzz-command 60
 
 clean:
 	rm -rf .build Fuzz/.build fuzz-artifacts

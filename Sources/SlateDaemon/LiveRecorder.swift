@@ -116,6 +116,9 @@ public final class LiveRecorder {
     /// Those takes, oldest first.
     public var takeList: [TakeManifest.Take] { ledger.available }
 
+    /// The takes an export under way is joining: listed, but not numbered, until it is done.
+    public var exportingTakes: [TakeManifest.Take] { ledger.reservedTakes }
+
     /// The framing preview, fed while it is watched.
     public var preview: PreviewFeed { recorder.preview }
 
@@ -206,8 +209,8 @@ public final class LiveRecorder {
             if isStreaming { recorder.stop(at: time) }
         case .deleteLast:
             recorder.deleteLast()
-        case .delete(let number):
-            recorder.delete(number: number)
+        case .delete(let choice):
+            recorder.delete(choice)
         case .export(let filter):
             recorder.export(TakeExporter.Options(filter: filter), to: settings.output)
         case .preroll(let preroll):
@@ -270,6 +273,8 @@ public final class LiveRecorder {
             pending.append((.takeDeleted(take: number, path: folder.file(take.file)), now))
         case .failed(let reason):
             pending.append((.recorderFailed(reason), now))
+        case .deleteFailed(let reason):
+            pending.append((.takeDeleteFailed(reason), now))
         case .cameraOpened(let facts):
             camera = .streaming(facts)
             openFailure = nil

@@ -36,8 +36,8 @@ final class RigStatusGatherer {
 
     /// The status now, with the gauges' reading it was made from.
     func status(
-        machine: RigMachine, takes: [TakeManifest.Take], sound: String?, exporting: Bool, previewers: Int,
-        origin: Instant, at now: Instant
+        machine: RigMachine, takes: [TakeManifest.Take], exportingTakes: [TakeManifest.Take], sound: String?,
+        exporting: Bool, previewers: Int, origin: Instant, at now: Instant
     ) -> (RigStatus, RecorderGauges.Reading) {
         let reading = gauges.reading
         let book = machine.book
@@ -45,23 +45,33 @@ final class RigStatusGatherer {
         take?.frames = reading.frames
         take?.dropped = reading.dropped
         if !exporting { export = nil }
+        if exporting, !exportingTakes.isEmpty {
+            export = export ?? RigStatus.ExportEntry(takes: exportingTakes.count, done: 0)
+            export?.items = Self.entries(exportingTakes, thumbnails: false)
+        }
         var camera: RigStatus.CameraEntry?
         if case .streaming(let facts) = book.camera {
             camera = RigStatus.CameraEntry(
                 name: facts.name, position: book.position.rawValue, fps: book.fps, zoom: book.zoom, torch: book.torch,
                 mode: reading.recording?.mode, encoder: reading.recording?.encoder)
         }
-        let entries = takes.enumerated().map { index, take in
-            RigStatus.TakeEntry(
-                number: index + 1, duration: take.duration.inSeconds(decimals: 3), frames: take.frames, dropped: take.dropped,
-                thumbnail: take.thumbnail.map { _ in "/takes/\(index + 1)/thumbnail.jpg?id=\(take.id)" })
-        }
         let status = RigStatus(
-            recording: book.isRecording, take: take, takes: entries, camera: camera, filter: book.filter.rawValue,
+            recording: book.isRecording, take: take, takes: Self.entries(takes), camera: camera, filter: book.filter.rawValue,
             controls: machine.deck.status, disk: diskEntry(takes: takes, at: now), export: export,
             sound: sound.map { RigStatus.SoundEntry(device: $0) },
             prompter: book.prompter.map { RigStatus.PrompterEntry($0, origin: origin) }, previewers: previewers)
         return (status, reading)
+    }
+
+    /// Takes as the page lists them, numbered from 1; the page serves the
+    /// thumbnails of numbered takes only, not of those an export holds.
+    private static func entries(_ takes: [TakeManifest.Take], thumbnails: Bool = true) -> [RigStatus.TakeEntry] {
+        takes.enumerated().map { index, take in
+            RigStatus.TakeEntry(
+                number: index + 1, file: take.file, duration: take.duration.inSeconds(decimals: 3), frames: take.frames,
+                dropped: take.dropped,
+                thumbnail: thumbnails ? take.thumbnail.map { _ in "/takes/\(index + 1)/thumbnail.jpg?id=\(take.id)" } : nil)
+        }
     }
 
     /// The free space, read at most once a second, and the rate the last take was recorded at.

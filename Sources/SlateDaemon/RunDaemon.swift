@@ -212,8 +212,8 @@ public final class RunDaemon {
         guard let gatherer else { return }
         let takes = recorder.takeList
         let (status, reading) = gatherer.status(
-            machine: rig.machine, takes: takes, sound: recorder.soundSource, exporting: recorder.isExporting,
-            previewers: page?.previewers ?? 0, origin: effects.printer.format.origin, at: now)
+            machine: rig.machine, takes: takes, exportingTakes: recorder.exportingTakes, sound: recorder.soundSource,
+            exporting: recorder.isExporting, previewers: page?.previewers ?? 0, origin: effects.printer.format.origin, at: now)
         page?.publish(status, reading: reading, takes: takes, at: now)
         network?.publish(status)
     }

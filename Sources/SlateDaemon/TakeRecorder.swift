@@ -26,6 +26,8 @@ public final class TakeRecorder: Sendable {
         /// A take could not start; nothing of it was left behind.
         case startFailed(String)
         case deleted(TakeManifest.Take, number: Int)
+        /// A take named for deletion is not there (deleted or exported meanwhile): nothing was deleted.
+        case deleteFailed(String)
         case failed(String)
         /// The camera streams (at first, or after a switch).
         case cameraOpened(CameraFacts)
@@ -61,7 +63,7 @@ public final class TakeRecorder: Sendable {
         case awaitSwitch
         case deleteLast
         /// Delete the finished take of this number.
-        case delete(Int)
+        case delete(TakeChoice)
         case export(TakeExporter.Options, outputFolder: String)
         /// A feedback sound plays on the sound's card from `from` to `until`: silence it in takes.
         case muteSound(from: Instant, until: Instant)
@@ -224,7 +226,7 @@ public final class TakeRecorder: Sendable {
     public func deleteLast() { inbox.post { $0.commands.append(.deleteLast) } }
 
     /// Deletes the finished take `number` (from 1, among the takes not held by an export).
-    public func delete(number: Int) { inbox.post { $0.commands.append(.delete(number)) } }
+    public func delete(_ choice: TakeChoice) { inbox.post { $0.commands.append(.delete(choice)) } }
 
     /// Joins the finished takes into one file in `outputFolder`, once a take
     /// in progress has closed; the takes are deleted only when the result checks out.
@@ -559,7 +561,7 @@ final class TakePipeline {
         while !deferred.isEmpty {
             switch deferred.removeFirst() {
             case .deleteLast: deleteLastTake()
-            case .delete(let number): deleteTake(number: number)
+            case .delete(let choice): deleteTake(choice)
             case .export(let options, let outputFolder): dispatchExport(options, to: outputFolder)
             case .start, .stop, .zoom, .preroll, .awaitSwitch, .muteSound: break
             }
@@ -759,13 +761,24 @@ final class TakePipeline {
         if let event = Self.deleteLast(in: ledger) { report(event) }
     }
 
-    private func deleteTake(number: Int) {
+    /// Deletes the take `choice` names among those not held by an export;
+    /// one no longer there (a second client deleted it, an export took it) is refused.
+    private func deleteTake(_ choice: TakeChoice) {
         let available = ledger.available
-        guard available.indices.contains(number - 1) else {
-            report(.failed("take \(number) cannot be deleted: there are \(available.count) takes"))
-            return
+        switch choice {
+        case .number(let number):
+            guard available.indices.contains(number - 1) else {
+                report(.deleteFailed("take \(number) cannot be deleted: there are \(available.count) takes"))
+                return
+            }
+            report(Self.delete(available[number - 1], number: number, in: ledger))
+        case .file(let name):
+            guard let index = available.firstIndex(where: { $0.file == name }) else {
+                report(.deleteFailed("\(name) cannot be deleted: no such take (deleted, or held by an export, meanwhile)"))
+                return
+            }
+            report(Self.delete(available[index], number: index + 1, in: ledger))
         }
-        report(Self.delete(available[number - 1], number: number, in: ledger))
     }
 
     /// Deletes the last take not held by an export; nil when there is none.

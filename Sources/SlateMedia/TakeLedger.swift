@@ -39,6 +39,11 @@ public final class TakeLedger: Sendable {
         state.withLock { state in state.available.firstIndex { $0.id == id }.map { $0 + 1 } }
     }
 
+    /// The takes an export under way holds, oldest first.
+    public var reservedTakes: [TakeManifest.Take] {
+        state.withLock { state in state.manifest.takes.filter { state.reserved.contains($0.id) } }
+    }
+
     /// The last available take.
     public var lastAvailable: TakeManifest.Take? { state.withLock { $0.available.last } }
 

@@ -40,12 +40,21 @@ import Testing
     }
 
     @Test func aTakeByItsNumberAndAnExportThroughAFilter() {
-        #expect(steps("take.delete 3") == [.takeDelete(3)])
+        #expect(steps("take.delete 3") == [.takeDelete(.number(3))])
         #expect(steps("takes.export") == [.takesExport(nil)])
         #expect(steps("takes.export sepia") == [.takesExport(.sepia)])
         #expect(refusal("takes.export vivid")?.contains("one of none, mono or sepia, not 'vivid'") == true)
         #expect(refusal("take.delete 0") != nil)
         #expect(refusal("take.delete") == "take.delete needs an argument")
+    }
+
+    @Test func aTakeByItsFileAsThePageNamesIt() {
+        #expect(steps("take.delete take-20261121-103841-0003.mp4") == [.takeDelete(.file("take-20261121-103841-0003.mp4"))])
+        for bad in ["../takes.json", "take-../../etc/passwd", "take-a/b.mp4", "take-\u{1B}[2J.mp4", "take-" + String(repeating: "a", count: 100)] {
+            #expect(
+                refusal("take.delete \(bad)")
+                    == "take.delete names a take by its number (1 to 100000) or its file (take-20261121-103841-0003.mp4), not '\(bad)'")
+        }
     }
 
     @Test func aMacroByItsName() throws {

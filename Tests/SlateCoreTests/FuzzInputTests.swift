@@ -94,4 +94,33 @@ import SlateCore
         }
         #expect(outcomes.parsed > 0 && outcomes.refused > 0, "\(outcomes)")
     }
+
+    @Test func commandInputsAreScheduledOrRefusedWithAReason() throws {
+        let rig = try ProfileLoader.load(
+            """
+            inputs: {pedal: {match: {name: pedal}, bind: {KEY_B: take.toggle}}}
+            macros:
+              mark: [zoom.set 2, wait 1s, zoom.set 1]
+              backup: [{exec: [true]}]
+              relay: [rigs take.stop]
+            mqtt: {broker: "mqtt://127.0.0.1", rig: cam-a, accept-macros: [mark]}
+            """, file: "rig.yaml"
+        ).get()
+        var outcomes = Outcomes()
+        for input in try Self.inputs("fuzz-command") {
+            var inbox = CommandInbox()
+            let (command, arrival) = inbox.receive(
+                payload: input.bytes, now: Instant(microseconds: 50_000_000), realtimeNs: 1_795_000_000_000_000_000,
+                frame: .milliseconds(33), profile: rig)
+            switch arrival {
+            case .scheduled: outcomes.parsed += 1
+            case .refused(let reason):
+                let shown = TerminalText.safe((command?.shownAction ?? "") + reason)
+                #expect(!reason.isEmpty && !shown.unicodeScalars.contains { $0.value < 0x20 }, "\(input.name)")
+                outcomes.refused += 1
+            case .duplicate: Issue.record("\(input.name): a first delivery counted as a second")
+            }
+        }
+        #expect(outcomes.parsed > 0 && outcomes.refused > 0, "\(outcomes)")
+    }
 }

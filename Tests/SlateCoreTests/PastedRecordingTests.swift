@@ -292,7 +292,7 @@ import Testing
                 "0.000 capture pedals KEY_B primary began", "0.000 capture pedals KEY_B primary ended",
                 "0.000 action take.toggle -> started take 1 (pedals KEY_B primary click)",
                 "1.050 capture pedals KEY_A secondary began", "1.150 capture pedals KEY_A secondary ended",
-                "1.150 action takes.export -> exported 1 take (pedals KEY_A secondary click)",
+                "1.150 action takes.export -> exporting 1 take (pedals KEY_A secondary click)",
             ])
     }
 

@@ -42,7 +42,7 @@ import Testing
         #expect(answer(&book, .fpsToggle).0 == .fps(30))
         #expect(answer(&book, .stop) == (.stopped(take: 3), ["take stop"]))
         #expect(answer(&book, .cameraToggle).0 == .camera(.back))
-        #expect(answer(&book, .export(nil)) == (.exported(takes: 3), ["take export(SlateCore.ExportFilter.none)"]))
+        #expect(answer(&book, .export(nil)) == (.exporting(takes: 3), ["take export(SlateCore.ExportFilter.none)"]))
     }
 
     @Test func theProfilesCameraSectionIsTheStartingState() {
@@ -55,7 +55,7 @@ import Testing
         #expect(answer(&book, .fpsToggle).0 == .fps(60))
         #expect(answer(&book, .cameraToggle).0 == .camera(.back))
         #expect(answer(&book, .start).0 == .started(take: 3))
-        #expect(answer(&book, .export(nil)) == (.exported(takes: 3), ["take stop", "take export(SlateCore.ExportFilter.sepia)"]))
+        #expect(answer(&book, .export(nil)) == (.exporting(takes: 3), ["take stop", "take export(SlateCore.ExportFilter.sepia)"]))
     }
 
     @Test func withoutACameraNothingStartsAndSwitchesWaitForTheNextOne() {
@@ -106,7 +106,7 @@ import Testing
         var book = RigBook(camera: .streaming(camera()))
         _ = answer(&book, .start)
         _ = enter(&book, .takeStarted(take: 1, path: "/w/take-1.mp4", firstFrame: now))
-        #expect(answer(&book, .export(nil)) == (.exported(takes: 1), ["take stop", "take export(SlateCore.ExportFilter.none)"]))
+        #expect(answer(&book, .export(nil)) == (.exporting(takes: 1), ["take stop", "take export(SlateCore.ExportFilter.none)"]))
         #expect(answer(&book, .start).0 == .started(take: 1))
         let first = TakeSummary(take: 1, path: "/w/take-1.mp4", duration: .seconds(2), frames: 60, dropped: 0)
         _ = enter(&book, .takeStopped(first, early: nil))
@@ -116,7 +116,7 @@ import Testing
 
     @Test func aFailedExportGivesItsTakesBack() {
         var book = RigBook(takes: 3, camera: .streaming(camera()))
-        #expect(answer(&book, .export(nil)).0 == .exported(takes: 3))
+        #expect(answer(&book, .export(nil)).0 == .exporting(takes: 3))
         #expect(book.takes == 0)
         #expect(enter(&book, .exportFailed("no space", returned: 3)) == ["failed - export: no space"])
         #expect(answer(&book, .deleteLast) == (.deleted(take: 3), ["take deleteLast"]))
@@ -124,28 +124,42 @@ import Testing
 
     @Test func aTakeIsDeletedByItsNumberWhileNoneRecords() {
         var book = RigBook(takes: 3, camera: .streaming(camera()))
-        #expect(answer(&book, .delete(2)) == (.deleted(take: 2), ["take delete(2)"]))
+        #expect(answer(&book, .delete(.number(2))) == (.deleted(take: 2), ["take delete(2)"]))
         #expect(book.takes == 2)
-        #expect(answer(&book, .delete(3)) == (.ignored("no take 3 (takes 1 to 2)"), []))
-        #expect(answer(&book, .delete(0)) == (.ignored("no take 0 (takes 1 to 2)"), []))
+        #expect(answer(&book, .delete(.number(3))) == (.ignored("no take 3 (takes 1 to 2)"), []))
+        #expect(answer(&book, .delete(.number(0))) == (.ignored("no take 0 (takes 1 to 2)"), []))
         #expect(answer(&book, .start).0 == .started(take: 3))
-        #expect(answer(&book, .delete(1)) == (.ignored("recording"), []))
+        #expect(answer(&book, .delete(.number(1))) == (.ignored("recording"), []))
         #expect(answer(&book, .stop).0 == .stopped(take: 3))
-        #expect(answer(&book, .delete(1)) == (.deleted(take: 1), ["take delete(1)"]))
-        #expect(answer(&book, .delete(1)) == (.deleted(take: 1), ["take delete(1)"]))
-        #expect(answer(&book, .delete(1)) == (.deleted(take: 1), ["take delete(1)"]))
-        #expect(answer(&book, .delete(1)) == (.ignored("no takes"), []))
+        #expect(answer(&book, .delete(.number(1))) == (.deleted(take: 1), ["take delete(1)"]))
+        #expect(answer(&book, .delete(.number(1))) == (.deleted(take: 1), ["take delete(1)"]))
+        #expect(answer(&book, .delete(.number(1))) == (.deleted(take: 1), ["take delete(1)"]))
+        #expect(answer(&book, .delete(.number(1))) == (.ignored("no takes"), []))
+    }
+
+    @Test func aTakeNamedByItsFileIsDeletedOrItsCountGivenBack() {
+        var book = RigBook(takes: 2, camera: .streaming(camera()))
+        let file = TakeChoice.file("take-20261121-103841-0002.mp4")
+        #expect(answer(&book, .delete(file)).0 == .deleting(file: "take-20261121-103841-0002.mp4"))
+        #expect(book.takes == 1)
+        // The pipeline found no such take (a second client deleted it first): the count comes back.
+        #expect(
+            enter(&book, .takeDeleteFailed("no take-20261121-103841-0002.mp4 to delete"))
+                == ["failed - no take-20261121-103841-0002.mp4 to delete"])
+        #expect(book.takes == 2)
+        #expect(answer(&book, .start).0 == .started(take: 3))
+        #expect(answer(&book, .delete(file)) == (.ignored("recording"), []))
     }
 
     @Test func anExportMayChooseItsFilterWithoutChangingTheRigs() {
         var book = RigBook(takes: 2, camera: .streaming(camera()))
-        #expect(answer(&book, .export(.mono)) == (.exported(takes: 2), ["take export(SlateCore.ExportFilter.mono)"]))
+        #expect(answer(&book, .export(.mono)) == (.exporting(takes: 2), ["take export(SlateCore.ExportFilter.mono)"]))
         #expect(book.filter == .none)
     }
 
     @Test func anExportUnderWayIsReportedWithHowMuchIsDoneAndTakesGoOn() throws {
         var book = RigBook(takes: 2, camera: .streaming(camera()))
-        #expect(answer(&book, .export(nil)).0 == .exported(takes: 2))
+        #expect(answer(&book, .export(nil)).0 == .exporting(takes: 2))
         var effects: [RigEffect] = []
         book.enter(.exportProgress(ExportProgress(takes: 2, frames: 450, total: 1800)), at: now, into: &effects)
         #expect(effects.count == 1)

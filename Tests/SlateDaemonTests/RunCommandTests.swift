@@ -259,7 +259,7 @@ import SlateTestSupport
             Self.macroRig("[takes.export, take.start]", camera: ["max-size: 1280x720", "filter: mono"]),
             [(Self.middle, 0.1, 0.15), (Self.left, 8.1, 8.15), (Self.middle, 11.1, 11.15)], end: 11.5, in: folder)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(Self.outcomes(result) == ["started take 1", "exported 1 take", "started take 1", "stopped take 1"])
+        #expect(Self.outcomes(result) == ["started take 1", "exporting 1 take", "started take 1", "stopped take 1"])
         let started = result.takes("started"), stopped = result.takes("stopped")
         let exported = try #require(result.takes("exported").first)
         #expect(started.count == 2 && stopped.count == 2 && result.takes("failed").isEmpty, "\(result.lines)")
@@ -302,7 +302,7 @@ import SlateTestSupport
             "--output", folder, "--timing",
         ])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(Self.outcomes(result) == ["started take 1", "stopped take 1", "exported 1 take", "started take 1", "stopped take 1"])
+        #expect(Self.outcomes(result) == ["started take 1", "stopped take 1", "exporting 1 take", "started take 1", "stopped take 1"])
         let started = result.takes("started"), stopped = result.takes("stopped")
         #expect(started.count == 2 && stopped.count == 2 && result.takes("failed").isEmpty, "\(result.lines)")
         guard started.count == 2, stopped.count == 2 else { return }
@@ -481,7 +481,7 @@ import SlateTestSupport
         }
         let result = try Self.runSession(Self.filterRig, presses, end: 4.8, in: folder)
         #expect(result.status == 0, "\(result.stderr)")
-        let round = { (filter: String) in ["started take 1", "stopped take 1", "filter \(filter)", "exported 1 take"] }
+        let round = { (filter: String) in ["started take 1", "stopped take 1", "filter \(filter)", "exporting 1 take"] }
         #expect(Self.outcomes(result) == round("mono") + round("sepia") + round("none"))
         let methods = result.takes("exported").map { $0["message"] as? String ?? "" }
         #expect(
@@ -526,7 +526,7 @@ import SlateTestSupport
             }
         }
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(Self.outcomes(result) == ["started take 1", "stopped take 1", "started take 2", "stopped take 2", "exported 2 takes"])
+        #expect(Self.outcomes(result) == ["started take 1", "stopped take 1", "started take 2", "stopped take 2", "exporting 2 takes"])
         let failures = result.takes("failed").map { $0["message"] as? String ?? "" }
         #expect(
             failures.count == 1 && failures.allSatisfy {

@@ -104,19 +104,31 @@ extension TakeRecorder {
             waitFor(recorder, &events, count: count)
         }
         let recorded = try folder.load().takes
-        recorder.delete(number: 2)
-        recorder.delete(number: 3)
-        waitFor(recorder, &events, count: 8)
-        recorder.shutdown()
-        guard events.count == 8, case .deleted(let deleted, 2) = events[6], case .failed(let reason) = events[7] else {
+        recorder.delete(.number(2))
+        recorder.delete(.number(3))
+        // A second client's stale delete of the take that was second: refused, though a take is second now.
+        recorder.delete(.file(recorded[1].file))
+        waitFor(recorder, &events, count: 9)
+        guard events.count == 9, case .deleted(let deleted, 2) = events[6], case .deleteFailed(let reason) = events[7],
+            case .deleteFailed(let stale) = events[8]
+        else {
             Issue.record("events: \(events)")
             return
         }
         #expect(recorded.count == 3 && deleted.id == recorded[1].id)
         #expect(reason == "take 3 cannot be deleted: there are 2 takes")
+        #expect(stale == "\(recorded[1].file) cannot be deleted: no such take (deleted, or held by an export, meanwhile)")
         #expect(try folder.load().takes.map(\.id) == [recorded[0].id, recorded[2].id])
         #expect(!FileManager.default.fileExists(atPath: folder.file(deleted.file)))
         #expect(FileManager.default.fileExists(atPath: folder.file(recorded[2].file)))
+        recorder.delete(.file(recorded[2].file))
+        waitFor(recorder, &events, count: 10)
+        recorder.shutdown()
+        guard events.count == 10, case .deleted(let byFile, 2) = events[9] else {
+            Issue.record("events: \(events)")
+            return
+        }
+        #expect(byFile.id == recorded[2].id && !FileManager.default.fileExists(atPath: folder.file(recorded[2].file)))
     }
 
     @Test func theFramingPreviewIsMadeWhileWatchedAtMostFiveTimesASecond() async throws {

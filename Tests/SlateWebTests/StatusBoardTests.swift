@@ -10,7 +10,7 @@ import Testing
     static func status(recording: Bool = false, takes: Int = 0) -> RigStatus {
         RigStatus(
             recording: recording, take: nil,
-            takes: (0..<takes).map { .init(number: $0 + 1, duration: 1, frames: 30, dropped: 0, thumbnail: nil) },
+            takes: (0..<takes).map { .init(number: $0 + 1, file: "take-20261121-103841-000\($0 + 1).mp4", duration: 1, frames: 30, dropped: 0, thumbnail: nil) },
             camera: nil, filter: "none", controls: ControlsEntry(shown: "hidden", current: 0, highlight: nil, items: []),
             disk: nil, export: nil, sound: nil)
     }

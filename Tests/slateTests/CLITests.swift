@@ -92,7 +92,7 @@ struct CLI {
             actions.map { "\($0["action"]!) \($0["result"]!)" } == [
                 "take.toggle started take 1", "take.toggle stopped take 1", "take.start started take 2",
                 "take.stop stopped take 2", "take.delete-last deleted take 2", "take.toggle started take 2",
-                "take.toggle stopped take 2", "takes.export exported 2 takes",
+                "take.toggle stopped take 2", "takes.export exporting 2 takes",
             ])
         let first = objects[0]
         #expect(first["t"] as? Double == 0)

@@ -55,7 +55,7 @@ check(got == [
     ("capture", "KEY_B", "primary", "began"), ("capture", "KEY_B", "primary", "ended"),
     ("action", "take.toggle", "started take 1"),
     ("capture", "KEY_A", "secondary", "began"), ("capture", "KEY_A", "secondary", "ended"),
-    ("action", "takes.export", "exported 1 take"),
+    ("action", "takes.export", "exporting 1 take"),
 ], "the recording replays as the device was used")
 
 holder = os.open(pedal.node, os.O_RDONLY | os.O_NONBLOCK)

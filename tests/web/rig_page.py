@@ -291,7 +291,7 @@ def framing_part(folder, driver):
     Select(driver.find_element(By.ID, "export-filter")).select_by_value("mono")
     driver.find_element(By.ID, "export").click()
     _, action = rig.next_line(lambda l: l["type"] == "action" and l["action"] == "takes.export")
-    assert action.get("filter") == "mono" and action["source"] == "http" and action["result"] == "exported 1 take", action
+    assert action.get("filter") == "mono" and action["source"] == "http" and action["result"] == "exporting 1 take", action
     _, exported = rig.next_line(lambda l: l["type"] == "take" and l["event"] == "exported", timeout=60)
     assert "mono" in exported.get("message", "") + exported.get("method", ""), exported
     print(f"take 1 deleted from its button (after a dismissed confirm); take 2 exported through mono: {exported['path']}")

@@ -62,6 +62,24 @@ public struct CommandInbox: Sendable {
         return .scheduled(due)
     }
 
+    /// Takes a payload that arrived on a `cmd` topic from the broker: the
+    /// command it holds (nil when it holds none) and what became of it, checked
+    /// against what `profile` lets a command run (`CommandSteps`).
+    public mutating func receive(
+        payload: [UInt8], now: Instant, realtimeNs: Int64, frame: Duration, profile: Profile
+    ) -> (command: RigCommandMessage?, arrival: Arrival) {
+        let command: RigCommandMessage
+        switch RigCommandMessage.decode(payload) {
+        case .success(let decoded): command = decoded
+        case .failure(let refusal): return (nil, .refused(refusal.description))
+        }
+        var problem: String?
+        if case .failure(let error) = CommandSteps.steps(command.action, from: .broker, in: profile) {
+            problem = error.description
+        }
+        return (command, receive(command, now: now, realtimeNs: realtimeNs, frame: frame, problem: problem))
+    }
+
     /// The commands due at or before `now`, in time order, each with its instant.
     public mutating func takeDue(at now: Instant) -> [(command: RigCommandMessage, due: Instant)] {
         let count = waiting.prefix { $0.due <= now }.count

@@ -22,6 +22,18 @@ public struct RigCommandMessage: Codable, Hashable, Sendable {
     /// The largest command payload read, in bytes; a larger one is refused unread.
     public static let payloadLimit = 4096
 
+    /// The command a payload on a `cmd` topic holds, or why it holds none:
+    /// larger than `payloadLimit`, or not the command's JSON.
+    public static func decode(_ payload: [UInt8]) -> Result<RigCommandMessage, CommandRefusal> {
+        guard payload.count <= payloadLimit else {
+            return .failure(CommandRefusal("a command is at most \(payloadLimit) bytes; this one is \(payload.count)"))
+        }
+        guard let command = try? JSONDecoder().decode(RigCommandMessage.self, from: Data(payload)) else {
+            return .failure(CommandRefusal("not a command: a command is {\"action\": \"take.start\", \"id\": \"...\", \"at\": NS}"))
+        }
+        return .success(command)
+    }
+
     /// The action as a refusal quotes it: its first 60 characters.
     public var shownAction: String {
         let scalars = action.unicodeScalars
@@ -129,4 +141,11 @@ public struct RigState: Codable, Equatable, Sendable {
         parts.append("clock " + (clock?.text ?? "unknown"))
         return parts.joined(separator: "  ")
     }
+}
+
+/// Why a payload is not a command that can run.
+public struct CommandRefusal: Error, Hashable, Sendable, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) { self.description = description }
 }

@@ -398,7 +398,14 @@ struct ProfileParser {
             return .action(.zoomSet(factor))
         case "wait": return reader.duration(argument, "wait").map { .action(.wait($0)) }
         case "take.delete":
-            return reader.integer(argument, "take.delete", in: 1...Self.takeNumberLimit).map { .action(.takeDelete($0)) }
+            guard let text = reader.string(argument, "take.delete") else { return nil }
+            guard let choice = TakeChoice.parse(text, numberLimit: Self.takeNumberLimit) else {
+                reader.error(
+                    argument,
+                    "take.delete names a take by its number (1 to \(Self.takeNumberLimit)) or its file (take-20261121-103841-0003.mp4), not '\(text)'")
+                return nil
+            }
+            return .action(.takeDelete(choice))
         case "takes.export":
             guard let name = reader.string(argument, "takes.export") else { return nil }
             guard let filter = ExportFilter(rawValue: name) else {

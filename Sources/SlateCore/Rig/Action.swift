@@ -4,8 +4,8 @@ public enum Action: Hashable, Sendable {
     case takeStop
     case takeToggle
     case takeDeleteLast
-    /// Delete the finished take of this number (from 1, as the take list counts them).
-    case takeDelete(Int)
+    /// Delete a finished take: by its number (from 1, as the take list counts them) or its file.
+    case takeDelete(TakeChoice)
     /// Export every finished take into one video, through this filter or (nil) the rig's.
     case takesExport(ExportFilter?)
     /// Zoom by a number of steps: a fixed amount, or (nil) the delta of the axis that ran it.
@@ -113,7 +113,7 @@ public enum Action: Hashable, Sendable {
         case .takeStart: .start
         case .takeStop: .stop
         case .takeDeleteLast: .deleteLast
-        case .takeDelete(let number): .delete(number)
+        case .takeDelete(let choice): .delete(choice)
         case .takesExport(let filter): .export(filter)
         case .zoomSet(let factor): .zoomSet(factor)
         case .fpsToggle: .fpsToggle

@@ -3,8 +3,8 @@ public enum RecorderCommand: Hashable, Sendable {
     case start
     case stop
     case deleteLast
-    /// Delete the finished take of this number.
-    case delete(Int)
+    /// Delete a finished take, by its number or its file.
+    case delete(TakeChoice)
     /// Export through this filter, or (nil) the rig's.
     case export(ExportFilter?)
     case zoomStep(Double)
@@ -27,7 +27,10 @@ public enum RecorderOutcome: Hashable, Sendable {
     case started(take: Int)
     case stopped(take: Int)
     case deleted(take: Int)
-    case exported(takes: Int)
+    /// A take named by its file is being deleted; its `deleted` take line follows.
+    case deleting(file: String)
+    /// An export of this many takes began; its `exported` take line says when the joined file checks out.
+    case exporting(takes: Int)
     case zoom(Double)
     case fps(Int)
     case camera(CameraPosition)
@@ -45,7 +48,8 @@ public enum RecorderOutcome: Hashable, Sendable {
         case .started(let take): "started take \(take)"
         case .stopped(let take): "stopped take \(take)"
         case .deleted(let take): "deleted take \(take)"
-        case .exported(let takes): "exported \(takes) take\(takes == 1 ? "" : "s")"
+        case .deleting(let file): "deleting \(file)"
+        case .exporting(let takes): "exporting \(takes) take\(takes == 1 ? "" : "s")"
         case .zoom(let factor): "zoom " + ZoomText.format(factor)
         case .fps(let fps): "\(fps) fps"
         case .camera(let position): "\(position.rawValue) camera"

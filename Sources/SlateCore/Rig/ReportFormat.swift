@@ -103,7 +103,8 @@ public struct ReportFormat: Sendable {
             return "control.adjust " + (value >= 0 ? "+" : "") + NumberText.format(value)
         case .control(.set(let name, let value)): return "control.set \(name) \(value)"
         case .control(.reset(let name)): return "control.reset \(name)"
-        case .presetLoad(let slot), .presetSave(let slot), .takeDelete(let slot): return action.action.name + " \(slot)"
+        case .presetLoad(let slot), .presetSave(let slot): return action.action.name + " \(slot)"
+        case .takeDelete(let choice): return action.action.name + " \(choice)"
         case .takesExport(let filter?): return "takes.export " + filter.rawValue
         case .prompter(.back(let duration)): return "prompter.back " + NumberText.format(duration.inSeconds(decimals: 3))
         case .rigs(let rigs): return rigs.description

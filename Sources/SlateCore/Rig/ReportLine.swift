@@ -33,8 +33,10 @@ public struct ReportLine: Codable, Hashable, Sendable {
     public struct Action: Codable, Hashable, Sendable {
         public var action: String
         /// The step amount or axis delta of `zoom.step`, the factor of `zoom.set`,
-        /// the take `take.delete` names.
+        /// the take `take.delete` names by its number.
         public var value: Double?
+        /// The take `take.delete` names by its file.
+        public var file: String?
         /// The length of a `wait`, as the profile writes it (`250ms`).
         public var duration: String?
         public var sound: String?
@@ -156,7 +158,8 @@ public struct ReportLine: Codable, Hashable, Sendable {
             case .wait(let duration): action.duration = DurationText.format(duration)
             case .sound(let name): action.sound = name
             case .zoomSet(let factor): action.value = Self.rounded(factor)
-            case .presetLoad(let slot), .presetSave(let slot), .takeDelete(let slot): action.value = Double(slot)
+            case .presetLoad(let slot), .presetSave(let slot), .takeDelete(.number(let slot)): action.value = Double(slot)
+            case .takeDelete(.file(let name)): action.file = name
             case .takesExport(let filter): action.filter = filter?.rawValue
             case .prompter(.back(let duration)): action.value = duration.inSeconds(decimals: 3)
             case .exec(let argv): action.argv = argv

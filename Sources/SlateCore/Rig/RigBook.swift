@@ -98,19 +98,22 @@ public struct RigBook: Sendable {
             defer { takes -= 1 }
             effects.append(.take(.deleteLast, at: time))
             return .deleted(take: takes)
-        case .delete(let number):
+        case .delete(let choice):
             guard !isRecording else { return .ignored("recording") }
             guard takes > 0 else { return .ignored("no takes") }
-            guard (1...takes).contains(number) else { return .ignored("no take \(number) (takes 1 to \(takes))") }
+            if case .number(let number) = choice, !(1...takes).contains(number) {
+                return .ignored("no take \(number) (takes 1 to \(takes))")
+            }
             takes -= 1
-            effects.append(.take(.delete(number), at: time))
-            return .deleted(take: number)
+            effects.append(.take(.delete(choice), at: time))
+            if case .number(let number) = choice { return .deleted(take: number) }
+            return .deleting(file: choice.description)
         case .export(let chosen):
             if isRecording { _ = answer(.stop, at: time, into: &effects) }
             guard takes > 0 else { return .ignored("no takes") }
             defer { takes = 0 }
             effects.append(.take(.export(chosen ?? filter), at: time))
-            return .exported(takes: takes)
+            return .exporting(takes: takes)
         case .zoomStep(let steps):
             return setZoom(zoom + steps * Self.zoomPerStep, at: time, into: &effects)
         case .zoomSet(let factor):
@@ -203,6 +206,9 @@ public struct RigBook: Sendable {
         case .takeDeleted(let take, let path):
             report(TakeReport(time: time, event: .deleted, take: take, path: path), into: &effects)
         case .recorderFailed(let reason):
+            report(TakeReport(time: time, event: .failed, message: reason), into: &effects)
+        case .takeDeleteFailed(let reason):
+            takes += 1
             report(TakeReport(time: time, event: .failed, message: reason), into: &effects)
         case .exportProgress(let progress):
             report(

@@ -38,8 +38,9 @@ public enum TakeCommand: Hashable, Sendable {
     /// Close the take in progress at the command's instant.
     case stop
     case deleteLast
-    /// Delete the finished take of this number (from 1, among the takes not held by an export).
-    case delete(Int)
+    /// Delete a finished take: of this number (from 1, among the takes not
+    /// held by an export), or of this file.
+    case delete(TakeChoice)
     /// Export every available take through `filter` into one video.
     case export(ExportFilter)
     /// Keep this much video from before each press, from now on.

@@ -49,6 +49,8 @@ public enum RigFact: Sendable {
     /// A take that was asked for could not start.
     case takeStartFailed(String)
     case takeDeleted(take: Int, path: String)
+    /// A delete the book counted found no such take (deleted or exported meanwhile): nothing was deleted.
+    case takeDeleteFailed(String)
     /// Something failed that touched no take in progress.
     case recorderFailed(String)
     /// An export under way has got as far as this (at the pace `ExportProgressPace` sets).

@@ -64,6 +64,9 @@ public struct RigStatus: Codable, Equatable, Sendable {
     /// A finished take.
     public struct TakeEntry: Codable, Equatable, Sendable {
         public var number: Int
+        /// The take's file name, which `take.delete` takes instead of a number
+        /// that may have come to name another take meanwhile.
+        public var file: String
         /// Seconds, to the millisecond.
         public var duration: Double
         public var frames: Int
@@ -71,8 +74,9 @@ public struct RigStatus: Codable, Equatable, Sendable {
         /// Where the page gets its thumbnail; nil when it has none.
         public var thumbnail: String?
 
-        public init(number: Int, duration: Double, frames: Int, dropped: Int, thumbnail: String?) {
+        public init(number: Int, file: String, duration: Double, frames: Int, dropped: Int, thumbnail: String?) {
             self.number = number
+            self.file = file
             self.duration = duration
             self.frames = frames
             self.dropped = dropped
@@ -128,10 +132,14 @@ public struct RigStatus: Codable, Equatable, Sendable {
         public var takes: Int
         /// 0...1.
         public var done: Double
+        /// The takes being joined (numbered from 1 within the export): they
+        /// stay listed until the joined file checks out.
+        public var items: [TakeEntry]
 
-        public init(takes: Int, done: Double) {
+        public init(takes: Int, done: Double, items: [TakeEntry] = []) {
             self.takes = takes
             self.done = done
+            self.items = items
         }
     }
 

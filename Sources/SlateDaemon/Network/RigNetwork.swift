@@ -211,21 +211,10 @@ final class RigNetwork {
         guard let (rig, kind) = topics.parse(message.topic) else { return }
         switch kind {
         case .cmd:
-            guard message.payload.count <= RigCommandMessage.payloadLimit,
-                let command = try? JSONDecoder().decode(RigCommandMessage.self, from: Data(message.payload))
-            else {
-                let reason = message.payload.count > RigCommandMessage.payloadLimit
-                    ? "a command is at most \(RigCommandMessage.payloadLimit) bytes; this one is \(message.payload.count)"
-                    : "not a command: \(message.topic) carries {\"action\": \"take.start\", \"id\": \"...\", \"at\": NS}"
-                refuse(RigCommandMessage(action: "?", id: ""), reason, effects: effects, now: now)
-                return
-            }
-            var problem: String?
-            if case .failure(let error) = CommandSteps.steps(command.action, from: .broker, in: profile) {
-                problem = error.description
-            }
-            if case .refused(let reason) = arrive(command, now: now, problem: problem) {
-                refuse(command, reason, effects: effects, now: now)
+            let (command, arrival) = inbox.receive(
+                payload: message.payload, now: now, realtimeNs: realtimeNs(at: now), frame: frame, profile: profile)
+            if case .refused(let reason) = arrival {
+                refuse(command ?? RigCommandMessage(action: "?", id: ""), reason, effects: effects, now: now)
             }
         case .state where rig != spec.rig:
             guard rigs[rig] != nil || rigs.count < RigTopics.rigLimit,
@@ -249,10 +238,11 @@ final class RigNetwork {
 
     /// A command reached this rig: it waits for its instant, or is refused.
     private func arrive(_ command: RigCommandMessage, now: Instant, problem: String? = nil) -> CommandInbox.Arrival {
-        inbox.receive(
-            command, now: now, realtimeNs: MonotonicClock.wallClock(of: now).microseconds * 1000, frame: frame,
-            problem: problem)
+        inbox.receive(command, now: now, realtimeNs: realtimeNs(at: now), frame: frame, problem: problem)
     }
+
+    /// CLOCK_REALTIME at the monotonic instant `now`, in nanoseconds.
+    private func realtimeNs(at now: Instant) -> Int64 { MonotonicClock.wallClock(of: now).microseconds * 1000 }
 
     /// Runs a command that is due, as a button's handler would, at its instant.
     private func run(_ command: RigCommandMessage, due: Instant, rig: RigDriver, effects: EffectCarrier) {

@@ -70,32 +70,44 @@ function renderFacts() {
 }
 
 function renderTakes() {
-  const key = JSON.stringify(status.takes);
+  const exporting = status.export ? status.export.items : [];
+  const key = JSON.stringify([status.takes, exporting]);
   if (key === takesKey) return;
   takesKey = key;
-  const list = $("takes");
-  list.replaceChildren(...status.takes.map((take) => {
-    const item = document.createElement("li");
-    item.dataset.take = take.number;
-    if (take.thumbnail) {
-      const image = document.createElement("img");
-      image.src = take.thumbnail;
-      image.alt = `take ${take.number}`;
-      item.append(image);
-    }
-    const caption = document.createElement("div");
-    caption.className = "caption";
-    caption.textContent = `${take.number}  ${seconds(take.duration)}${take.dropped ? `  ${take.dropped} dropped` : ""}`;
-    const remove = document.createElement("button");
-    remove.type = "button";
-    remove.className = "delete";
-    remove.textContent = "Delete";
-    remove.addEventListener("click", () => {
-      if (confirm(`Delete take ${take.number}? Its file is removed.`)) act(`take.delete ${take.number}`);
-    });
-    item.append(caption, remove);
+  const cards = exporting.map((take) => takeCard(take, true)).concat(status.takes.map((take) => takeCard(take, false)));
+  $("takes").replaceChildren(...cards);
+}
+
+// A take's card: its thumbnail, number and length, and a Delete button that
+// names the take by its id, so a list changed meanwhile deletes no other take.
+// A take an export is joining is marked so, and cannot be deleted.
+function takeCard(take, exporting) {
+  const item = document.createElement("li");
+  item.dataset.take = take.number;
+  if (take.thumbnail) {
+    const image = document.createElement("img");
+    image.src = take.thumbnail;
+    image.alt = `take ${take.number}`;
+    item.append(image);
+  }
+  const caption = document.createElement("div");
+  caption.className = "caption";
+  const length = `${seconds(take.duration)}${take.dropped ? `  ${take.dropped} dropped` : ""}`;
+  caption.textContent = exporting ? `being exported  ${length}` : `${take.number}  ${length}`;
+  item.append(caption);
+  if (exporting) {
+    item.classList.add("exporting");
     return item;
-  }));
+  }
+  const remove = document.createElement("button");
+  remove.type = "button";
+  remove.className = "delete";
+  remove.textContent = "Delete";
+  remove.addEventListener("click", () => {
+    if (confirm(`Delete take ${take.number}? Its file is removed.`)) act(`take.delete ${take.file}`);
+  });
+  item.append(remove);
+  return item;
 }
 
 function renderOverlay() {
