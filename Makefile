@@ -17,7 +17,7 @@ RIGS_DEPS := mosquitto mosquitto-clients iproute2 ffmpeg
 # The OBS bridge's test: OBS Studio (with obs-websocket 5) headless under Xvfb.
 OBS_DEPS := obs-studio xvfb ffmpeg
 
-.PHONY: all deps vm-deps build demo test test-vm torture bench fuzz clean
+.PHONY: all deps vm-deps build demo test test-vm torture bench soak fuzz clean
 
 all: build
 
@@ -156,6 +156,14 @@ bench: deps
 	else \
 		echo "== skipping the latency benchmarks: the rig VM's packages are missing ('make vm-deps' as root)"; \
 	fi
+
+# A rig's hour: 1080p30 takes a minute, an export every 10, page clients and
+# broker traffic; memory, descriptors and threads each minute (SOAK_MINUTES=N
+# for a shorter run, at least 6).
+soak: deps
+	$(SWIFT) build -c release --product slate
+	@scripts/install-deps $(RIGS_DEPS)
+	SLATE=.build/release/slate python3 tests/soak/soak.py --minutes $${SOAK_MINUTES:-60}
 
 # Every fuzz target for 20 s from its seeds, failing on a crash: make test runs it.
 .PHONY: fuzz-short

@@ -79,7 +79,11 @@ final class SoundJoin {
     private var placed: [EncodedPacket] = []
     private var priming: Int64 = 0
     private var shift: Int64 = 0
+    /// Re-encode: the take's sound, decoded as the encoder needs it; the
+    /// frames decoded and not yet used, and the take's frame the first is.
+    private var decoding: SoundDecoding?
     private var samples: [Int16] = []
+    private var samplesStart: Int64 = 0
     private var lead: Int64 = 0
     /// Frames given to the encoder: the export's sound is made up to here.
     private var fed: Int64 = 0
@@ -147,14 +151,12 @@ final class SoundJoin {
                 self.priming = priming
                 self.shift = shift
             case .reencode:
-                samples = []
-                lead = 0
+                (samples, samplesStart, lead, decoding) = ([], 0, 0, nil)
                 if let reader = try SoundReader.open(takes[index].name, in: folder) {
-                    let decoded = try reader.decodeAll()
-                    try checkDecoded(decoded, of: takes[index])
-                    samples = try SoundConverter.convert(
-                        decoded.samples, from: decoded.format, to: parameters.format, path: takes[index].path)
-                    lead = (decoded.start * Int64(rate) + 500_000) / 1_000_000
+                    let decoding = try SoundDecoding(reader, to: parameters.format)
+                    while decoding.start == nil, let block = try decoding.next() { samples += block }
+                    lead = ((decoding.start ?? 0) * Int64(rate) + 500_000) / 1_000_000
+                    self.decoding = decoding
                 }
             }
         } catch let failure as TakeExporter.Failure {
@@ -168,12 +170,13 @@ final class SoundJoin {
     }
 
     /// The take being joined ends at `offset` (picture time base).
-    func end(at offset: Int64) throws(MediaError) {
+    func end(at offset: Int64) throws {
         let at = pictureTimeBase.convert(offset, to: frames)
         end = at
         if encoder != nil {
             try feed(upTo: at)
             spans.append(ExportPlan.SoundSpan(path: takes[current].path, picture: at - start, sound: fed - start))
+            try finishDecoding()
         }
     }
 
@@ -244,31 +247,56 @@ final class SoundJoin {
 
     /// Re-encode: gives the encoder the export's sound up to frame `target`:
     /// the current take's, placed at its offset, silence where it has none.
+    /// The take's sound is decoded as far as this needs, and what is used is
+    /// let go: the memory held does not grow with the take's length.
     private func feed(upTo target: Int64) throws(MediaError) {
         guard let encoder else { return }
         let channels = parameters.format.channels
-        let available = Int64(samples.count / channels)
         while fed < target {
             let count = min(target - fed, 4800)
             var chunk = [Int16](repeating: 0, count: Int(count) * channels)
             // The take's own frames that fall in [fed, fed + count).
-            let from = max(fed - start - lead, 0)
-            let to = min(fed + count - start - lead, available)
+            let from = max(fed - start - lead, samplesStart)
+            let to = try decoded(through: fed + count - start - lead)
             if from < to {
                 let into = Int(start + lead + from - fed) * channels
-                chunk.replaceSubrange(into..<into + Int(to - from) * channels, with: samples[Int(from) * channels..<Int(to) * channels])
+                let first = Int(from - samplesStart) * channels
+                chunk.replaceSubrange(into..<into + Int(to - from) * channels, with: samples[first..<first + Int(to - from) * channels])
             }
+            let used = max(0, min(to, fed + count - start - lead) - samplesStart)
+            samples.removeFirst(min(samples.count, Int(used) * channels))
+            samplesStart += used
             ready += try encoder.encode(chunk)
             fed += count
         }
     }
 
+    /// Re-encode: decodes the take's sound until it holds its frame `end - 1`
+    /// (or has no more); returns the end of what it holds.
+    private func decoded(through end: Int64) throws(MediaError) -> Int64 {
+        let channels = parameters.format.channels
+        while samplesStart + Int64(samples.count / channels) < end, let decoding, let block = try decoding.next() {
+            samples += block
+        }
+        return min(end, samplesStart + Int64(samples.count / channels))
+    }
+
+    /// Re-encode: decodes the rest of the take's sound, counting it, and
+    /// checks it held what its packets span.
+    private func finishDecoding() throws {
+        samples = []
+        guard let decoding else { return }
+        while try decoding.next() != nil {}
+        self.decoding = nil
+        try checkDecoded(frames: decoding.frames, of: takes[current])
+    }
+
     /// Re-encode: the decoded sound must hold what its packets span (a sound
     /// that stopped early is fine; one with a hole in it would land early).
-    private func checkDecoded(_ decoded: SoundReader.Decoded, of take: Take) throws(TakeExporter.Failure) {
+    private func checkDecoded(frames: Int64, of take: Take) throws(TakeExporter.Failure) {
         guard let sound = take.sound else { return }
         let spanned = sound.end - max(sound.start, 0)
-        let held = Int64(decoded.frames)
+        let held = frames * Int64(sound.format.rate) / Int64(rate)
         guard spanned - held > sound.frameTolerance else { return }
         let seconds = { (frames: Int64) in Instant.formatSeconds(frames * 1_000_000 / Int64(sound.format.rate), decimals: 3) }
         throw TakeExporter.Failure(

@@ -83,79 +83,27 @@ public final class SoundReader {
     /// the file's time 0 (the encoder's priming, which the edit list hides
     /// from players) are dropped.
     public func decodeAll() throws(MediaError) -> Decoded {
-        guard let codec = avcodec_find_decoder_by_name(parameters.codec) ?? avcodec_find_decoder(
-            avcodec_descriptor_get_by_name(parameters.codec)?.pointee.id ?? AV_CODEC_ID_NONE)
-        else { throw MediaError("decode the sound", path: path, message: "no decoder for \(parameters.codec)") }
-        var context = avcodec_alloc_context3(codec)
-        var frame = av_frame_alloc()
-        var resampler: OpaquePointer?
-        defer {
-            avcodec_free_context(&context)
-            av_frame_free(&frame)
-            swr_free(&resampler)
-        }
-        guard let context, let frame, let packet else {
-            throw MediaError("decode the sound", path: path, code: slate_averror(ENOMEM))
-        }
-        let stream = input.context.pointee.streams[Int(index)]!
-        try check(avcodec_parameters_to_context(context, stream.pointee.codecpar), "decode the sound", path: path)
-        context.pointee.pkt_timebase = timeBase
-        try check(avcodec_open2(context, codec, nil), "decode the sound", path: path)
-        var decoded = Decoded(format: parameters.format, start: 0, samples: [])
-        var started = false
-        let channels = parameters.format.channels
+        let decoding = try SoundDecoding(self, to: parameters.format)
+        var samples: [Int16] = []
+        while let block = try decoding.next() { samples += block }
+        return Decoded(format: parameters.format, start: decoding.start ?? 0, samples: samples)
+    }
 
-        func take() throws(MediaError) {
-            while true {
-                let status = avcodec_receive_frame(context, frame)
-                if status == slate_averror(EAGAIN) || status == slate_averror_eof() { return }
-                try check(status, "decode the sound", path: path)
-                defer { av_frame_unref(frame) }
-                if !started {
-                    started = true
-                    let pts = frame.pointee.best_effort_timestamp
-                    decoded.start = pts == slate_av_nopts_value() ? 0 : av_rescale_q(pts, timeBase, slate_av_time_base_q())
-                }
-                if resampler == nil {
-                    var outLayout = AVChannelLayout()
-                    av_channel_layout_default(&outLayout, Int32(channels))
-                    defer { av_channel_layout_uninit(&outLayout) }
-                    try check(
-                        swr_alloc_set_opts2(
-                            &resampler, &outLayout, AV_SAMPLE_FMT_S16, frame.pointee.sample_rate, &frame.pointee.ch_layout,
-                            AVSampleFormat(frame.pointee.format), frame.pointee.sample_rate, 0, nil),
-                        "convert the sound", path: path)
-                    try check(swr_init(resampler), "convert the sound", path: path)
-                }
-                let count = Int(frame.pointee.nb_samples)
-                var out = [Int16](repeating: 0, count: (count + 32) * channels)
-                let made = out.withUnsafeMutableBytes { bytes in
-                    var target: UnsafeMutablePointer<UInt8>? = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                    let planes = UnsafeMutableRawPointer(frame.pointee.extended_data)?
-                        .assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
-                    return swr_convert(resampler, &target, Int32(count + 32), planes, Int32(count))
-                }
-                try check(made, "convert the sound", path: path)
-                decoded.samples += out.prefix(Int(made) * channels)
-            }
-        }
-
+    /// Reads the next packet of the sound stream into `packet`: false at the
+    /// stream's end. The caller unrefs the packet.
+    func readPacket() throws(MediaError) -> UnsafeMutablePointer<AVPacket>? {
+        guard let packet else { return nil }
         while true {
             let status = av_read_frame(input.context, packet)
-            if status == slate_averror_eof() { break }
+            if status == slate_averror_eof() { return nil }
             try check(status, "read the sound", path: path)
-            defer { av_packet_unref(packet) }
-            guard packet.pointee.stream_index == index else { continue }
-            try check(avcodec_send_packet(context, packet), "decode the sound", path: path)
-            try take()
+            if packet.pointee.stream_index == index { return packet }
+            av_packet_unref(packet)
         }
-        try check(avcodec_send_packet(context, nil), "decode the sound", path: path)
-        try take()
-        if decoded.start < 0 {
-            let priming = min(decoded.frames, Int((-decoded.start * Int64(parameters.format.rate) + 500_000) / 1_000_000))
-            decoded.samples.removeFirst(priming * channels)
-            decoded.start = 0
-        }
-        return decoded
+    }
+
+    /// The sound stream's codec parameters and time base, for a decoder.
+    var stream: (codecpar: UnsafeMutablePointer<AVCodecParameters>, timeBase: AVRational) {
+        (input.context.pointee.streams[Int(index)]!.pointee.codecpar, timeBase)
     }
 }
