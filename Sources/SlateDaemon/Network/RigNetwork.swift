@@ -19,6 +19,9 @@ final class RigNetwork {
     /// How long the other rigs' answers to a command are printed.
     static let answerWait = Duration.seconds(60)
 
+    /// The most refusals printed and published a second; more are counted in the log.
+    static let refusalsPerSecond = 50
+
     private struct Sent {
         /// Whether it starts takes, whose first frames are gathered.
         var startsTakes: Bool
@@ -63,6 +66,8 @@ final class RigNetwork {
     private var sent: [String: Sent] = [:]
     private var sentCount = 0
     private let session = SecretFile.randomHex(bytes: 3)
+    /// The second refusals are counted in, how many were reported in it, and how many not.
+    private var refusals: (since: Instant, reported: Int, unreported: Int) = (Instant(microseconds: 0), 0, 0)
     /// This rig's own `rigs` commands, waiting for their instant.
     private var ownCommands: Set<String> = []
     /// The command whose lines are being published, and the one whose take's first frame is awaited.
@@ -260,6 +265,17 @@ final class RigNetwork {
     /// Reports a command not run; its sender, id and action are shown only
     /// as far as they are well formed and short.
     private func refuse(_ command: RigCommandMessage, _ reason: String, effects: EffectCarrier, now: Instant) {
+        if now - refusals.since >= .seconds(1) {
+            if refusals.unreported > 0 {
+                log.warning("refused \(refusals.unreported) more command(s) from \(spec.broker) without printing them (at most \(Self.refusalsPerSecond) a second)")
+            }
+            refusals = (now, 0, 0)
+        }
+        guard refusals.reported < Self.refusalsPerSecond else {
+            refusals.unreported += 1
+            return
+        }
+        refusals.reported += 1
         let sender = command.from.flatMap { MQTTSpec.rigNameProblem($0) == nil ? $0 : nil } ?? "mqtt"
         let action = command.shownAction
         let report = Report.rig(RigReport(time: now, rig: sender, event: .refused(action: action, reason: reason)))
