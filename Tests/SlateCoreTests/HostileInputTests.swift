@@ -203,6 +203,13 @@ import Testing
 
     // MARK: text for a terminal
 
+    @Test func anOBSReasonIsKeptShort() {
+        let long = OBSReport(time: now, target: "ws://127.0.0.1:4455", request: "StartRecord", failure: String(repeating: "x", count: 1 << 20))
+        #expect(long.failure == String(repeating: "x", count: 300) + "...")
+        let short = OBSReport(time: now, target: "ws://127.0.0.1:4455", request: "StartRecord", failure: "\u{1B}]0;x\u{7}")
+        #expect(short.failure == "\u{1B}]0;x\u{7}")
+    }
+
     @Test func controlCharactersAndReorderingMarksAreEscaped() {
         #expect(TerminalText.safe("take 1  /tmp/a b.mp4") == "take 1  /tmp/a b.mp4")
         #expect(TerminalText.safe("\u{1B}]0;pwned\u{07}x") == "\\u{1B}]0;pwned\\u{7}x")
