@@ -184,9 +184,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    /// Answers `status` with `{"error": reason}` and closes: at once once it
-    /// is written, or (`linger`) after `linger` for the client to read it
-    /// while what it still sends is dropped.
+    /// Answers `status` with `{"error": reason}` and closes the connection as
+    /// soon as that is written, or (`linger`) half-closes it and closes it
+    /// after `budgets.linger`, for the client to read the answer while what
+    /// it still sends is dropped.
     private func end(_ context: ChannelHandlerContext, _ status: HTTPResponseStatus, _ reason: String, linger: Bool) {
         ending = true
         if let id { registry.wait(id, since: .distantPast) }
