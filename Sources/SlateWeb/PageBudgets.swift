@@ -15,10 +15,10 @@ public struct PageBudgets: Sendable {
     /// How long a refused connection stays half-closed for its client to read why.
     public static let lingerTime = Duration.seconds(2)
     /// Connections the system holds for the page before it accepts them (the
-    /// listen backlog, capped by net.core.somaxconn): they take no descriptor
-    /// of the rig's, and a client whose connection does not fit waits a
-    /// second or more for its SYN to be sent again.
-    public static let backlog = 128
+    /// listen backlog, capped by net.core.somaxconn). They take no descriptor
+    /// of the rig's; under a flood a new client waits its turn among them
+    /// rather than have its SYN dropped and sent again 1, 3, 7 s later.
+    public static let backlog = 4096
 
     /// Connections open at once; at the cap, the one that has waited longest
     /// on its client is closed for a new one.

@@ -17,10 +17,10 @@ too, so slate run cannot raise it) while takes record:
 What must hold: each timeout cuts at its budget (head 10 s from the
 connection's opening however it dribbles, body 10 s, idle 5 s); the 10 GB
 body is refused at once with 413; the stream goes on; a foreign Host gets
-421 and no Host 400; during the flood the normal client is answered (within
-1 s at the median and 5 s at worst: the attackers, on the same machine,
-fill the listen backlog, and a SYN the system drops is sent again after 1 s,
-then 2 s more), slate run holds at most 256 page connections and its
+421 and no Host 400; during the flood the normal client is answered within
+1 s at the median and 5 s at worst (its connection waits its turn in the
+listen backlog behind the attackers'; a debug build accepts a few hundred
+a second), slate run holds at most 256 page connections and its
 descriptors stay well under 1024, the takes start and stop, and slate run
 ends cleanly without "Too many open files"; 127.studio.lan serves no read
 without the token.
