@@ -20,7 +20,6 @@ public final class RigServer: Sendable {
     /// Whether only this machine can reach it (the bound address is
     /// 127.0.0.0/8 or ::1): elsewhere, reads need the token too.
     public let isLoopback: Bool
-    public let budgets: PageBudgets
     private let group: MultiThreadedEventLoopGroup
     private let services: ServiceGroup
     private let ended = DispatchSemaphore(value: 0)
@@ -85,7 +84,6 @@ public final class RigServer: Sendable {
         }
         started.wait()
         self.group = group
-        self.budgets = budgets
         switch binding.withLock({ $0 })! {
         case .success(let local):
             address = HTTPListen(host: listen.host, port: local.port ?? listen.port)
