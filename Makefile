@@ -71,7 +71,9 @@ test: deps
 		echo "== the rig's page in a real browser (headless Chromium driven by Selenium)"; \
 		python3 tests/web/rig_page.py && \
 		echo "== the rig's page under hostile use while a 1080p30 take records" && \
-		python3 tests/web/abuse_page.py; \
+		python3 tests/web/abuse_page.py && \
+		echo "== the rig's page against clients that hold its connections, under ulimit -n 1024" && \
+		python3 tests/web/connections_page.py; \
 	else \
 		echo "== skipping the rig's page in a browser: install its packages with 'scripts/install-deps $(WEB_DEPS)' as root"; \
 		if [ "$${SLATE_REQUIRE_VM:-}" = 1 ]; then echo "SLATE_REQUIRE_VM=1: the browser tests must run"; exit 1; fi; \

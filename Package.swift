@@ -66,7 +66,8 @@ let package = Package(
                 "SlateCore", "SlateSystem", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "NIOPosix", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Page")]),
         // Links to other machines: MQTT through libmosquitto; OBS through its websocket.

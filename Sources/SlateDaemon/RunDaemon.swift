@@ -71,13 +71,13 @@ public final class RunDaemon {
         let prompter = try profile.prompter.map { try PrompterFile($0, profilePath: profilePath) }
         if let pageSettings {
             let page = try PagePublisher(
-                listen: pageSettings.listen, token: pageSettings.token, work: settings.work, preview: recorder.preview,
-                gauges: recorder.gauges, origin: start, wake: wake, logger: log)
+                listen: pageSettings.listen, hosts: pageSettings.hosts, token: pageSettings.token, work: settings.work,
+                preview: recorder.preview, gauges: recorder.gauges, origin: start, wake: wake, logger: log)
             page.board.publish(script: prompter?.script)
             self.page = page
             log.notice("the rig's page: \(pageSettings.url(page.server.address))")
-            if !pageSettings.listen.isLoopback {
-                log.notice("\(page.server.address) is not a loopback address: every request needs the token of \(pageSettings.tokenPath): open the page once as /?token=TOKEN")
+            if !page.server.isLoopback {
+                log.notice("the page is bound to \(page.server.bound), not a loopback address: every request needs the token of \(pageSettings.tokenPath): open the page once as /?token=TOKEN")
             }
         }
         if let mqtt = profile.mqtt {

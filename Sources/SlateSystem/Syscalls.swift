@@ -466,6 +466,25 @@ package enum Syscall {
 
     /// The calling thread's id (`gettid`).
     package static var threadID: Int32 { slate_gettid() }
+
+    // MARK: Limits
+
+    /// `getrlimit(RLIMIT_NOFILE)`: how many descriptors the process may have
+    /// open (soft), and the most it may raise that to (hard).
+    package static func descriptorLimits() -> Result<(soft: Int, hard: Int), Errno> {
+        var limit = rlimit()
+        return valueOrErrno { getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) }
+            .map { _ in (Int(clamping: limit.rlim_cur), Int(clamping: limit.rlim_max)) }
+    }
+
+    /// `setrlimit(RLIMIT_NOFILE)` with a new soft limit; the hard one is kept.
+    package static func setDescriptorLimit(soft: Int) -> Result<Void, Errno> {
+        var limit = rlimit()
+        return valueOrErrno { getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) }.flatMap { _ in
+            limit.rlim_cur = rlim_t(soft)
+            return valueOrErrno { setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) }.map { _ in () }
+        }
+    }
 }
 
 /// A thread `Syscall.startThread` started, to join.

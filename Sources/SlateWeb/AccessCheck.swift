@@ -1,15 +1,16 @@
 import Hummingbird
 
 /// Who may do what: every POST needs `Authorization: Bearer TOKEN`; reads
-/// need nothing on loopback, and elsewhere the token too, as that header,
+/// need nothing when the page is bound to a loopback address, and elsewhere
+/// (a wildcard address too) the token too, as that header,
 /// the `slate-token` cookie, or once as `?token=` (which sets the cookie, so
 /// a browser, its event stream and its images carry it from then on).
 struct AccessCheck<Context: RequestContext>: RouterMiddleware {
     static var cookieName: String { "slate-token" }
 
     let token: String
-    /// Whether reads need the token too (a non-loopback address).
-    let guardsReads: Bool
+    /// The page's bound address: reads need the token too unless it is loopback.
+    let address: BoundAddress
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let bearer = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
@@ -19,7 +20,7 @@ struct AccessCheck<Context: RequestContext>: RouterMiddleware {
             }
             return try await next(request, context)
         }
-        guard guardsReads else { return try await next(request, context) }
+        guard !address.isLoopback else { return try await next(request, context) }
         if let bearer, Self.same(bearer, token) { return try await next(request, context) }
         if let cookie = request.cookies[Self.cookieName]?.value, Self.same(cookie, token) {
             return try await next(request, context)

@@ -11,38 +11,58 @@ import Synchronization
 
 /// The rig's page and HTTP API, served on one event-loop thread of its own.
 /// It answers from the status board only, so a slow or hostile client costs
-/// the rig nothing but that thread's time.
+/// the rig nothing but that thread's time and the connections of `budgets`.
 public final class RigServer: Sendable {
-    /// Open connections beyond this wait to be accepted.
-    static let connectionLimit = 1024
-
-    /// The address it listens on, with the port the system gave.
+    /// The address it listens on, as given, with the port the system gave.
     public let address: HTTPListen
+    /// The address its socket was bound to (the listen address resolved).
+    public let bound: HTTPListen
+    /// Whether only this machine can reach it (the bound address is
+    /// 127.0.0.0/8 or ::1): elsewhere, reads need the token too.
+    public let isLoopback: Bool
     private let group: MultiThreadedEventLoopGroup
     private let services: ServiceGroup
     private let ended = DispatchSemaphore(value: 0)
 
-    /// Starts listening on `listen`, serving `board` and `preview`; every POST
-    /// needs `token`, and every request does when `listen` is not loopback.
-    /// Returns once the socket is bound, or throws why it could not be.
-    public init(listen: HTTPListen, board: StatusBoard, preview: PreviewFeed, token: String, logger: Logger) throws {
+    /// Starts listening on `listen`, serving `board` and `preview` to
+    /// requests for its own host names (and `hosts`); every POST needs
+    /// `token`, and every request does when the bound address is not
+    /// loopback. `budgets` defaults to the shipped ones for this process's
+    /// descriptor limit. Returns once the socket is bound, or throws why it could not be.
+    public init(
+        listen: HTTPListen, hosts: [String] = [], board: StatusBoard, preview: PreviewFeed, token: String,
+        budgets: PageBudgets? = nil, logger: Logger
+    ) throws {
+        let budgets = budgets ?? PageBudgets(descriptors: DescriptorLimit.current ?? 1024)
         let page = try PageFiles.load()
+        let boundAddress = BoundAddress()
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: RequestLimits())
-        router.add(middleware: AccessCheck(token: token, guardsReads: !listen.isLoopback))
+        router.add(middleware: AccessCheck(token: token, address: boundAddress))
         RigRoutes(board: board, preview: preview, page: page).add(to: router)
+        let registry = ConnectionRegistry(limit: budgets.connections)
+        let server = HTTPServerBuilder { responder in
+            PageChannel(
+                http: HTTP1Channel(responder: responder), budgets: budgets, registry: registry, address: boundAddress,
+                bodyLimit: RigRoutes.bodyLimit)
+        }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         var quiet = logger
         quiet.logLevel = .warning
-        let bound = Mutex<Result<Int, any Error>?>(nil)
+        let binding = Mutex<Result<SocketAddress, any Error>?>(nil)
         let started = DispatchSemaphore(value: 0)
         let app = Application(
-            router: router,
+            router: router, server: server,
             configuration: ApplicationConfiguration(
-                address: .hostname(listen.host, port: listen.port), serverName: "slate",
-                availableConnectionsDelegate: MaximumAvailableConnections(Self.connectionLimit)),
+                address: .hostname(listen.host, port: listen.port), serverName: "slate", backlog: budgets.backlog),
             onServerRunning: { channel in
-                bound.withLock { $0 = .success(channel.localAddress?.port ?? listen.port) }
+                let result = Result { () throws -> SocketAddress in
+                    guard let local = channel.localAddress else { throw ChannelError.unknownLocalAddress }
+                    let machine = (try? System.enumerateDevices())?.compactMap(\.address) ?? []
+                    boundAddress.set(local, hosts: HostRule(listen: listen, bound: local, hosts: hosts, machine: machine))
+                    return local
+                }
+                binding.withLock { $0 = result }
                 started.signal()
             },
             eventLoopGroupProvider: .shared(group), logger: quiet)
@@ -53,7 +73,7 @@ public final class RigServer: Sendable {
             do {
                 try await services.run()
             } catch {
-                let first = bound.withLock { state -> Bool in
+                let first = binding.withLock { state -> Bool in
                     guard state == nil else { return false }
                     state = .failure(error)
                     return true
@@ -64,10 +84,13 @@ public final class RigServer: Sendable {
         }
         started.wait()
         self.group = group
-        switch bound.withLock({ $0 })! {
-        case .success(let port):
-            address = HTTPListen(host: listen.host, port: port)
+        switch binding.withLock({ $0 })! {
+        case .success(let local):
+            address = HTTPListen(host: listen.host, port: local.port ?? listen.port)
+            bound = HTTPListen(host: HostRule.text(of: local) ?? listen.host, port: local.port ?? listen.port)
+            isLoopback = BoundAddress.isLoopback(local)
         case .failure(let error):
+            Task { await services.triggerGracefulShutdown() }
             ended.wait()
             try? group.syncShutdownGracefully()
             throw RigServerError(listen: listen, reason: "\(error)")

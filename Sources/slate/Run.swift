@@ -92,10 +92,11 @@ struct Run: ParsableCommand {
         guard succeeded else { throw ExitCode.failure }
     }
 
-    /// Where the page is served (`--http`, else the profile's `http.listen`) and
-    /// the API's token, made on first use in Slate's state folder.
+    /// Where the page is served (`--http`, else the profile's `http.listen`),
+    /// the profile's other names for it (`http.hosts`) and the API's token,
+    /// made on first use in Slate's state folder.
     private func pageSettings(_ profile: Profile) throws -> PageSettings? {
-        var listen = profile.http
+        var listen = profile.http?.listen
         if let http {
             switch HTTPListen.parse(http) {
             case .success(let parsed): listen = parsed
@@ -108,7 +109,7 @@ struct Run: ParsableCommand {
         let path = UserPath.state + "/http-token"
         do {
             let token = try SecretFile.loadOrCreate(path) { SecretFile.randomHex(bytes: 32) }
-            return PageSettings(listen: listen, token: token, tokenPath: path)
+            return PageSettings(listen: listen, hosts: profile.http?.hosts ?? [], token: token, tokenPath: path)
         } catch {
             OutputStream.writeError("slate run: the HTTP token: \(error)")
             throw ExitCode.failure

@@ -81,22 +81,20 @@ import Testing
     }
 }
 
-/// `--http` and the profile's `http.listen`.
+/// `--http` and the profile's `http` section.
 @Suite struct HTTPListenTests {
     func parse(_ text: String) -> HTTPListen? { try? HTTPListen.parse(text).get() }
 
     @Test func aPortAloneListensOnLoopback() throws {
-        let listen = try #require(parse("8600"))
-        #expect(listen == HTTPListen(host: "127.0.0.1", port: 8600))
-        #expect(listen.isLoopback)
+        #expect(parse("8600") == HTTPListen(host: "127.0.0.1", port: 8600))
     }
 
     @Test func addressesOfEveryForm() {
         #expect(parse("0.0.0.0:8600") == HTTPListen(host: "0.0.0.0", port: 8600))
         #expect(parse("[::1]:80") == HTTPListen(host: "::1", port: 80))
-        #expect(parse("localhost:0")?.isLoopback == true)
-        #expect(parse("192.168.1.20:8600")?.isLoopback == false)
-        #expect(parse("[::]:8600")?.isLoopback == false)
+        #expect(parse("localhost:0") == HTTPListen(host: "localhost", port: 0))
+        // A name, whatever it starts with: the address it resolves to says whether it is loopback.
+        #expect(parse("127.studio.lan:8600") == HTTPListen(host: "127.studio.lan", port: 8600))
         #expect(HTTPListen(host: "::1", port: 80).description == "[::1]:80")
     }
 
@@ -106,25 +104,44 @@ import Testing
         }
     }
 
-    @Test func theProfileSection() throws {
-        let rig = """
-            inputs:
-              pedal:
-                match: {name: "PCsensor FootSwitch"}
-                bind: {KEY_B: take.toggle}
+    static let rig = """
+        inputs:
+          pedal:
+            match: {name: "PCsensor FootSwitch"}
+            bind: {KEY_B: take.toggle}
 
-            """
-        #expect(try ProfileLoader.load(rig, file: "rig.yaml").get().http == nil)
-        let loaded = try ProfileLoader.load(rig + "http: {listen: 8600}\n", file: "rig.yaml").get()
-        #expect(loaded.http == HTTPListen(port: 8600))
-        guard case .failure(let errors) = ProfileLoader.load(rig + "http: {listen: \"x:y\", port: 3}\n", file: "rig.yaml") else {
-            Issue.record("an http section with a bad address loaded")
-            return
-        }
+        """
+
+    /// The profile's errors, or nil when it loads.
+    func errors(_ http: String) -> [String]? {
+        guard case .failure(let errors) = ProfileLoader.load(Self.rig + http, file: "rig.yaml") else { return nil }
+        return errors.diagnostics.map(\.description)
+    }
+
+    @Test func theProfileSection() throws {
+        #expect(try ProfileLoader.load(Self.rig, file: "rig.yaml").get().http == nil)
+        let loaded = try ProfileLoader.load(Self.rig + "http: {listen: 8600}\n", file: "rig.yaml").get()
+        #expect(loaded.http == HTTPSpec(listen: HTTPListen(port: 8600)))
         #expect(
-            errors.diagnostics.map(\.description) == [
+            errors("http: {listen: \"x:y\", port: 3}\n") == [
                 "rig.yaml:5:16: error: http.listen: 'x:y' is not [ADDR:]PORT: the port is a number from 0 to 65535",
-                "rig.yaml:5:23: error: unknown key 'port' in http (expected listen)",
+                "rig.yaml:5:23: error: unknown key 'port' in http (expected listen or hosts)",
             ])
+    }
+
+    @Test func theHostsThePageAnswersToBesidesItsOwn() throws {
+        let loaded = try ProfileLoader.load(
+            Self.rig + "http: {listen: 8600, hosts: [Rig.Local, studio-cam_2.lan, 192.168.1.20, \"[fd00::2]\"]}\n",
+            file: "rig.yaml"
+        ).get()
+        #expect(loaded.http?.hosts == ["rig.local", "studio-cam_2.lan", "192.168.1.20", "[fd00::2]"])
+        #expect(errors("http: {listen: 8600, hosts: rig.local}\n") == ["rig.yaml:5:29: error: http.hosts must be a list"])
+        #expect(errors("http: {hosts: [rig.local]}\n") == ["rig.yaml:5:7: error: http needs listen: 127.0.0.1:8600 (or only a port)"])
+        let refused = errors(
+            "http: {listen: 8600, hosts: [\"rig.local:8600\", \"*.example\", \"[zz]\", \"fd00::2\", \"a..b\", \"\"]}\n") ?? []
+        #expect(refused.count == 6, "\(refused)")
+        #expect(refused.first?.contains("'rig.local:8600' names a port") == true, "\(refused)")
+        #expect(refused.dropFirst().first?.contains("'*.example' is not a host name") == true, "\(refused)")
+        #expect(refused.dropFirst(2).first?.contains("'[zz]' is not an IPv6 address in brackets") == true, "\(refused)")
     }
 }

@@ -19,13 +19,15 @@ import Testing
         }
     }
 
-    /// A server on a free port of `host`, with the board it serves.
-    func serving(host: String = "127.0.0.1", preview: PreviewFeed = PreviewFeed()) async throws -> (RigServer, StatusBoard) {
+    /// A server on a free port of `host`, answering `hosts` too, with the board it serves.
+    func serving(
+        host: String = "127.0.0.1", hosts: [String] = [], preview: PreviewFeed = PreviewFeed(), budgets: PageBudgets? = nil
+    ) async throws -> (RigServer, StatusBoard) {
         let board = StatusBoard(origin: MonotonicClock.now()) {}
         let server = try await onThread {
             try RigServer(
-                listen: HTTPListen(host: host, port: 0), board: board, preview: preview, token: Self.token,
-                logger: Logger(label: "test"))
+                listen: HTTPListen(host: host, port: 0), hosts: hosts, board: board, preview: preview, token: Self.token,
+                budgets: budgets, logger: Logger(label: "test"))
         }
         return (server, board)
     }

@@ -1,5 +1,6 @@
 /// Where the rig's page listens: `PORT` (on 127.0.0.1), `ADDR:PORT`, or
-/// `[IPv6]:PORT`. Anywhere but loopback, every request needs the token.
+/// `[IPv6]:PORT`. Anywhere but loopback, every request needs the token; the
+/// address the host resolves to when bound says which it is, not its text.
 public struct HTTPListen: Hashable, Sendable, CustomStringConvertible {
     public static let defaultHost = "127.0.0.1"
 
@@ -46,11 +47,6 @@ public struct HTTPListen: Hashable, Sendable, CustomStringConvertible {
             return .failure(ParseError(text: text, reason: "the port is a number from 0 to 65535"))
         }
         return .success(HTTPListen(host: host, port: port))
-    }
-
-    /// Whether only this machine can reach the address.
-    public var isLoopback: Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 
     public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }

@@ -11,8 +11,8 @@ public struct Profile: Sendable {
     public var sounds: SoundSpec
     /// The sound recorded with takes; nil: none (picture-only takes).
     public var audio: AudioSpec?
-    /// Where `slate run` serves the rig's page; nil: it serves none.
-    public var http: HTTPListen?
+    /// Where `slate run` serves the rig's page, and the names it answers to; nil: it serves none.
+    public var http: HTTPSpec?
     /// The teleprompter's script and how it scrolls; nil: no prompter.
     public var prompter: PrompterSpec?
     /// The broker the rig joins, and its name there; nil: it joins none.

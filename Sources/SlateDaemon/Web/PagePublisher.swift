@@ -12,6 +12,10 @@ final class PagePublisher {
     static let refresh = Duration.seconds(1)
     /// How often the audio meter is sent while anyone watches.
     static let meterInterval = Duration.milliseconds(100)
+    /// The descriptors `slate run` asks to be allowed (RLIMIT_NOFILE's soft
+    /// limit, raised towards it as far as the hard limit allows): the page
+    /// takes a quarter of them at most. Modest, as children inherit it.
+    static let descriptorGoal = 4096
 
     let board: StatusBoard
     let server: RigServer
@@ -24,11 +28,14 @@ final class PagePublisher {
     private var nextMeter: Instant
 
     init(
-        listen: HTTPListen, token: String, work: TakeFolder, preview: PreviewFeed, gauges: RecorderGauges, origin: Instant,
-        wake: Wakeup, logger: Logger
+        listen: HTTPListen, hosts: [String], token: String, work: TakeFolder, preview: PreviewFeed, gauges: RecorderGauges,
+        origin: Instant, wake: Wakeup, logger: Logger
     ) throws {
         board = StatusBoard(origin: origin) { wake.signal() }
-        server = try RigServer(listen: listen, board: board, preview: preview, token: token, logger: logger)
+        let descriptors = DescriptorLimit.raise(toward: Self.descriptorGoal) ?? 1024
+        server = try RigServer(
+            listen: listen, hosts: hosts, board: board, preview: preview, token: token,
+            budgets: PageBudgets(descriptors: descriptors), logger: logger)
         self.work = work
         self.preview = preview
         self.gauges = gauges
