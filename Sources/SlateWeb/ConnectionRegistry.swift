@@ -31,9 +31,6 @@ final class ConnectionRegistry: Sendable {
 
     init(limit: Int) { self.limit = limit }
 
-    /// How many connections are open.
-    var count: Int { state.withLock { $0.entries.count } }
-
     /// Opens `channel`, which waits on its client from `now`.
     func admit(_ channel: any Channel, at now: NIODeadline) -> Admission {
         state.withLock { state in

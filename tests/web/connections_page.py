@@ -17,8 +17,8 @@ too, so slate run cannot raise it) while takes record:
 What must hold: each timeout cuts at its budget (head 10 s from the
 connection's opening however it dribbles, body 10 s, idle 5 s); the 10 GB
 body is refused at once with 413; the stream goes on; a foreign Host gets
-421 and no Host 400; during the flood the normal client is answered within 5
-s every time (its connection waits its turn in the listen backlog behind the
+421 and no Host 400; during the flood the normal client is answered within
+5 s every time (its connection waits its turn in the listen backlog behind the
 attackers': a debug build accepts about a thousand a second, a release build
 answers it in milliseconds), slate run holds at most 256 page connections
 and its descriptors stay well under 1024, the takes start and stop, and
