@@ -1,5 +1,7 @@
+import Dispatch
 import Foundation
 import Glibc
+import Synchronization
 import SystemPackage
 import Testing
 
@@ -40,27 +42,30 @@ import SlateSystem
         close(writeEnd)
     }
 
-    @Test func linesReachAReaderThatReadsWholeAndInOrder() async throws {
+    @Test func linesReachAReaderThatReadsWholeAndInOrder() throws {
         var ends: [Int32] = [0, 0]
         try #require(pipe(&ends) == 0)
         let (readEnd, writeEnd) = (ends[0], ends[1])
         let writer = try LineWriter(fd: FileDescriptor(rawValue: writeEnd))
         let output = OutputStream(writer: writer)
-        let read = Task.detached { () -> [UInt8] in
-            var bytes: [UInt8] = []
+        // A thread of its own, as a reader is: the tests' task pool may be busy for seconds in a full run.
+        let received = ReceivedBytes()
+        let reader = Thread {
             var chunk = [UInt8](repeating: 0, count: 65536)
             while true {
                 let count = Glibc.read(readEnd, &chunk, chunk.count)
-                if count <= 0 { return bytes }
-                bytes += chunk[0..<count]
+                if count <= 0 { break }
+                received.append(chunk[0..<count])
             }
+            received.finish()
         }
+        reader.start()
         let lines = (0..<5000).map { "line \($0) " + String(repeating: "x", count: $0 % 300) }
         for line in lines { output.writeLine(line) }
         output.flush()
         writer.close()
         close(writeEnd)
-        let text = String(decoding: await read.value, as: UTF8.self)
+        let text = String(decoding: received.wait(), as: UTF8.self)
         #expect(text == lines.joined(separator: "\n") + "\n")
         #expect(writer.dropped == 0)
         close(readEnd)
@@ -93,5 +98,23 @@ import SlateSystem
             }
             #expect(ContinuousClock.now - start < .seconds(1))
         }
+    }
+}
+
+/// What a reader thread received, handed over once it read to the end.
+final class ReceivedBytes: Sendable {
+    private let state = Mutex<(bytes: [UInt8], done: Bool)>(([], false))
+    private let ended = DispatchSemaphore(value: 0)
+
+    func append(_ bytes: ArraySlice<UInt8>) { state.withLock { $0.bytes += bytes } }
+
+    func finish() {
+        state.withLock { $0.done = true }
+        ended.signal()
+    }
+
+    func wait() -> [UInt8] {
+        ended.wait()
+        return state.withLock { $0.bytes }
     }
 }

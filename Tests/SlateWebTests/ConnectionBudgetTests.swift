@@ -57,7 +57,10 @@ extension RigServerTests {
     }
 
     @Test func aKeptAliveConnectionServesAgainThenClosesWhenIdle() async throws {
-        let (server, board) = try await serving(budgets: Self.budgets())
+        // An idle time long beside a loaded machine's delays, so that "not closed early" holds in a full run.
+        var budgets = Self.budgets()
+        budgets.idle = .seconds(2)
+        let (server, board) = try await serving(budgets: budgets)
         let port = server.address.port
         let (answers, closedEarly, closed, idle) = try await onThread { () -> (Int, Bool, Bool, Double) in
             let client = RawConnection(port: port)
@@ -68,14 +71,14 @@ extension RigServerTests {
             client.get("/status.json")
             client.read(for: .seconds(2)) { $0.components(separatedBy: "HTTP/1.1 503 ").count == 3 && $0.hasSuffix("}\n") }
             let answered = MonotonicClock.now()
-            let closedEarly = client.read(for: .milliseconds(350))
+            let closedEarly = client.read(for: .milliseconds(1000))
             return (
-                client.text.components(separatedBy: "HTTP/1.1 503 ").count - 1, closedEarly, client.read(for: .seconds(2)),
+                client.text.components(separatedBy: "HTTP/1.1 503 ").count - 1, closedEarly, client.read(for: .seconds(4)),
                 Self.since(answered)
             )
         }
         #expect(answers == 2)
-        #expect(!closedEarly && closed && idle < 1.2, "closed \(closed) \(idle) s after the response")
+        #expect(!closedEarly && closed && idle < 3.5, "closed \(closed) \(idle) s after the response")
         try await stop(server, board)
     }
 

@@ -11,8 +11,8 @@ too, so slate run cannot raise it) while takes record:
   holding it, connecting again as soon as the page closes it, while a normal
   client asks for /status.json every 0.25 s and the pedal starts and stops
   two takes;
-- as root, in a mount namespace of its own: `--http 127.studio.lan:0`, a
-  name that starts with 127. and resolves to this machine's LAN address.
+- as root, in a network namespace of its own: `--http 127.studio.lan:0`, a
+  name that starts with 127. and resolves to a LAN address there.
 
 What must hold: each timeout cuts at its budget (head 10 s from the
 connection's opening however it dribbles, body 10 s, idle 5 s); the 10 GB
@@ -356,30 +356,46 @@ def timeout_checks(rig, check):
 
 
 def studio_lan(folder, check):
-    """`--http 127.studio.lan:0`, the name resolving to this machine's LAN address in a mount namespace of its own."""
-    if os.geteuid() != 0 or not shutil.which("unshare"):
-        print("skipped: 127.studio.lan needs root and unshare (a mount namespace with its own /etc/hosts)")
+    """`--http 127.studio.lan:0`, the name resolving to a LAN address: in a network namespace of the test's own,
+    where a dummy interface holds 192.0.2.10 (an address for documentation) and /etc/netns gives it its own
+    /etc/hosts; the requests are made from inside it."""
+    if os.geteuid() != 0 or not shutil.which("ip"):
+        print("skipped: 127.studio.lan needs root and ip (a network namespace of its own)")
         return
-    found = re.search(r"inet (\d+\.\d+\.\d+\.\d+)/", subprocess.run(
-        ["ip", "-4", "-o", "addr", "show", "scope", "global"], capture_output=True, text=True).stdout)
-    address = found.group(1) if found else "0.0.0.0"
-    hosts = os.path.join(folder, "hosts")
-    with open(hosts, "w") as out:
-        out.write(f"127.0.0.1 localhost\n::1 localhost\n{address} 127.studio.lan\n")
-    rig = Rig(folder, [], 6.0, listen="127.studio.lan:0",
-              wrap=("unshare", "--mount", "--propagation", "private", "sh", "-c", f'mount --bind {hosts} /etc/hosts && exec "$@"',
-                    "-"))
-    reach = "127.0.0.1" if address == "0.0.0.0" else address
-    rig.ready(reach, token=True)
-    request = f"GET /status.json HTTP/1.1\r\nHost: 127.studio.lan:{rig.port}\r\nConnection: close\r\n\r\n"
-    code, body, _, _ = exchange(rig.port, request.encode(), address=reach)
-    check(code == 401, f"--http 127.studio.lan:0 bound to {address}: a read without the token -> {code} {body.strip()[:60]}")
-    code, _, _, _ = exchange(rig.port, request.replace("Connection", f"Authorization: Bearer {rig.token}\r\nConnection")
-                             .encode(), address=reach)
-    check(code == 200, f"with the token -> {code}")
-    rig.process.wait(30)
-    notice = [line for line in rig.errors if "not a loopback address" in line]
-    check(notice and address in notice[0], f"slate run says so: {notice[0].strip() if notice else 'nothing'}")
+    namespace, address = f"slate-lan-{os.getpid()}", "192.0.2.10"
+    etc = f"/etc/netns/{namespace}"
+    subprocess.run(["ip", "netns", "add", namespace], check=True)
+    inside = ("ip", "netns", "exec", namespace)
+    try:
+        for argv in (["ip", "link", "set", "lo", "up"], ["ip", "link", "add", "lan0", "type", "dummy"],
+                     ["ip", "addr", "add", address + "/24", "dev", "lan0"], ["ip", "link", "set", "lan0", "up"]):
+            subprocess.run([*inside, *argv], check=True)
+        os.makedirs(etc, exist_ok=True)
+        with open(os.path.join(etc, "hosts"), "w") as out:
+            out.write(f"127.0.0.1 localhost\n::1 localhost\n{address} 127.studio.lan\n")
+        rig = Rig(folder, [], 6.0, listen="127.studio.lan:0", wrap=inside)
+
+        def ask(token):
+            auth = f"Authorization: Bearer {rig.token}\r\n" if token else ""
+            request = f"GET /status.json HTTP/1.1\r\nHost: 127.studio.lan:{rig.port}\r\n{auth}Connection: close\r\n\r\n"
+            snippet = (f"import sys; sys.path.insert(0, {HERE!r}); from connections_page import exchange; "
+                       f"print(exchange({rig.port}, {request.encode()!r}, address={address!r})[0])")
+            answer = subprocess.run([*inside, sys.executable, "-c", snippet], capture_output=True, text=True)
+            return answer.stdout.strip()
+
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and ask(True) != "200":
+            time.sleep(0.2)
+        code = ask(False)
+        check(code == "401", f"--http 127.studio.lan:0 bound to {address}: a read without the token -> {code}")
+        code = ask(True)
+        check(code == "200", f"with the token -> {code}")
+        rig.process.wait(30)
+        notice = [line for line in rig.errors if "not a loopback address" in line]
+        check(notice and address in notice[0], f"slate run says so: {notice[0].strip() if notice else 'nothing'}")
+    finally:
+        shutil.rmtree(etc, ignore_errors=True)
+        subprocess.run(["ip", "netns", "delete", namespace], capture_output=True)
 
 
 def main():
