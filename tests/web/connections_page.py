@@ -357,7 +357,7 @@ def timeout_checks(rig, check):
 
 def studio_lan(folder, check):
     """`--http 127.studio.lan:0`, the name resolving to a LAN address: in a network namespace of the test's own,
-    where a dummy interface holds 192.0.2.10 (an address for documentation) and /etc/netns gives it its own
+    where a veth pair holds 192.0.2.10 (an address for documentation) and /etc/netns gives it its own
     /etc/hosts; the requests are made from inside it."""
     if os.geteuid() != 0 or not shutil.which("ip"):
         print("skipped: 127.studio.lan needs root and ip (a network namespace of its own)")
@@ -367,8 +367,9 @@ def studio_lan(folder, check):
     subprocess.run(["ip", "netns", "add", namespace], check=True)
     inside = ("ip", "netns", "exec", namespace)
     try:
-        for argv in (["ip", "link", "set", "lo", "up"], ["ip", "link", "add", "lan0", "type", "dummy"],
-                     ["ip", "addr", "add", address + "/24", "dev", "lan0"], ["ip", "link", "set", "lan0", "up"]):
+        for argv in (["ip", "link", "set", "lo", "up"], ["ip", "link", "add", "lan0", "type", "veth", "peer", "name", "lan1"],
+                     ["ip", "addr", "add", address + "/24", "dev", "lan0"], ["ip", "link", "set", "lan1", "up"],
+                     ["ip", "link", "set", "lan0", "up"]):
             subprocess.run([*inside, *argv], check=True)
         os.makedirs(etc, exist_ok=True)
         with open(os.path.join(etc, "hosts"), "w") as out:
