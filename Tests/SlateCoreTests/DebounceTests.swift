@@ -22,6 +22,20 @@ import Testing
         #expect(try load(debounce: "0ms").get().inputs[0].debounce == .zero)
     }
 
+    /// How long a recorder waits for a click's take commands (`TakeRecorder.awaitButtons`).
+    @Test func theLongestDebounceIsTheLongestInputsWindow() throws {
+        let profile = try ProfileLoader.load(
+            """
+            inputs:
+              pedal: {match: {name: Pedal}, bind: {KEY_B: primary}, debounce: 0}
+              keys: {match: {name: Keys}, bind: {KEY_A: primary}, debounce: 40ms}
+              knob: {match: {name: Knob}, bind: {BTN_0: primary}}
+            capture: {primary: {click: take.toggle}}
+            """, file: "rig.yaml"
+        ).get()
+        #expect(profile.longestDebounce == .milliseconds(40))
+    }
+
     @Test func aDebounceThatIsNoDurationOrTooLongIsAnErrorAtItsPlace() {
         func errors(_ debounce: String) -> [String] {
             guard case .failure(let errors) = load(debounce: debounce) else { return [] }

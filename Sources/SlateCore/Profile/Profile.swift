@@ -19,6 +19,10 @@ public struct Profile: Sendable {
     public var mqtt: MQTTSpec?
     /// The OBS instances `obs` actions go to; nil: none.
     public var obs: OBSSpec?
+
+    /// The longest debounce window of the inputs: how much later than its
+    /// event a button's release can act (so can a take it starts or stops).
+    public var longestDebounce: Duration { inputs.map(\.debounce).max() ?? .zero }
 }
 
 /// Button roles, as in `AVCaptureEventInteraction`'s primary and secondary handlers.
