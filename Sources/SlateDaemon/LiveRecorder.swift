@@ -196,6 +196,9 @@ public final class LiveRecorder {
         { [recorder] from, until in recorder.muteSound(from: from, until: until) }
     }
 
+    /// Takes wait for buttons' commands up to `delay` late (`TakeRecorder.awaitButtons`).
+    public func awaitButtons(delayedBy delay: Duration) { recorder.awaitButtons(delayedBy: delay) }
+
     /// Carries out a take command of the rig.
     public func perform(_ command: TakeCommand, at time: Instant) {
         switch command {

@@ -61,6 +61,7 @@ public final class RunDaemon {
         let wake = try Wakeup()
         self.wake = wake
         recorder = try LiveRecorder(settings: settings, logger: log) { wake.signal() }
+        recorder.awaitButtons(delayedBy: profile.longestDebounce)
         let start = MonotonicClock.now()
         lineWriter = try LineWriter()
         effects = EffectCarrier(
@@ -339,6 +340,7 @@ public final class RunDaemon {
             }
             profile = loaded
             recorder.settings.camera = loaded.camera
+            recorder.awaitButtons(delayedBy: loaded.longestDebounce)
             effects.sounds?.stop()
             effects.sounds = Self.player(for: loaded, path: profilePath, recorder: recorder, log: log)
             log.info("reloaded \(profilePath)")

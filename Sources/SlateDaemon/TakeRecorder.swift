@@ -101,6 +101,8 @@ public final class TakeRecorder: Sendable {
     /// The pipeline's mailbox.
     struct Inbox: Sendable {
         var backlog = CaptureBacklog<Delivery>(capacity: TakeRecorder.backlogCapacity)
+        /// How much later than usual a button's command can come (`awaitButtons`).
+        var buttonDelay = Duration.zero
         /// What the sound capture delivered, in order (at most `soundCapacity`).
         var sound: [SoundCapture.Delivery] = []
         var commands: [Command] = []
@@ -263,6 +265,19 @@ public final class TakeRecorder: Sendable {
         inbox.post { $0.commands.append(.muteSound(from: from, until: until)) }
     }
 
+    /// Commands from buttons come up to `delay` later than their events (the
+    /// profile's longest debounce window, which a release waits out): frames
+    /// wait that much longer for them, so a take that a click starts or stops
+    /// still begins or ends with the frame at its time, and the backlog holds
+    /// the frames captured meanwhile (at up to 60 fps) on top of its capacity.
+    public func awaitButtons(delayedBy delay: Duration) {
+        let frames = Int((delay.microseconds * 60 + 999_999) / 1_000_000)
+        inbox.post { inbox in
+            inbox.buttonDelay = delay
+            inbox.backlog.capacity = TakeRecorder.backlogCapacity + frames
+        }
+    }
+
     /// Keeps `preroll` of video from before each press, from now on.
     public func preroll(_ preroll: Duration) { inbox.post { $0.commands.append(.preroll(preroll)) } }
 
@@ -351,13 +366,13 @@ final class TakePipeline {
     func run(first: (TakeRecorder.Stream, CaptureEncoder)?) {
         if let (stream, encoder) = first { begin(stream, encoder: encoder) }
         while true {
-            let (delivery, sounds, shuttingDown) = inbox.collect { inbox in
+            let (delivery, sounds, shuttingDown, buttonDelay) = inbox.collect { inbox in
                 defer { inbox.sound.removeAll(keepingCapacity: true) }
-                return (inbox.backlog.pop()?.item, inbox.sound, inbox.shuttingDown)
+                return (inbox.backlog.pop()?.item, inbox.sound, inbox.shuttingDown, inbox.buttonDelay)
             }
             receive(sounds)
             switch delivery {
-            case .capture(let capture): record(capture)
+            case .capture(let capture): record(capture, buttonDelay: buttonDelay)
             case .stream(let stream, let said, let startAt): switchStream(to: stream, said: said, startAt: startAt)
             case .end(let lost):
                 finishStream()
@@ -424,11 +439,12 @@ final class TakePipeline {
         runDeferred()
     }
 
-    private func record(_ capture: Capture) {
+    private func record(_ capture: Capture, buttonDelay: Duration) {
         guard let encoder, var frame = capture.unpacked() else { return }
-        // A button's command reaches this thread a little after its event: a
-        // frame is matched with commands once they have had time to arrive.
-        MonotonicClock.sleep(until: frame.time + TakeRecorder.commandDelay)
+        // A button's command reaches this thread a little after its event (a
+        // release's, after its debounce window): a frame is matched with
+        // commands once they have had time to arrive.
+        MonotonicClock.sleep(until: frame.time + TakeRecorder.commandDelay + buttonDelay)
         takeSound()
         takeCommands()
         if let tuning {

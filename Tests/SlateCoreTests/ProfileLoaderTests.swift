@@ -108,7 +108,7 @@ import Testing
                 "rig.yaml:8:7: error: BTN_MISC is bound twice: BTN_0 is already bound (line 7)",
                 "rig.yaml:9:17: error: REL_DIAL is an axis, not a button: bind it to an action such as zoom.step",
                 "rig.yaml:10:7: error: ABS_X cannot be bound: only buttons (EV_KEY) and axes (EV_REL) can",
-                "rig.yaml:11:5: error: unknown key 'grub' in input 'pedal' (expected match, bind, remote or grab)",
+                "rig.yaml:11:5: error: unknown key 'grub' in input 'pedal' (expected match, bind, remote, grab or debounce)",
                 "rig.yaml:13:19: error: hold-threshold must be a duration such as 500ms or 1.5s, not 'soon'",
                 "rig.yaml:14:33: error: capture.primary has a release handler but no hold handler",
                 "rig.yaml:14:53: error: unknown key 'tap' in capture.primary (expected click, hold, release or double)",

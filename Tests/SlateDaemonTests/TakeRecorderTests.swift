@@ -77,6 +77,45 @@ extension TakeRecorder {
         #expect(first.codec == "h264")
     }
 
+    /// A click's take.start comes the input's debounce window after the click
+    /// (its release waits the window out); waiting for buttons that much
+    /// longer, the take still begins with the first frame at or after the click.
+    @Test func aTakeAClickStartsAfterItsDebounceWindowBeginsAtTheClick() throws {
+        let folder = try folder()
+        let recorder = try TakeRecorder(
+            source: TestPatternSource(width: 320, height: 180, fps: 30), folder: folder, codecs: ["h264"],
+            logger: Logger(label: "test"))
+        let window = InputSpec.defaultDebounce
+        recorder.awaitButtons(delayedBy: window)
+        var events: [TakeRecorder.Event] = []
+        recorder.start(at: MonotonicClock.now())
+        MonotonicClock.sleep(until: MonotonicClock.now() + .milliseconds(300))
+        recorder.stop(at: MonotonicClock.now())
+        waitFor(recorder, &events, count: 2)
+        guard case .opened(_, 1, let grid)? = events.first else {
+            Issue.record("events: \(events)")
+            return
+        }
+        // The test pattern's frames are 1/30 s apart from `grid`. A click 2 ms
+        // before one: that frame is captured, and without the wait encoded,
+        // before the click's start comes.
+        let soon = MonotonicClock.now().microseconds + 200_000
+        let index = (soon - grid.microseconds) * 30 / 1_000_000 + 1
+        let frame = grid.microseconds + index * 1_000_000 / 30
+        let click = Instant(microseconds: frame - 2_000)
+        MonotonicClock.sleep(until: click + window)
+        recorder.start(at: click)
+        MonotonicClock.sleep(until: MonotonicClock.now() + .milliseconds(300))
+        recorder.stop(at: MonotonicClock.now())
+        waitFor(recorder, &events, count: 4)
+        recorder.shutdown()
+        guard events.count == 4, case .opened(_, 2, let first) = events[2] else {
+            Issue.record("events: \(events)")
+            return
+        }
+        #expect(abs(first.microseconds - frame) <= 1, "the take begins \(first.microseconds - click.microseconds) µs after the click")
+    }
+
     @Test func shutdownClosesATakeInProgress() throws {
         let folder = try folder()
         let recorder = try TakeRecorder(

@@ -73,6 +73,9 @@ with open(profile, "w") as handle:
     match: {name: "Slate Bench Pedal"}
     bind: {KEY_B: primary}
     grab: never
+    # triggerhappy acts at the release at once: so does Slate without its
+    # debounce window (25 ms by default, which a click's actions wait out).
+    debounce: 0
 capture:
   primary:
     click: [torch.toggle, {exec: [%s, slate, %s]}]

@@ -19,6 +19,10 @@ public struct Profile: Sendable {
     public var mqtt: MQTTSpec?
     /// The OBS instances `obs` actions go to; nil: none.
     public var obs: OBSSpec?
+
+    /// The longest debounce window of the inputs: how much later than its
+    /// event a button's release can act (so can a take it starts or stops).
+    public var longestDebounce: Duration { inputs.map(\.debounce).max() ?? .zero }
 }
 
 /// Button roles, as in `AVCaptureEventInteraction`'s primary and secondary handlers.
@@ -73,6 +77,17 @@ public struct InputSpec: Sendable {
     public var remote: Bool
     /// nil: the default (`when-active` for inputs with volume keys, else `never`).
     public var grab: GrabMode?
+    /// How long a button's release waits for its contacts to settle: a press of
+    /// the same button within it is a bounce, folded into the press (`Debouncer`).
+    /// Zero: every release and press counts.
+    public var debounce = InputSpec.defaultDebounce
+
+    /// 25 ms: longer than the bounce of cheap switches (a few ms, 20 at worst),
+    /// shorter than a human's quickest press after a release (60 ms and more),
+    /// and less than a frame at 30 fps, which is the most a release's actions wait.
+    public static let defaultDebounce = Duration.milliseconds(25)
+    /// The longest `debounce`: past it, a quick second press would be folded away.
+    public static let debounceLimit = Duration.milliseconds(100)
 
     /// The grab mode in force: volume keys are grabbed while capture is active
     /// unless the profile says otherwise.

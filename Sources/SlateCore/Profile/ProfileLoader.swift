@@ -138,7 +138,7 @@ struct ProfileParser {
     private mutating func parseInput(name: String, _ node: Node) -> InputSpec? {
         let what = "input '\(name)'"
         guard let pairs = reader.mapping(node, what) else { return nil }
-        reader.checkKeys(pairs, allowed: ["match", "bind", "remote", "grab"], in: what)
+        reader.checkKeys(pairs, allowed: ["match", "bind", "remote", "grab", "debounce"], in: what)
         var input = InputSpec(name: name, match: [], keys: [], axes: [], remote: false, grab: nil)
         for (key, _, value) in pairs {
             switch key {
@@ -146,6 +146,7 @@ struct ProfileParser {
             case "bind": (input.keys, input.axes) = parseBind(value, what)
             case "remote": input.remote = reader.bool(value, "remote") ?? false
             case "grab": input.grab = reader.choice(value, "grab", GrabMode.allCases.map { ($0.rawValue, $0) })
+            case "debounce": input.debounce = parseDebounce(value) ?? input.debounce
             default: break
             }
         }
@@ -156,6 +157,20 @@ struct ProfileParser {
             reader.error(node, "\(what) binds nothing: add a 'bind' section")
         }
         return input
+    }
+
+    /// `debounce`: a duration up to `InputSpec.debounceLimit`, or 0 (off).
+    private mutating func parseDebounce(_ node: Node) -> Duration? {
+        guard let text = reader.string(node, "debounce") else { return nil }
+        guard let window = text == "0" ? .zero : DurationText.parse(text) else {
+            reader.error(node, "debounce must be a duration such as 25ms, or 0 to turn it off, not '\(text)'")
+            return nil
+        }
+        guard window <= InputSpec.debounceLimit else {
+            reader.error(node, "debounce is at most \(DurationText.format(InputSpec.debounceLimit)), not \(text): a quick second press would be folded into the first")
+            return nil
+        }
+        return window
     }
 
     private mutating func parseMatch(_ node: Node, _ what: String) -> [MatchRules] {

@@ -5,6 +5,8 @@ public enum Report: Sendable {
     case sound(SoundReport)
     case take(TakeReport)
     case ignored(IgnoredReport)
+    /// A bounce of a button's contacts, folded into its press.
+    case debounced(DebounceReport)
     case control(ControlReport)
     /// What other rigs did, or this rig's link to them.
     case rig(RigReport)
@@ -17,6 +19,7 @@ public enum Report: Sendable {
         case .rig(let report): report.time
         case .control(let report): report.time
         case .ignored(let report): report.time
+        case .debounced(let report): report.time
         case .phase(let report): report.time
         case .action(let report): report.time
         case .sound(let report): report.time
@@ -49,6 +52,16 @@ public struct IgnoredReport: Sendable {
     public var input: String
     public var code: EventCode
     public var reason: Reason
+}
+
+/// A release and a press of the same button within its input's debounce
+/// window, folded away: the button stayed down (a `debounced` line, at the press).
+public struct DebounceReport: Sendable {
+    public var time: Instant
+    public var input: String
+    public var code: EventCode
+    /// How long the contacts were open: from the release to the press.
+    public var bounce: Duration
 }
 
 extension IgnoredReport.Reason {

@@ -50,6 +50,9 @@ public struct ReportFormat: Sendable {
         case .ignored(let ignored):
             return "ignored  " + Self.pad(ignored.input, 12) + " " + Self.pad(ignored.code.name, 16) + " "
                 + ignored.reason.text
+        case .debounced(let debounced):
+            return "debounced " + Self.pad(debounced.input, 11) + " " + Self.pad(debounced.code.name, 16) + " bounce "
+                + NumberText.format(Double(debounced.bounce.microseconds) / 1000) + " ms"
         }
     }
 

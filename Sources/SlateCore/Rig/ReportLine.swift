@@ -16,6 +16,7 @@ public struct ReportLine: Codable, Hashable, Sendable {
         case sound(Sound)
         case take(Take)
         case ignored(Ignored)
+        case debounced(Debounced)
         case control(Control)
         case rig(Rig)
         case obs(OBS)
@@ -124,6 +125,18 @@ public struct ReportLine: Codable, Hashable, Sendable {
         public var reason: String
     }
 
+    /// A bounce of a button's contacts, folded into its press: how long they were open.
+    public struct Debounced: Codable, Hashable, Sendable {
+        public var input: String
+        public var code: String
+        public var bounceMs: Double
+
+        enum CodingKeys: String, CodingKey {
+            case input, code
+            case bounceMs = "bounce_ms"
+        }
+    }
+
     /// A control's value, or what the overlay did (`event`).
     public struct Control: Codable, Hashable, Sendable {
         public var control: String
@@ -195,6 +208,11 @@ public struct ReportLine: Codable, Hashable, Sendable {
             fields = .obs(report.fields)
         case .ignored(let ignored):
             fields = .ignored(Ignored(input: ignored.input, code: ignored.code.name, reason: ignored.reason.text))
+        case .debounced(let debounced):
+            fields = .debounced(
+                Debounced(
+                    input: debounced.input, code: debounced.code.name,
+                    bounceMs: Double(debounced.bounce.microseconds) / 1000))
         case .control(let control):
             fields = .control(
                 Control(
@@ -210,7 +228,7 @@ public struct ReportLine: Codable, Hashable, Sendable {
     }
 
     private enum Kind: String, Codable {
-        case capture, action, sound, take, ignored, control, rig, obs
+        case capture, action, sound, take, ignored, debounced, control, rig, obs
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -227,6 +245,7 @@ public struct ReportLine: Codable, Hashable, Sendable {
         case .sound: fields = .sound(try Sound(from: decoder))
         case .take: fields = .take(try Take(from: decoder))
         case .ignored: fields = .ignored(try Ignored(from: decoder))
+        case .debounced: fields = .debounced(try Debounced(from: decoder))
         case .control: fields = .control(try Control(from: decoder))
         case .rig: fields = .rig(try Rig(from: decoder))
         case .obs: fields = .obs(try OBS(from: decoder))
@@ -254,6 +273,9 @@ public struct ReportLine: Codable, Hashable, Sendable {
         case .ignored(let ignored):
             try container.encode(Kind.ignored, forKey: .type)
             try ignored.encode(to: encoder)
+        case .debounced(let debounced):
+            try container.encode(Kind.debounced, forKey: .type)
+            try debounced.encode(to: encoder)
         case .control(let control):
             try container.encode(Kind.control, forKey: .type)
             try control.encode(to: encoder)

@@ -5,7 +5,9 @@
 /// time passing, facts from the recorder and camera) and everything it wants
 /// done comes back as `RigEffect`s; it does no I/O and reads no clock. Timers
 /// (hold, double click, `wait`) fire as time passes: before each event, or
-/// with `.time`.
+/// with `.time`. A button's release waits out its input's debounce window
+/// (`Debouncer`); until it goes on, no hold or double-click window due after
+/// it runs out.
 public struct RigMachine: Sendable {
     /// A device bound to one of the profile's inputs.
     public struct Source: Sendable {
@@ -16,6 +18,7 @@ public struct RigMachine: Sendable {
     public let profile: Profile
     private let bindings: Bindings
     private var engine: GestureEngine
+    private var debouncer = Debouncer()
     private var runner: MacroRunner
     /// The books on the recorder and the camera.
     public private(set) var book: RigBook
@@ -55,11 +58,13 @@ public struct RigMachine: Sendable {
             advance(to: time, into: &effects)
         case .captureActive(let active, let time):
             advance(to: time, into: &effects)
+            letGoHeldRelease(upTo: time, into: &effects)
             engine.setActive(active, time: time, into: &engineOutput)
             deck.setActive(active, at: time, into: &effects)
             dispatch(into: &effects)
         case .endOfStream(let time):
             advance(to: time, into: &effects)
+            letGoHeldRelease(upTo: time, into: &effects)
             engine.endOfStream(time: time, into: &engineOutput)
             dispatch(into: &effects)
         case .fact(let fact, let time):
@@ -109,6 +114,7 @@ public struct RigMachine: Sendable {
     /// The device went away: its event in progress is cancelled.
     private mutating func detach(_ source: SourceID, at time: Instant, into effects: inout [RigEffect]) {
         advance(to: time, into: &effects)
+        letGoHeldRelease(upTo: time, into: &effects)
         guard sources.indices.contains(source), sources[source] != nil else { return }
         engine.sourceRemoved(source, time: time, into: &engineOutput)
         sources[source] = nil
@@ -145,40 +151,96 @@ public struct RigMachine: Sendable {
     private mutating func commit(_ source: SourceID, input: Int, synthetic: Bool, into effects: inout [RigEffect]) {
         for index in frames[source].indices {
             let (event, resync) = frames[source][index]
-            let code = Int(event.code)
-            if event.type == EventType.key, code < Bindings.keyCount, bindings.keyTables[input][code] == Bindings.control {
-                knobButton(event, input: input, skipped: resync || synthetic, into: &effects)
-            } else if event.type == EventType.key, code < Bindings.keyCount, bindings.keyTables[input][code] < Bindings.presetBase {
-                let slot = Int(Bindings.presetBase - bindings.keyTables[input][code])
-                presetButton(slot, event, input: input, skipped: resync || synthetic, into: &effects)
-            } else if event.type == EventType.key {
-                if code >= Bindings.keyCount || bindings.keyTables[input][code] == Bindings.unbound {
-                    effects.append(
-                        .report(
-                            .ignored(
-                                IgnoredReport(
-                                    time: event.time, input: profile.inputs[input].name,
-                                    code: EventCode(type: EventType.key, code: event.code), reason: .notBound))))
-                } else if resync || (synthetic && event.value == 0) {
-                    engine.resync(source: source, code: event.code, down: event.value != 0, time: event.time, into: &engineOutput)
-                } else {
-                    engine.key(
-                        source: source, input: input, code: event.code, binding: bindings.keyTables[input][code],
-                        value: event.value, time: event.time, into: &engineOutput)
-                }
-            } else if bindings.axisTables[input][code] == Bindings.control {
-                if engine.isActive, event.value != 0, !resync { deck.turn(event.value, at: event.time, book: &book, into: &effects) }
-            } else if engine.isActive, event.value != 0, !resync {
-                let trigger = TriggerInfo(
-                    input: profile.inputs[input].name, code: EventCode(type: event.type, code: event.code),
-                    role: nil, gesture: nil)
-                runner.run(
-                    bindings.axisActions[input][Int(bindings.axisTables[input][code]) - 1], trigger: trigger,
-                    value: Double(event.value), feedback: false, at: event.time, book: &book, deck: &deck, into: &effects)
+            if event.type == EventType.key,
+                !debounce(event, from: source, input: input, settled: resync || synthetic, into: &effects)
+            {
+                continue
             }
+            deliver(event, from: source, input: input, resync: resync, synthetic: synthetic, into: &effects)
         }
         frames[source].removeAll(keepingCapacity: true)
         dispatch(into: &effects)
+    }
+
+    /// A button's event before it goes on: a press of the button whose release
+    /// is held folds both away (reported as `debounced`); any other event lets
+    /// the held release go first; a release is held for the input's window.
+    /// Events a resync or the kernel made (`settled`) are never held or folded.
+    /// Returns whether `event` goes on now.
+    private mutating func debounce(
+        _ event: InputEvent, from source: SourceID, input: Int, settled: Bool, into effects: inout [RigEffect]
+    ) -> Bool {
+        if !settled, let bounce = debouncer.fold(event, source: source) {
+            // The timers that waited on the release run now, as the button stayed down.
+            updateDeadline()
+            advance(to: event.time, into: &effects)
+            effects.append(
+                .report(
+                    .debounced(
+                        DebounceReport(
+                            time: event.time, input: profile.inputs[input].name,
+                            code: EventCode(type: EventType.key, code: event.code), bounce: bounce))))
+            return false
+        }
+        letGoHeldRelease(upTo: event.time, into: &effects)
+        // Only bound buttons' releases reach a frame.
+        let window = profile.inputs[input].debounce
+        guard event.value == 0, !settled, window > .zero else { return true }
+        debouncer.hold(event, source: source, input: input, window: window)
+        updateDeadline()
+        return false
+    }
+
+    /// The held release goes on (another event came, or capture, the device or
+    /// the input ended), then the timers that waited on it fire, up to `time`.
+    private mutating func letGoHeldRelease(upTo time: Instant, into effects: inout [RigEffect]) {
+        guard debouncer.held != nil else { return }
+        letGoHeldRelease(into: &effects)
+        advance(to: time, into: &effects)
+    }
+
+    /// The held release goes on, with its own timestamp.
+    private mutating func letGoHeldRelease(into effects: inout [RigEffect]) {
+        guard let held = debouncer.letGo() else { return }
+        deliver(held.event, from: held.source, input: held.input, resync: false, synthetic: false, into: &effects)
+        dispatch(into: &effects)
+    }
+
+    /// A bound event of `source`'s frame takes effect.
+    private mutating func deliver(
+        _ event: InputEvent, from source: SourceID, input: Int, resync: Bool, synthetic: Bool, into effects: inout [RigEffect]
+    ) {
+        let code = Int(event.code)
+        if event.type == EventType.key, code < Bindings.keyCount, bindings.keyTables[input][code] == Bindings.control {
+            knobButton(event, input: input, skipped: resync || synthetic, into: &effects)
+        } else if event.type == EventType.key, code < Bindings.keyCount, bindings.keyTables[input][code] < Bindings.presetBase {
+            let slot = Int(Bindings.presetBase - bindings.keyTables[input][code])
+            presetButton(slot, event, input: input, skipped: resync || synthetic, into: &effects)
+        } else if event.type == EventType.key {
+            if code >= Bindings.keyCount || bindings.keyTables[input][code] == Bindings.unbound {
+                effects.append(
+                    .report(
+                        .ignored(
+                            IgnoredReport(
+                                time: event.time, input: profile.inputs[input].name,
+                                code: EventCode(type: EventType.key, code: event.code), reason: .notBound))))
+            } else if resync || (synthetic && event.value == 0) {
+                engine.resync(source: source, code: event.code, down: event.value != 0, time: event.time, into: &engineOutput)
+            } else {
+                engine.key(
+                    source: source, input: input, code: event.code, binding: bindings.keyTables[input][code],
+                    value: event.value, time: event.time, into: &engineOutput)
+            }
+        } else if bindings.axisTables[input][code] == Bindings.control {
+            if engine.isActive, event.value != 0, !resync { deck.turn(event.value, at: event.time, book: &book, into: &effects) }
+        } else if engine.isActive, event.value != 0, !resync {
+            let trigger = TriggerInfo(
+                input: profile.inputs[input].name, code: EventCode(type: event.type, code: event.code),
+                role: nil, gesture: nil)
+            runner.run(
+                bindings.axisActions[input][Int(bindings.axisTables[input][code]) - 1], trigger: trigger,
+                value: Double(event.value), feedback: false, at: event.time, book: &book, deck: &deck, into: &effects)
+        }
     }
 
     /// A preset's button: a click loads the slot, a long press saves it. Like
@@ -236,12 +298,15 @@ public struct RigMachine: Sendable {
         return profile.inputs[sourceInputs[source]]
     }
 
-    /// Fires every timer due at or before `time`, in time order.
+    /// Fires every timer due at or before `time`, in time order: the held
+    /// release's window among them; the engine's and the deck's wait for it.
     private mutating func advance(to time: Instant, into effects: inout [RigEffect]) {
         while let deadline = nextDeadline, deadline <= time {
-            if let engineDeadline = engine.nextDeadline, engineDeadline == deadline {
+            if let engineDeadline = beforeHeldRelease(engine.nextDeadline), engineDeadline == deadline {
                 engine.fireTimers(upTo: deadline, into: &engineOutput)
                 dispatch(into: &effects)
+            } else if let window = debouncer.nextDeadline, window == deadline {
+                letGoHeldRelease(into: &effects)
             } else if let runnerDeadline = runner.nextDeadline, runnerDeadline == deadline {
                 runner.fireTimers(upTo: deadline, book: &book, deck: &deck, into: &effects)
                 updateDeadline()
@@ -250,6 +315,13 @@ public struct RigMachine: Sendable {
                 updateDeadline()
             }
         }
+    }
+
+    /// A button's timer, unless it is due after the held release: it waits
+    /// until the release goes on or folds into a press.
+    private func beforeHeldRelease(_ deadline: Instant?) -> Instant? {
+        guard let deadline, let held = debouncer.held else { return deadline }
+        return deadline <= held.event.time ? deadline : nil
     }
 
     private mutating func dispatch(into effects: inout [RigEffect]) {
@@ -296,6 +368,9 @@ public struct RigMachine: Sendable {
     }
 
     private mutating func updateDeadline() {
-        nextDeadline = [engine.nextDeadline, runner.nextDeadline, deck.nextDeadline].compactMap { $0 }.min()
+        nextDeadline = [
+            beforeHeldRelease(engine.nextDeadline), debouncer.nextDeadline, runner.nextDeadline,
+            beforeHeldRelease(deck.nextDeadline),
+        ].compactMap { $0 }.min()
     }
 }

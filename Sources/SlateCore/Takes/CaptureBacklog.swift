@@ -5,7 +5,8 @@
 /// and items pushed `pinned` (what the camera says between frames: a new
 /// format, its end), which count towards no capacity and are never dropped.
 public struct CaptureBacklog<Item> {
-    public let capacity: Int
+    /// At least 1; lowered, the backlog drops down to it as frames come.
+    public var capacity: Int
     public private(set) var items: [(time: Instant, item: Item)] = []
     /// Which of `items` are pinned.
     private var pinned: [Bool] = []

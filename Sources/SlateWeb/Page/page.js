@@ -212,6 +212,7 @@ function lineText(line) {
     case "control": return `${t}  control  ${line.control} ${line.event || ""} ${line.text || ""}`.trimEnd();
     case "sound": return `${t}  sound    ${line.sound}`;
     case "ignored": return `${t}  ignored  ${line.input} ${line.code} ${line.reason}`;
+    case "debounced": return `${t}  debounced ${line.input} ${line.code} bounce ${line.bounce_ms} ms`;
     default: return `${t}  ${line.type}`;
   }
 }
