@@ -49,13 +49,16 @@ mqtt: {{broker: "mqtt://127.0.0.1:{port}", rig: soak}}
 
 
 def session(minutes):
-    """A take a minute (from 1 s to 59 s of it), an export 2 s after every tenth."""
+    """A take a minute (from 1 s to 59 s of it), and an export of every ten
+    takes 20 s into the next minute, while the next take records: the minute's
+    sample is not taken in the middle of an export."""
     clicks = []
     for minute in range(minutes):
         clicks += [minute * 60 + 1.0, minute * 60 + 59.0]
         if minute % 10 == 9:
-            clicks.append((minute * 60 + 59.5, KEY_A))
-    return pedal_session(clicks, end=minutes * 60 + 0.5)
+            clicks.append(((minute + 1) * 60 + 20.0, KEY_A))
+    return pedal_session(sorted(clicks, key=lambda click: click[0] if isinstance(click, tuple) else click),
+                         end=minutes * 60 + 40.0)
 
 
 def sample(pid):
@@ -169,12 +172,12 @@ def main():
     exported = [line for line in lines if line.get("type") == "take" and line.get("event") == "exported"]
     failed = [line for line in lines if line.get("type") == "take" and line.get("event") == "failed"]
     dropped = sum(line.get("dropped", 0) for line in stopped)
-    first, last = samples[4], samples[-1]
+    first, last = samples[4], samples[min(minutes, len(samples)) - 1]
     growth = (last[0] - first[0]) / 1024
     print(f"slate run exited {process.returncode} after {len(samples)} minutes")
     print(f"takes: {len(stopped)} stopped, {dropped} frames dropped (goal 0); exports: {len(exported)} of "
           f"{minutes // 10} finished; {len(failed)} failed lines")
-    print(f"from minute 5 to {len(samples)}: RSS {growth:+.1f} MB (goal under 5), descriptors {last[1] - first[1]:+d} "
+    print(f"from minute 5 to {min(minutes, len(samples))}: RSS {growth:+.1f} MB (goal under 5), descriptors {last[1] - first[1]:+d} "
           f"(goal 0), threads {last[2] - first[2]:+d}")
     if failed:
         print("failed:", failed[:3])
