@@ -68,21 +68,10 @@ def sample(pid):
     return rss, len(os.listdir(f"/proc/{pid}/fd")), len(os.listdir(f"/proc/{pid}/task"))
 
 
-def sse_client(port, stop):
+def stream_client(port, path, stop):
+    """Reads the stream at `path` (/events, /preview.mjpg) until `stop`."""
     with socket.create_connection(("127.0.0.1", port)) as connection:
-        connection.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
-        connection.settimeout(1.0)
-        while not stop.is_set():
-            try:
-                if not connection.recv(65536):
-                    return
-            except socket.timeout:
-                continue
-
-
-def preview_client(port, stop):
-    with socket.create_connection(("127.0.0.1", port)) as connection:
-        connection.sendall(b"GET /preview.mjpg HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        connection.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
         connection.settimeout(1.0)
         while not stop.is_set():
             try:
@@ -149,8 +138,8 @@ def main():
         lines = []
         threading.Thread(target=lambda: lines.extend(json.loads(line) for line in process.stdout), daemon=True).start()
         stop = threading.Event()
-        clients = [threading.Thread(target=sse_client, args=(port, stop), daemon=True) for _ in range(5)]
-        clients += [threading.Thread(target=preview_client, args=(port, stop), daemon=True),
+        clients = [threading.Thread(target=stream_client, args=(port, "/events", stop), daemon=True) for _ in range(5)]
+        clients += [threading.Thread(target=stream_client, args=(port, "/preview.mjpg", stop), daemon=True),
                     threading.Thread(target=status_poller, args=(port, stop), daemon=True),
                     threading.Thread(target=commands, args=(broker, stop), daemon=True)]
         for client in clients:
