@@ -4,8 +4,8 @@ after every 10 takes, while the page has clients (SSE on /events, /status.json
 every second, the framing preview watched) and a broker carries a command a
 second to the rig.
 
-Each minute it samples the process's resident memory, open descriptors and
-threads, and at the end reports their growth from minute 5 to the last
+Each minute, half-way through its take, it samples the process's resident
+memory, open descriptors and threads, and at the end reports their growth from minute 5 to the last
 (goals: under 5 MB, 0 descriptors), the takes' dropped frames (goal 0), and
 whether every export finished.
 
@@ -49,16 +49,15 @@ mqtt: {{broker: "mqtt://127.0.0.1:{port}", rig: soak}}
 
 
 def session(minutes):
-    """A take a minute (from 1 s to 59 s of it), and an export of every ten
-    takes 20 s into the next minute, while the next take records: the minute's
-    sample is not taken in the middle of an export."""
+    """A take a minute (from 1 s to 59 s of it), and an export of the ten
+    takes half a second after every tenth stops (an export stops a take in
+    progress, so it comes between takes)."""
     clicks = []
     for minute in range(minutes):
         clicks += [minute * 60 + 1.0, minute * 60 + 59.0]
         if minute % 10 == 9:
-            clicks.append(((minute + 1) * 60 + 20.0, KEY_A))
-    return pedal_session(sorted(clicks, key=lambda click: click[0] if isinstance(click, tuple) else click),
-                         end=minutes * 60 + 40.0)
+            clicks.append((minute * 60 + 59.5, KEY_A))
+    return pedal_session(clicks, end=minutes * 60 + 30.0)
 
 
 def sample(pid):
@@ -146,9 +145,10 @@ def main():
             client.start()
         began = time.monotonic()
         samples = []
+        # Each sample half-way through a minute's take, when no export runs.
         while process.poll() is None:
             minute = len(samples) + 1
-            while process.poll() is None and time.monotonic() - began < minute * 60:
+            while process.poll() is None and time.monotonic() - began < minute * 60 + 30:
                 time.sleep(0.5)
             if process.poll() is None:
                 samples.append(sample(process.pid))
