@@ -15,18 +15,23 @@ public enum FileReading {
             try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec, .nonBlocking])
         }.value("open", on: path, to: "open")
         defer { try? fd.close() }
-        let type = try? fd.stat().type
-        guard type == .regular else {
+        let status = try? fd.stat()
+        guard let status, status.type == .regular else {
             throw OperationError(
-                "read", cause: SystemCallError("read", subject: path, errno: type == .directory ? .isDirectory : .invalidArgument),
+                "read",
+                cause: SystemCallError("read", subject: path, errno: status?.type == .directory ? .isDirectory : .invalidArgument),
                 note: "only a regular file is read, not a FIFO or a device")
         }
-        return try bytes(of: fd, path: path, limit: limit)
+        return try read(fd, status: status, path: path, limit: limit)
     }
 
     /// The bytes of the open file `fd` (named `path` in errors), from where it stands.
     public static func bytes(of fd: FileDescriptor, path: String, limit: Int = defaultLimit) throws(OperationError) -> [UInt8] {
-        let status = try? fd.stat()
+        try read(fd, status: try? fd.stat(), path: path, limit: limit)
+    }
+
+    /// Reads `fd`, whose `status` was read once by the caller, within `limit`.
+    private static func read(_ fd: FileDescriptor, status: Stat?, path: String, limit: Int) throws(OperationError) -> [UInt8] {
         if status?.type == .directory {
             throw OperationError("read", cause: SystemCallError("read", subject: path, errno: .isDirectory))
         }
