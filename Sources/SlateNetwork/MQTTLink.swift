@@ -22,11 +22,16 @@ public final class MQTTLink: Sendable {
         public var keepAlive: Int
         /// Published by the broker for this client if it goes without saying goodbye.
         public var will: Message?
+        /// The largest payload delivered: a larger message is reported
+        /// `oversized` and its payload is never copied out of libmosquitto's.
+        public var payloadLimit: Int
 
         public init(
             host: String, port: Int, clientID: String, username: String? = nil, password: String? = nil,
-            caFile: String? = nil, systemCertificates: Bool = false, keepAlive: Int = 10, will: Message? = nil
+            caFile: String? = nil, systemCertificates: Bool = false, keepAlive: Int = 10, will: Message? = nil,
+            payloadLimit: Int = .max
         ) {
+            self.payloadLimit = payloadLimit
             self.systemCertificates = systemCertificates
             self.host = host
             self.port = port
@@ -60,17 +65,21 @@ public final class MQTTLink: Sendable {
         /// The broker refused the connection, or it was lost; libmosquitto tries again.
         case disconnected(String)
         case message(Message)
+        /// A message over `payloadLimit` arrived on `topic`, `bytes` long: it was dropped.
+        case oversized(topic: String, bytes: Int)
     }
 
     /// The libmosquitto client and the callback it calls, kept alive together.
     private final class Client: @unchecked Sendable {
         let handle: OpaquePointer
         let onEvent: @Sendable (Event) -> Void
+        let payloadLimit: Int
         /// The broker refused the connection: the disconnection that follows says nothing more.
         let refused = Mutex(false)
 
-        init(handle: OpaquePointer, onEvent: @escaping @Sendable (Event) -> Void) {
+        init(handle: OpaquePointer, payloadLimit: Int, onEvent: @escaping @Sendable (Event) -> Void) {
             self.handle = handle
+            self.payloadLimit = payloadLimit
             self.onEvent = onEvent
         }
     }
@@ -95,7 +104,7 @@ public final class MQTTLink: Sendable {
             context.release()
             throw MQTTError("create an MQTT client", code: MOSQ_ERR_NOMEM.rawValue)
         }
-        let client = Client(handle: handle, onEvent: onEvent)
+        let client = Client(handle: handle, payloadLimit: settings.payloadLimit, onEvent: onEvent)
         box.client = client
         do throws(MQTTError) {
             try Self.configure(handle, settings)
@@ -137,6 +146,10 @@ public final class MQTTLink: Sendable {
             guard let client = object.map({ Unmanaged<Box>.fromOpaque($0).takeUnretainedValue() })?.client,
                 let message = message?.pointee
             else { return }
+            guard Int(message.payloadlen) <= client.payloadLimit else {
+                client.onEvent(.oversized(topic: String(cString: message.topic), bytes: Int(message.payloadlen)))
+                return
+            }
             let payload = message.payload.map {
                 Array(UnsafeRawBufferPointer(start: $0, count: Int(message.payloadlen)))
             } ?? []

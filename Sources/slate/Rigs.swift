@@ -67,7 +67,8 @@ struct Rigs: ParsableCommand {
                 MQTTLink.Settings(
                     host: spec.broker.host, port: spec.broker.port, clientID: "slate-rigs-\(SecretFile.randomHex(bytes: 4))",
                     username: spec.username, password: password, caFile: spec.caFile,
-                    systemCertificates: spec.broker.tls && spec.caFile == nil, keepAlive: 5)
+                    systemCertificates: spec.broker.tls && spec.caFile == nil, keepAlive: 5,
+                    payloadLimit: RigTopics.payloadLimit)
             ) { event in
                 switch event {
                 case .connected: connection.withLock { $0 = (true, nil) }
@@ -77,6 +78,8 @@ struct Rigs: ParsableCommand {
                         let state = try? JSONDecoder().decode(RigState.self, from: Data(message.payload))
                     else { return }
                     states.withLock { $0[rig] = state }
+                case .oversized:
+                    break
                 }
             }
         } catch {

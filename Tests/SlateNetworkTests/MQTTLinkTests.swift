@@ -128,6 +128,23 @@ import Testing
         sender.stop()
     }
 
+    @Test func aMessageOverThePayloadLimitIsReportedNotDelivered() async throws {
+        let broker = try Broker()
+        var settings = broker.settings("rig", "rig-secret")
+        settings.payloadLimit = 1000
+        let (rig, heard) = try await link(settings)
+        try rig.subscribe("slate/+/cmd")
+        try await Task.sleep(for: .milliseconds(200))
+        let (sender, _) = try await link(broker.settings("rig", "rig-secret"))
+        try sender.publish(MQTTLink.Message(topic: "slate/a/cmd", payload: [UInt8](repeating: 0x20, count: 1001), qos: 1))
+        try sender.publish(MQTTLink.Message(topic: "slate/b/cmd", payload: [UInt8](repeating: 0x20, count: 1000), qos: 1))
+        #expect(await heard.wait { _ in heard.messages.contains { $0.topic == "slate/b/cmd" } })
+        #expect(heard.events.withLock { $0.contains(.oversized(topic: "slate/a/cmd", bytes: 1001)) })
+        #expect(heard.messages.map(\.topic) == ["slate/b/cmd"])
+        rig.stop()
+        sender.stop()
+    }
+
     @Test func aWrongPasswordIsRefusedAndNeverConnects() async throws {
         let broker = try Broker()
         let heard = Heard()

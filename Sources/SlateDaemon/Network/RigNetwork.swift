@@ -43,7 +43,7 @@ final class RigNetwork {
 
         /// Keeps `event` unless it is too large or too many wait.
         func take(_ event: MQTTLink.Event) {
-            if case .message(let message) = event, message.payload.count > RigTopics.payloadLimit {
+            if case .oversized = event {
                 dropped.withLock { $0.oversized += 1 }
                 return
             }
@@ -92,7 +92,8 @@ final class RigNetwork {
         let settings = MQTTLink.Settings(
             host: spec.broker.host, port: spec.broker.port, clientID: "slate-\(spec.rig)", username: spec.username,
             password: password, caFile: spec.caFile, systemCertificates: spec.broker.tls && spec.caFile == nil,
-            keepAlive: Int(max(1, spec.keepAlive.microseconds / 1_000_000)), will: will)
+            keepAlive: Int(max(1, spec.keepAlive.microseconds / 1_000_000)), will: will,
+            payloadLimit: RigTopics.payloadLimit)
         link = try MQTTLink(settings) { [arrivals] event in
             arrivals.take(event)
             wake.signal()
@@ -199,6 +200,8 @@ final class RigNetwork {
                 connected = false
             case .message(let message):
                 receive(message, effects: effects, now: now)
+            case .oversized:
+                break
             }
         }
         for (command, due) in inbox.takeDue(at: now) {
