@@ -6,9 +6,11 @@ import SlateCore
 /// Hummingbird. It holds the connection to the page's budgets: a request's
 /// head must be complete within `head` of the connection opening, or within
 /// `idle` of the previous response; its body within `body` of the head; no
-/// time runs while a response is made or streamed. It takes the connection's
-/// place among the page's connections, and refuses at once a request for a
-/// host that is not the page's, or declaring a body larger than any route reads.
+/// time runs while a response is made or streamed, but one write of it may
+/// wait at most `stall` on the client. It takes the connection's place among
+/// the page's connections, and a stream's among the page's streams; it
+/// refuses at once a request for a host that is not the page's, declaring a
+/// body larger than any route reads, or for a stream beyond the budget.
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -24,6 +26,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private let registry: ConnectionRegistry
     private let address: BoundAddress
     private let bodyLimit: Int
+    private let streamPaths: Set<String>
     /// Its place among the page's connections, once admitted.
     private var id: Int?
     /// Requests whose head arrived and whose response has not ended.
@@ -36,13 +39,23 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var answeredOne = false
     /// Whether it was refused or ran out of time: what arrives is dropped until it closes.
     private var ending = false
+    /// Whether the response under way, or asked for, is a stream.
+    private var streaming = false
     private var timer: Scheduled<Void>?
+    /// Writes of the response not yet taken by the client's socket, and the
+    /// time they may still wait without any being taken.
+    private var unwritten = 0
+    private var stallTimer: Scheduled<Void>?
 
-    init(budgets: PageBudgets, registry: ConnectionRegistry, address: BoundAddress, bodyLimit: Int) {
+    init(
+        budgets: PageBudgets, registry: ConnectionRegistry, address: BoundAddress, bodyLimit: Int,
+        streamPaths: Set<String>
+    ) {
         self.budgets = budgets
         self.registry = registry
         self.address = address
         self.bodyLimit = bodyLimit
+        self.streamPaths = streamPaths
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -56,12 +69,14 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         timer?.cancel()
+        stallTimer?.cancel()
         if let id { registry.remove(id) }
         context.fireChannelInactive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         timer?.cancel()
+        stallTimer?.cancel()
     }
 
     private func opened(_ context: ChannelHandlerContext) {
@@ -84,7 +99,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         guard !ending else { return }
         switch unwrapInboundIn(data) {
         case .head(let head):
-            if let (status, reason) = refusal(of: head, local: context.channel.localAddress) {
+            if let (status, reason) = refusal(of: head, local: context.channel.localAddress) ?? streamRefusal(of: head) {
                 if unanswered > 0 {
                     // A request pipelined behind a response under way: no room to say why.
                     ending = true
@@ -120,9 +135,15 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         }
         switch unwrapOutboundIn(data) {
         case .head: responding = true
-        case .body: break
+        case .body:
+            writeWatched(context, data, promise: promise)
+            return
         case .end:
             responding = false
+            if streaming, let id {
+                streaming = false
+                registry.closeStream(id)
+            }
             unanswered = max(0, unanswered - 1)
             answeredOne = true
             if unanswered == 0, !readingBody { waitForHead(context, since: .now()) }
@@ -131,7 +152,9 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if ending, case ChannelEvent.inputClosed = event {
+        // A stream's client sends nothing more once it has asked: its end of
+        // the connection closing means it is gone.
+        if ending || streaming, case ChannelEvent.inputClosed = event {
             context.close(promise: nil)
             return
         }
@@ -150,6 +173,41 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             return (.payloadTooLarge, "the body is over \(bodyLimit) bytes (Content-Length: \(declared)); no request of the page sends more")
         }
         return nil
+    }
+
+    /// Why a request for a stream is refused: the page's streams are all open.
+    private func streamRefusal(of head: HTTPRequestHead) -> (HTTPResponseStatus, String)? {
+        let path = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)
+        guard let path, streamPaths.contains(path), let id else { return nil }
+        guard let reason = registry.openStream(id) else {
+            streaming = true
+            return nil
+        }
+        return (.serviceUnavailable, reason)
+    }
+
+    /// Writes a part of the response; the connection is closed when the
+    /// client's socket takes none of what waits for `stall`.
+    private func writeWatched(_ context: ChannelHandlerContext, _ data: NIOAny, promise: EventLoopPromise<Void>?) {
+        let written = promise ?? context.eventLoop.makePromise()
+        unwritten += 1
+        if stallTimer == nil { armStall(context) }
+        written.futureResult.assumeIsolated().whenComplete { [self] _ in
+            unwritten -= 1
+            stallTimer?.cancel()
+            stallTimer = nil
+            if unwritten > 0 { armStall(context) }
+        }
+        context.write(data, promise: written)
+    }
+
+    private func armStall(_ context: ChannelHandlerContext) {
+        stallTimer = context.eventLoop.assumeIsolated().scheduleTask(deadline: .now() + TimeAmount(budgets.stall)) {
+            [self] in
+            stallTimer = nil
+            ending = true
+            context.close(promise: nil)
+        }
     }
 
     /// Waits for the next request's head, since `since`.

@@ -19,10 +19,19 @@ public struct PageBudgets: Sendable {
     /// of the rig's; under a flood a new client waits its turn among them
     /// rather than have its SYN dropped and sent again 1, 3, 7 s later.
     public static let backlog = 4096
+    /// How long one write of a response may wait on its client (a stream to a
+    /// phone that went to sleep, a client that stopped reading) before the
+    /// connection is closed.
+    public static let stallTimeout = Duration.seconds(30)
 
     /// Connections open at once; at the cap, the one that has waited longest
     /// on its client is closed for a new one.
     public var connections: Int
+    /// Event streams and previews open at once: at most half the connections,
+    /// so the rest always serve requests (the status, actions) however many
+    /// streams are asked for.
+    public var streams: Int
+    public var stall: Duration
     public var head: Duration
     public var body: Duration
     public var idle: Duration
@@ -30,10 +39,12 @@ public struct PageBudgets: Sendable {
     public var backlog: Int
 
     public init(
-        connections: Int, head: Duration = Self.headTimeout, body: Duration = Self.bodyTimeout,
+        connections: Int, streams: Int? = nil, stall: Duration = Self.stallTimeout, head: Duration = Self.headTimeout, body: Duration = Self.bodyTimeout,
         idle: Duration = Self.idleTimeout, linger: Duration = Self.lingerTime, backlog: Int = Self.backlog
     ) {
         self.connections = connections
+        self.streams = streams ?? max(1, connections / 2)
+        self.stall = stall
         self.head = head
         self.body = body
         self.idle = idle

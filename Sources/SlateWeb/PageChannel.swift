@@ -13,14 +13,16 @@ struct PageChannel: ServerChildChannel {
     let registry: ConnectionRegistry
     let address: BoundAddress
     let bodyLimit: Int
+    let streamPaths: Set<String>
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        let (budgets, registry, address, bodyLimit) = (budgets, registry, address, bodyLimit)
+        let (budgets, registry, address, bodyLimit, streamPaths) = (budgets, registry, address, bodyLimit, streamPaths)
         return http.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let pipeline = channel.pipeline.syncOperations
             let parser = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
             try pipeline.addHandler(
-                ConnectionGuard(budgets: budgets, registry: registry, address: address, bodyLimit: bodyLimit),
+                ConnectionGuard(
+                    budgets: budgets, registry: registry, address: address, bodyLimit: bodyLimit, streamPaths: streamPaths),
                 position: .after(parser))
             return value
         }

@@ -12,6 +12,8 @@ struct RigRoutes: Sendable {
     static let bodyLimit = 4096
     /// What separates the preview's pictures.
     static let boundary = "slate-preview"
+    /// The routes whose responses stream for as long as the client reads.
+    static let streamPaths: Set<String> = ["/events", "/preview.mjpg"]
 
     let board: StatusBoard
     let preview: PreviewFeed

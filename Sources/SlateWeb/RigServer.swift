@@ -40,11 +40,11 @@ public final class RigServer: Sendable {
         router.add(middleware: RequestLimits())
         router.add(middleware: AccessCheck(token: token, address: boundAddress))
         RigRoutes(board: board, preview: preview, page: page).add(to: router)
-        let registry = ConnectionRegistry(limit: budgets.connections)
+        let registry = ConnectionRegistry(limit: budgets.connections, streams: budgets.streams)
         let server = HTTPServerBuilder { responder in
             PageChannel(
                 http: HTTP1Channel(responder: responder), budgets: budgets, registry: registry, address: boundAddress,
-                bodyLimit: RigRoutes.bodyLimit)
+                bodyLimit: RigRoutes.bodyLimit, streamPaths: RigRoutes.streamPaths)
         }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         var quiet = logger

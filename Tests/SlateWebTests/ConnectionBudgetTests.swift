@@ -9,8 +9,13 @@ import Testing
 /// with timeouts shortened for the test.
 extension RigServerTests {
     /// Short timeouts, `connections` of them.
-    static func budgets(connections: Int = 16, head: Duration = .seconds(1)) -> PageBudgets {
-        PageBudgets(connections: connections, head: head, body: .seconds(1), idle: .milliseconds(500), linger: .milliseconds(500))
+    static func budgets(
+        connections: Int = 16, streams: Int? = nil, stall: Duration = .seconds(30),
+        head: Duration = .seconds(1)
+    ) -> PageBudgets {
+        PageBudgets(
+            connections: connections, streams: streams, stall: stall, head: head,
+            body: .seconds(1), idle: .milliseconds(500), linger: .milliseconds(500))
     }
 
     /// Seconds since `start`.
@@ -23,6 +28,8 @@ extension RigServerTests {
         #expect(PageBudgets.connectionCap(descriptors: 20) == 8)
         let shipped = PageBudgets(descriptors: 1024)
         #expect(shipped.head == .seconds(10) && shipped.body == .seconds(10) && shipped.idle == .seconds(5))
+        #expect(shipped.streams == 128 && shipped.stall == .seconds(30))
+        #expect(PageBudgets(descriptors: 20).streams == 4)
     }
 
     @Test func aHeadDribbledAByteAtATimeIsCutAtTheHeadTimeout() async throws {
@@ -176,7 +183,7 @@ extension RigServerTests {
     }
 
     @Test func atTheCapWithEveryConnectionStreamingANewOneIsRefusedAndTheStreamsGoOn() async throws {
-        let (server, board) = try await serving(budgets: Self.budgets(connections: 2))
+        let (server, board) = try await serving(budgets: Self.budgets(connections: 2, streams: 2))
         let port = server.address.port
         let (refused, going) = try await onThread { () -> (String, Bool) in
             let streams = (0..<2).map { _ in
@@ -227,5 +234,81 @@ extension RigServerTests {
         // 500 arrived; the page kept at most 32 open.
         #expect(cut >= 500 - 32, "\(cut) of 500 closed")
         try await stop(server, board)
+    }
+
+    /// Opens a stream of `path`, read until its head arrived.
+    static func stream(port: Int, _ path: String = "/events") -> RawConnection {
+        let stream = RawConnection(port: port)
+        stream.get(path)
+        stream.read(for: .seconds(2)) { $0.contains("\r\n\r\n") }
+        return stream
+    }
+
+    @Test func streamsTakeHalfTheConnectionsAtMostAndRequestsAreServedBeside() async throws {
+        let preview = PreviewFeed()
+        let (server, board) = try await serving(preview: preview, budgets: Self.budgets(connections: 6))
+        let port = server.address.port
+        let (streams, refused, status, going, reopened) = try await onThread {
+            () -> ([Int?], String, [Int?], Bool, Int?) in
+            let streams = [Self.stream(port: port), Self.stream(port: port, "/preview.mjpg"), Self.stream(port: port)]
+            let refused = Self.stream(port: port, "/preview.mjpg?again")
+            let status = (0..<3).map { _ in
+                let client = RawConnection(port: port)
+                client.get("/status.json")
+                client.read(for: .seconds(2)) { RawConnection.hasResponse($0) }
+                return client.status
+            }
+            board.publish(StatusBoardTests.line(11))
+            let going = [streams[0], streams[2]].allSatisfy { stream in
+                !stream.read(for: .seconds(2)) { $0.contains(#""t":11"#) } && stream.text.contains(#""t":11"#)
+            }
+            streams[0].close()
+            Thread.sleep(forTimeInterval: 0.3)
+            let reopened = Self.stream(port: port)
+            return (streams.map(\.status), refused.text, status, going, reopened.status)
+        }
+        #expect(streams == [200, 200, 200])
+        #expect(
+            refused.hasPrefix("HTTP/1.1 503 ") && refused.contains("the page has its 3 streams (events, previews) open"),
+            "\(refused)")
+        // The status answers 503 while the rig starts: what matters is that it is answered.
+        #expect(status.allSatisfy { $0 == 503 }, "\(status)")
+        #expect(going)
+        #expect(reopened == 200)
+        try await stop(server, board, preview: preview)
+    }
+
+    @Test func aStreamWhoseClientStopsReadingIsClosedAfterTheStallTimeout() async throws {
+        let preview = PreviewFeed()
+        let (server, board) = try await serving(preview: preview, budgets: Self.budgets(stall: .seconds(1)))
+        // Large pictures, fast: the stalled client's buffers fill within a second or two.
+        let picture = [0xFF, 0xD8] + [UInt8](repeating: 0x55, count: 256 * 1024) + [0xFF, 0xD9]
+        let feeder = Task {
+            while !Task.isCancelled {
+                if preview.isWatched { preview.publish(picture) }
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        defer { feeder.cancel() }
+        let port = server.address.port
+        let (watchersWhileStalled, cutAfter, reader) = try await onThread { () -> (Int, Double, Bool) in
+            let start = MonotonicClock.now()
+            let stalled = RawConnection(port: port, receiveBuffer: 4096)
+            stalled.get("/preview.mjpg")
+            let reading = RawConnection(port: port)
+            reading.get("/preview.mjpg")
+            var watchers = 2
+            while Self.since(start) < 15 && watchers == 2 {
+                reading.read(for: .milliseconds(100))
+                watchers = preview.watcherCount
+            }
+            let cutAfter = Self.since(start)
+            let before = reading.received.count
+            reading.read(for: .seconds(1)) { _ in reading.received.count > before + 512 * 1024 }
+            return (watchers, cutAfter, !reading.closed && reading.received.count > before + 512 * 1024)
+        }
+        #expect(watchersWhileStalled == 1 && cutAfter > 1 && cutAfter < 10, "\(watchersWhileStalled) watching after \(cutAfter) s")
+        #expect(reader, "the client that reads goes on")
+        try await stop(server, board, preview: preview)
     }
 }

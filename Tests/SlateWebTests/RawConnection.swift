@@ -12,8 +12,9 @@ final class RawConnection {
     /// Whether the server closed (or reset) the connection.
     private(set) var closed = false
 
-    /// Connects to `address` (IPv4 or IPv6), port `port`.
-    init(port: Int, address: String = "127.0.0.1") {
+    /// Connects to `address` (IPv4 or IPv6), port `port`; `receiveBuffer`
+    /// sets the socket's receive buffer (a client that soon takes nothing more).
+    init(port: Int, address: String = "127.0.0.1", receiveBuffer: Int32? = nil) {
         if address.contains(":") {
             fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
             var socketAddress = sockaddr_in6()
@@ -23,6 +24,9 @@ final class RawConnection {
             closed = Self.connect(fd, &socketAddress) != 0
         } else {
             fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            if var size = receiveBuffer {
+                setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            }
             var socketAddress = sockaddr_in()
             socketAddress.sin_family = sa_family_t(AF_INET)
             socketAddress.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -37,7 +41,15 @@ final class RawConnection {
         }
     }
 
-    deinit { close(fd) }
+    private var isOpen = true
+
+    deinit { close() }
+
+    /// Closes the client's end.
+    func close() {
+        if isOpen { Glibc.close(fd) }
+        isOpen = false
+    }
 
     var text: String { String(decoding: received, as: UTF8.self) }
 

@@ -1,6 +1,7 @@
 """The rig's page under hostile use while a 1080p30 take records:
 
-- 200 clients on /events at once, and 20 slowloris clients that send their
+- 200 clients on /events at once (past the page's 128 streams), and 20
+  slowloris clients that send their
   request headers a byte a second and never finish (the page closes each
   at its 10 s head timeout);
 - path traversal, plain and encoded, on every route;
@@ -9,8 +10,8 @@
   unknown actions.
 
 What must hold: every hostile request gets a 4xx answer or is closed, and
-none reads a file outside the page; every one of the 200 clients gets the
-take's `stopped` line; a client connecting last still gets the status at
+none reads a file outside the page; 128 of the 200 clients get the take's
+`stopped` line, the other 72 a 503 saying the page's streams are all open; a client connecting last still gets the status at
 once; the take has 0 dropped frames; slate run ends cleanly.
 
 Usage: python3 tests/web/abuse_page.py   (SLATE names the binary)
@@ -33,6 +34,8 @@ sys.path.insert(0, os.path.join(ROOT, "tests"))
 from checks import pedal_session  # noqa: E402
 
 CLIENTS = 200
+# slate run raises its descriptor limit to 4096: 256 connections, half of them streams.
+STREAMS = 128
 SLOW_CLIENTS = 20
 # The take records from 2 s to 24 s of the replay; the abuse runs in between.
 START, STOP, END = 2.0, 24.0, 26.0
@@ -96,6 +99,7 @@ class Listener:
     def __init__(self):
         self.events = 0
         self.stopped = False
+        self.refused = None
         self.failure = None
 
     async def run(self, port, done):
@@ -112,6 +116,9 @@ class Listener:
                 if not chunk:
                     break
                 buffer += chunk
+                if buffer.startswith(b"HTTP/1.1 503 ") and b"\r\n\r\n" in buffer:
+                    self.refused = buffer.decode(errors="replace")
+                    break
                 while b"\n\n" in buffer:
                     event, buffer = buffer.split(b"\n\n", 1)
                     if b"event: " in event:
@@ -239,7 +246,7 @@ def main():
 
         async def run():
             done, listeners, tasks, slow, held, cut, checks, late = await abuse(port, token, started)
-            while process.poll() is None and not all(listener.stopped for listener in listeners):
+            while process.poll() is None and not all(listener.stopped or listener.refused for listener in listeners):
                 await asyncio.sleep(0.1)
             await asyncio.sleep(0.5)
             done.set()
@@ -255,13 +262,17 @@ def main():
     failures = [listener.failure for listener in listeners if listener.failure]
     assert not failures, failures[:3]
     got_stop = sum(listener.stopped for listener in listeners)
-    events = sorted(listener.events for listener in listeners)
+    refused = [listener.refused for listener in listeners if listener.refused]
+    events = sorted(listener.events for listener in listeners if listener.stopped)
     take = next(line for line in lines if line["type"] == "take" and line["event"] == "stopped")
-    print(f"{CLIENTS} /events clients: {got_stop} got the take's stopped line; events each {events[0]} to {events[-1]}")
+    print(f"{CLIENTS} /events clients: {got_stop} got the take's stopped line (events each {events[0]} to "
+          f"{events[-1]}), {len(refused)} were refused")
     print(f"{len(held)} slowloris connections, {len(cut)} closed by the page's head timeout; "
           f"a request made amid them answered in {late * 1000:.0f} ms")
     print(f"the 1080p30 take: {take['frames']} frames, {take['dropped']} dropped (goal 0)")
-    assert got_stop == CLIENTS, f"only {got_stop} of {CLIENTS} clients got the stopped line"
+    assert got_stop == STREAMS, f"{got_stop} of {CLIENTS} clients got the stopped line, not {STREAMS}"
+    assert len(refused) == CLIENTS - STREAMS and all("the page has its 128 streams (events, previews) open" in answer
+                                                     for answer in refused), refused[:1]
     assert take["dropped"] == 0, take
     assert len(cut) == SLOW_CLIENTS, f"only {len(cut)} of {SLOW_CLIENTS} slowloris connections were closed"
     print("page abuse: all checks passed")

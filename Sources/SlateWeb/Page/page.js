@@ -242,6 +242,9 @@ function connect() {
   events.addEventListener("meter", (event) => renderMeter(JSON.parse(event.data)));
   events.addEventListener("error", () => {
     $("state-word").textContent = status ? $("state-word").textContent : "connecting";
+    // Refused (the page's streams are all open) or answered other than by a
+    // stream, the browser gives up: ask again a little later.
+    if (events.readyState === EventSource.CLOSED) setTimeout(connect, 5000);
   });
 }
 

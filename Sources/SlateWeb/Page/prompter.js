@@ -79,6 +79,9 @@ function connect() {
     receivedAt = performance.now();
     prompter = status.prompter || null;
   });
+  events.addEventListener("error", () => {
+    if (events.readyState === EventSource.CLOSED) setTimeout(connect, 5000);
+  });
 }
 
 loadScript().then(connect);
