@@ -43,6 +43,8 @@ final class CameraSession: Sendable {
         }
     }
 
+    deinit { shutdown() }
+
     func open(_ opening: CameraOpening) { mailbox.post(Letter.open(opening)) }
 
     func switchTo(_ opening: CameraOpening, splitAt: Instant?) { mailbox.post(Letter.switchTo(opening, splitAt: splitAt)) }

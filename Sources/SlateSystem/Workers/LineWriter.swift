@@ -31,6 +31,10 @@ public final class LineWriter: Sendable {
         thread = try WorkerThread(name: "slate-output") { Self.run(fd: fd, mailbox: mailbox) }
     }
 
+    /// A writer dropped without `close` (its owner failed to start) still
+    /// ends its thread, which the thread's own deinit then joins.
+    deinit { mailbox.post { $0.closing = true } }
+
     /// Queues `lines` (each ending in a newline), or drops and counts them when the queue is full.
     public func write(_ bytes: [UInt8], lines: Int) {
         let firstDrop = mailbox.post { queue -> Bool in
