@@ -179,6 +179,7 @@ fuzz: deps
 	scripts/fuzz fuzz-libinput 60
 	scripts/fuzz fuzz-wave 60
 	scripts/fuzz fuzz-command 60
+	scripts/fuzz fuzz-action 60
 
 clean:
 	rm -rf .build Fuzz/.build fuzz-artifacts

@@ -99,11 +99,6 @@ struct RigRoutes: Sendable {
         }
     }
 
-    /// The JSON body of `POST /actions`.
-    private struct ActionBody: Decodable {
-        var action: String
-    }
-
     /// What `POST /actions` answers when the action ran.
     private struct ActionAnswer: Encodable {
         var action: String
@@ -119,12 +114,9 @@ struct RigRoutes: Sendable {
             return JSONResponse.error("the body is over \(Self.bodyLimit) bytes", status: .contentTooLarge)
         }
         let asked: ActionBody
-        do {
-            asked = try JSONDecoder().decode(ActionBody.self, from: Data(body.readableBytesView))
-        } catch {
-            return JSONResponse.error(
-                "the body must be JSON such as {\"action\": \"take.toggle\"}: \((error as? DecodingError)?.plainText ?? "it is not JSON")",
-                status: .badRequest)
+        switch ActionBody.decode(Array(body.readableBytesView)) {
+        case .success(let body): asked = body
+        case .failure(let error): return JSONResponse.error(error.description, status: .badRequest)
         }
         switch await board.ask(asked.action) {
         case .ran(let lines): return JSONResponse.ok(ActionAnswer(action: asked.action, lines: lines))

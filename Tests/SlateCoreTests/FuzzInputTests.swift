@@ -123,4 +123,34 @@ import SlateCore
         }
         #expect(outcomes.parsed > 0 && outcomes.refused > 0, "\(outcomes)")
     }
+
+    @Test func actionBodiesNameAnActionOrAreRefusedWithAReason() throws {
+        let rig = try ProfileLoader.load(
+            """
+            inputs: {pedal: {match: {name: pedal}, bind: {KEY_B: take.toggle}}}
+            macros:
+              mark: [zoom.set 2, wait 1s, zoom.set 1]
+              backup: [{exec: [true]}]
+              snap: [take.start, wait 2s, take.stop]
+            """, file: "rig.yaml"
+        ).get()
+        var outcomes = Outcomes()
+        var ran: [String] = []
+        for input in try Self.inputs("fuzz-action") {
+            switch ActionBody.decode(input.bytes).flatMap({ request in
+                ActionText.steps(request.action, in: rig).map { (request.action, $0) }
+            }) {
+            case .success(let (action, steps)):
+                let runsAProgram = steps.contains { if case .exec = $0.action { true } else { false } }
+                #expect(!steps.isEmpty && (!runsAProgram || steps == rig.macros["backup"]), "\(input.name)")
+                ran.append(action.trimmingCharacters(in: .whitespaces))
+                outcomes.parsed += 1
+            case .failure(let error):
+                #expect(!error.description.isEmpty, "\(input.name)")
+                outcomes.refused += 1
+            }
+        }
+        #expect(ran.sorted() == ["backup", "snap", "take.toggle", "zoom.set 2.5"], "\(ran)")
+        #expect(outcomes.refused == 11, "\(outcomes)")
+    }
 }
