@@ -77,7 +77,10 @@ struct Rigs: ParsableCommand {
                     guard let (rig, kind) = topics.parse(message.topic), kind == .state,
                         let state = try? JSONDecoder().decode(RigState.self, from: Data(message.payload))
                     else { return }
-                    states.withLock { $0[rig] = state }
+                    // As a rig does: at most RigTopics.rigLimit rigs are kept, the first seen.
+                    states.withLock { states in
+                        if states[rig] != nil || states.count < RigTopics.rigLimit { states[rig] = state }
+                    }
                 case .oversized:
                     break
                 }

@@ -59,7 +59,9 @@ class Broker:
             out.write(f"listener {self.port} 127.0.0.1\nallow_anonymous true\n")
         os.chmod(folder, 0o755)
         os.chmod(config, 0o644)
-        self.process = subprocess.Popen(["mosquitto", "-c", config], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        # Its log goes to a file: a pipe nobody reads would fill and stall the broker.
+        with open(os.path.join(folder, "mosquitto.log"), "w") as log:
+            self.process = subprocess.Popen(["mosquitto", "-c", config], stdout=subprocess.DEVNULL, stderr=log)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             try:
@@ -366,6 +368,21 @@ def stalled_reader(folder):
     check("report line(s) dropped: standard output was not read" in errors, "the report lines never read were counted at exit")
 
 
+def flooded_viewer(broker):
+    """300 rigs' retained states on the broker: `slate rigs` lists the first 256, as a rig tracks them."""
+    flood = subprocess.run(
+        ["bash", "-c", f"for i in $(seq 1 300); do mosquitto_pub -h 127.0.0.1 -p {broker.port} -r -q 1 "
+         f"-t slate/flood-$i/state -m '{{\"online\":true}}' || exit 1; done"], timeout=120)
+    check(flood.returncode == 0, "300 rigs' states published, retained")
+    viewer = subprocess.run([SLATE, "rigs", "--broker", f"mqtt://127.0.0.1:{broker.port}", "--seconds", "2", "--json"],
+                            capture_output=True, text=True, timeout=60)
+    listed = [json.loads(line)["rig"] for line in viewer.stdout.splitlines()]
+    flooded = [rig for rig in listed if rig.startswith("flood-")]
+    check(viewer.returncode == 0 and len(listed) == 256 and len(flooded) >= 250,
+          "slate rigs lists 256 of the rigs (got %d, %d of the flood; status %d)" % (len(listed), len(flooded),
+                                                                                    viewer.returncode))
+
+
 def main():
     for tool in ("mosquitto", "mosquitto_pub"):
         if shutil.which(tool) is None:
@@ -376,6 +393,7 @@ def main():
             attack(folder, broker)
             stop_mid_take(folder, broker, "SIGTERM")
             stop_mid_take(folder, broker, "SIGINT")
+            flooded_viewer(broker)
         finally:
             broker.stop()
         stalled_reader(folder)
