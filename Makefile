@@ -17,7 +17,7 @@ RIGS_DEPS := mosquitto mosquitto-clients iproute2 ffmpeg
 # The OBS bridge's test: OBS Studio (with obs-websocket 5) headless under Xvfb.
 OBS_DEPS := obs-studio xvfb ffmpeg
 
-.PHONY: all deps vm-deps build demo test test-vm torture bench soak fuzz clean
+.PHONY: all deps vm-deps build demo lint test test-vm torture bench soak fuzz clean
 
 all: build
 
@@ -49,7 +49,11 @@ demo: build
 	@echo "== the exported videos"
 	@ls -l $(DEMO)/*.mp4 $(DEMO)/knob/*.mp4
 
-test: deps
+# The rules the code keeps (scripts/lint says which): make test runs it first.
+lint:
+	@scripts/lint
+
+test: deps lint
 	$(SWIFT) build --build-tests
 	@unit=$$(mktemp -d); \
 	{ $(SWIFT) test --skip-build 2>&1; echo $$? >"$$unit/status"; } | tee "$$unit/output"; \

@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+        .package(url: "https://github.com/apple/swift-numerics", from: "1.1.0"),
     ],
     targets: [
         // One system-library target per C library: pkg-config name and Debian provider.
@@ -34,7 +35,10 @@ let package = Package(
         // C macros and ioctl numbers turned into functions and constants.
         .target(name: "CSlateShim"),
 
-        .target(name: "SlateCore", dependencies: [.product(name: "Yams", package: "Yams")]),
+        // Pure Swift: Yams for profiles, RealModule for the math (decibels).
+        .target(
+            name: "SlateCore",
+            dependencies: [.product(name: "Yams", package: "Yams"), .product(name: "RealModule", package: "swift-numerics")]),
         // The only module that imports Glibc: the system-call seam, the event loop,
         // signals, clocks, workers, process launching, folders and files.
         .target(

@@ -70,48 +70,51 @@ public final class MQTTLink: Sendable {
     }
 
     /// The libmosquitto client and the callback it calls, kept alive together.
-    private final class Client: @unchecked Sendable {
-        let handle: OpaquePointer
+    /// The handle is taken under its lock, and is nil once stopped, so a
+    /// publish after `stop` fails instead of touching a freed client.
+    private final class Client: Sendable {
+        let handle: Mutex<OpaquePointer?>
         let onEvent: @Sendable (Event) -> Void
         let payloadLimit: Int
         /// The broker refused the connection: the disconnection that follows says nothing more.
         let refused = Mutex(false)
 
-        init(handle: OpaquePointer, payloadLimit: Int, onEvent: @escaping @Sendable (Event) -> Void) {
-            self.handle = handle
+        init(handle: sending OpaquePointer, payloadLimit: Int, onEvent: @escaping @Sendable (Event) -> Void) {
+            self.handle = Mutex(handle)
             self.payloadLimit = payloadLimit
             self.onEvent = onEvent
+        }
+
+        /// Calls libmosquitto with the handle; `MOSQ_ERR_NO_CONN` once stopped.
+        func call(_ body: @Sendable (OpaquePointer) -> Int32) -> Int32 {
+            handle.withLock { handle in handle.map(body) ?? MOSQ_ERR_NO_CONN.rawValue }
         }
     }
 
     private static let library: Void = { mosquitto_lib_init() }()
 
     private let client: Client
-    private let stopped = Mutex(false)
-    /// The box libmosquitto's callbacks find `client` through.
-    private let context: Unmanaged<Box>
-
-    private final class Box: @unchecked Sendable {
-        var client: Client?
-    }
+    /// The reference libmosquitto's callbacks find `client` through.
+    private let context: Unmanaged<Client>
 
     /// Starts connecting to the broker in the background.
     public init(_ settings: Settings, onEvent: @escaping @Sendable (Event) -> Void) throws(MQTTError) {
         _ = Self.library
-        let box = Box()
-        let context = Unmanaged.passRetained(box)
-        guard let handle = mosquitto_new(settings.clientID, true, context.toOpaque()) else {
-            context.release()
+        guard let handle = mosquitto_new(settings.clientID, true, nil) else {
             throw MQTTError("create an MQTT client", code: MOSQ_ERR_NOMEM.rawValue)
         }
         let client = Client(handle: handle, payloadLimit: settings.payloadLimit, onEvent: onEvent)
-        box.client = client
+        let context = Unmanaged.passRetained(client)
         do throws(MQTTError) {
-            try Self.configure(handle, settings)
-            Self.setCallbacks(handle)
-            try Self.check(mosquitto_reconnect_delay_set(handle, 1, 30, true), "set the reconnect delay")
-            try Self.check(mosquitto_loop_start(handle), "start the MQTT network thread")
-            let connected = mosquitto_connect_async(handle, settings.host, Int32(settings.port), Int32(settings.keepAlive))
+            let connected = try client.handle.withLock { handle throws(MQTTError) -> Int32 in
+                guard let handle else { return MOSQ_ERR_NO_CONN.rawValue }
+                mosquitto_user_data_set(handle, context.toOpaque())
+                try Self.configure(handle, settings)
+                Self.setCallbacks(handle)
+                try Self.check(mosquitto_reconnect_delay_set(handle, 1, 30, true), "set the reconnect delay")
+                try Self.check(mosquitto_loop_start(handle), "start the MQTT network thread")
+                return mosquitto_connect_async(handle, settings.host, Int32(settings.port), Int32(settings.keepAlive))
+            }
             // A broker that cannot be reached now is tried again by the network thread.
             if connected != MOSQ_ERR_SUCCESS.rawValue && connected != MOSQ_ERR_ERRNO.rawValue {
                 throw MQTTError("connect to \(settings.host):\(settings.port)", code: connected)
@@ -120,8 +123,7 @@ public final class MQTTLink: Sendable {
                 onEvent(.disconnected("nothing answers at \(settings.host):\(settings.port) yet"))
             }
         } catch {
-            mosquitto_loop_stop(handle, true)
-            mosquitto_destroy(handle)
+            Self.end(client, sayingGoodbye: false)
             context.release()
             throw error
         }
@@ -129,21 +131,21 @@ public final class MQTTLink: Sendable {
         self.context = context
     }
 
-    /// libmosquitto's callbacks, which find the client through the context box.
+    /// libmosquitto's callbacks, which find the client through its user data.
     private static func setCallbacks(_ handle: OpaquePointer) {
         mosquitto_connect_callback_set(handle) { _, object, code in
-            guard let client = object.map({ Unmanaged<Box>.fromOpaque($0).takeUnretainedValue() })?.client else { return }
+            guard let client = object.map({ Unmanaged<Client>.fromOpaque($0).takeUnretainedValue() }) else { return }
             client.refused.withLock { $0 = code != 0 }
             client.onEvent(code == 0 ? .connected : .disconnected(String(cString: mosquitto_connack_string(code))))
         }
         mosquitto_disconnect_callback_set(handle) { _, object, code in
-            guard let client = object.map({ Unmanaged<Box>.fromOpaque($0).takeUnretainedValue() })?.client,
+            guard let client = object.map({ Unmanaged<Client>.fromOpaque($0).takeUnretainedValue() }),
                 !client.refused.withLock({ refused in defer { refused = false }; return refused })
             else { return }
             client.onEvent(.disconnected(code == 0 ? "disconnected" : String(cString: mosquitto_strerror(code))))
         }
         mosquitto_message_callback_set(handle) { _, object, message in
-            guard let client = object.map({ Unmanaged<Box>.fromOpaque($0).takeUnretainedValue() })?.client,
+            guard let client = object.map({ Unmanaged<Client>.fromOpaque($0).takeUnretainedValue() }),
                 let message = message?.pointee
             else { return }
             guard Int(message.payloadlen) <= client.payloadLimit else {
@@ -187,31 +189,36 @@ public final class MQTTLink: Sendable {
     /// Queues `message`; it is sent once connected (QoS 1 and 2 are sent again
     /// after a reconnect until the broker has them).
     public func publish(_ message: Message) throws(MQTTError) {
-        let code = message.payload.withUnsafeBytes { bytes in
-            mosquitto_publish(
-                client.handle, nil, message.topic, Int32(bytes.count), bytes.baseAddress, message.qos, message.retain)
+        let code = client.call { handle in
+            message.payload.withUnsafeBytes { bytes in
+                mosquitto_publish(handle, nil, message.topic, Int32(bytes.count), bytes.baseAddress, message.qos, message.retain)
+            }
         }
         try Self.check(code, "publish on \(message.topic)")
     }
 
     /// Subscribes to `pattern` (with `+` and `#`); sent again on each reconnect by the caller.
     public func subscribe(_ pattern: String, qos: Int32 = 1) throws(MQTTError) {
-        try Self.check(mosquitto_subscribe(client.handle, nil, pattern, qos), "subscribe to \(pattern)")
+        try Self.check(client.call { mosquitto_subscribe($0, nil, pattern, qos) }, "subscribe to \(pattern)")
     }
 
     /// Ends the connection and joins the network thread. With `sayingGoodbye`
     /// the broker is told (no last will); without it the connection just
     /// closes, as a killed process's would, and the broker publishes the will.
     public func stop(sayingGoodbye: Bool = true) {
-        let first = stopped.withLock { stopped in
-            defer { stopped = true }
-            return !stopped
-        }
-        guard first else { return }
-        if sayingGoodbye { mosquitto_disconnect(client.handle) }
-        mosquitto_loop_stop(client.handle, !sayingGoodbye)
-        mosquitto_destroy(client.handle)
-        context.release()
+        if Self.end(client, sayingGoodbye: sayingGoodbye) { context.release() }
+    }
+
+    /// Takes the client's handle (so nothing calls it again) and ends it;
+    /// false when it was already ended. The network thread is joined outside
+    /// the lock, so a callback that publishes cannot hold it up.
+    @discardableResult
+    private static func end(_ client: Client, sayingGoodbye: Bool) -> Bool {
+        guard let handle = client.handle.withLock({ handle in defer { handle = nil }; return handle }) else { return false }
+        if sayingGoodbye { mosquitto_disconnect(handle) }
+        mosquitto_loop_stop(handle, !sayingGoodbye)
+        mosquitto_destroy(handle)
+        return true
     }
 }
 

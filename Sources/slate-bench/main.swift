@@ -104,10 +104,12 @@ func cpuSeconds() -> Double {
     return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
 }
 
-let profile = try! ProfileLoader.load(profileText, file: "bench.yaml").get()
+let profile: Profile
+do { profile = try ProfileLoader.load(profileText, file: "bench.yaml").get() } catch { fatalError("the bench profile: \(error)") }
 let text = makeRecording(events: eventCount)
 var start = MonotonicClock.nanoseconds()
-let recording = try! InputRecording.parse(utf8: Array(text.utf8), file: "bench.evemu")
+let recording: InputRecording
+do { recording = try InputRecording.parse(utf8: Array(text.utf8), file: "bench.evemu") } catch { fatalError("the bench recording: \(error)") }
 let parseTime = seconds(MonotonicClock.nanoseconds() - start)
 let events = recording.devices[0].events
 print("recording: \(events.count) events, \(text.utf8.count / 1_000_000) MB of evemu text, parsed in \(String(format: "%.3f", parseTime)) s")

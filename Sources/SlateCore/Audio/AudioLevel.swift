@@ -1,4 +1,4 @@
-import Foundation
+import RealModule
 
 /// How loud one channel was over some frames: its peak, the sum of its squares
 /// (for the RMS) and how many samples were at full scale.
@@ -69,7 +69,7 @@ public struct AudioLevel: Sendable, Hashable {
     public var clipped: Int { channels.reduce(0) { $0 + $1.clipped } }
 
     /// `20·log10(ratio)`; -∞ for 0.
-    public static func decibels(_ ratio: Double) -> Double { ratio > 0 ? 20 * log10(ratio) : -.infinity }
+    public static func decibels(_ ratio: Double) -> Double { ratio > 0 ? 20 * Double.log10(ratio) : -.infinity }
 
     /// Decibels to a tenth, `-12.3`, `0.0`, `-inf`.
     public static func text(decibels: Double) -> String {
