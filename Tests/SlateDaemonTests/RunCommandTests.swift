@@ -235,25 +235,15 @@ import SlateTestSupport
         let recording = folder + "/held.evemu"
         try Self.heldPedal.write(toFile: recording, atomically: true, encoding: .utf8)
         // Another program listens on the page's port.
-        let taken = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(taken) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(taken, $0, length) == 0 && listen(taken, 1) == 0 && getsockname(taken, $0, &length) == 0
-            }
-        }
-        try #require(bound)
-        let port = Int(UInt16(bigEndian: address.sin_port))
+        let taken = try LoopbackSocket(listening: true)
+        let port = taken.port
         let run = try Self.run([
             "--profile", Self.demoProfile, "--replay", recording, "--work", folder + "/takes", "--output", folder,
             "--http", "127.0.0.1:\(port)",
         ])
         #expect(run.status == 1)
         #expect(run.stderr.contains("cannot serve the page on 127.0.0.1:\(port)"), "\(run.stderr)")
+        withExtendedLifetime(taken) {}
     }
 
     @Test(.timeLimit(.minutes(1))) func aProgramsOutputGoesToTheLogNotTheReports() throws {

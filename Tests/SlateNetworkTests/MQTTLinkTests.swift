@@ -1,6 +1,7 @@
 import Foundation
 import SlateNetwork
 import SlateSystem
+import SlateTestSupport
 import Synchronization
 import Testing
 
@@ -45,20 +46,7 @@ import Testing
             try? FileManager.default.removeItem(atPath: folder)
         }
 
-        static func freePort() throws -> Int {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            defer { close(fd) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            _ = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(fd, $0, length) == 0 ? getsockname(fd, $0, &length) : -1
-                }
-            }
-            return Int(UInt16(bigEndian: address.sin_port))
-        }
+        static func freePort() throws -> Int { try LoopbackSocket.freePort() }
 
         static func accepts(_ port: Int) -> Bool {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
