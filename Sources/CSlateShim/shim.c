@@ -1,4 +1,5 @@
 #define _GNU_SOURCE
+#include <malloc.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -41,4 +42,8 @@ int slate_clock_status(long *estimated_error, long *maximum_error) {
     *estimated_error = status.esterror;
     *maximum_error = status.maxerror;
     return state == TIME_ERROR || (status.status & STA_UNSYNC) ? 0 : 1;
+}
+
+void slate_return_freed_memory(void) {
+    malloc_trim(0);
 }

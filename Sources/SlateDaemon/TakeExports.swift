@@ -87,6 +87,8 @@ public final class TakeExports: Sendable {
                     report(.progress($0))
                 }
                 report(outcome)
+                // The export's codecs and buffers were freed: give their memory back.
+                HeapMemory.returnFreed()
                 inbox.post { $0.busy = false }
             } else if stopping {
                 return

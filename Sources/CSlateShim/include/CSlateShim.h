@@ -24,6 +24,9 @@ int slate_renameat_noreplace(int from_folder, const char *from, int to_folder, c
 /* getrandom(2) with no flags: bytes from the kernel's random pool. */
 long slate_getrandom(void *buffer, size_t length);
 
+/* Returns memory freed in every malloc arena to the system (malloc_trim(0), <malloc.h>). */
+void slate_return_freed_memory(void);
+
 /* errno's symbolic name, "ENODEV" (strerrorname_np), or NULL for an unknown number. */
 const char *slate_errno_name(int error);
 
