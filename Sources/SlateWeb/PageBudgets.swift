@@ -31,6 +31,7 @@ public struct PageBudgets: Sendable {
     /// so the rest always serve requests (the status, actions) however many
     /// streams are asked for.
     public var streams: Int
+    /// How long one write of a response may wait on its client.
     public var stall: Duration
     public var head: Duration
     public var body: Duration
@@ -39,8 +40,9 @@ public struct PageBudgets: Sendable {
     public var backlog: Int
 
     public init(
-        connections: Int, streams: Int? = nil, stall: Duration = Self.stallTimeout, head: Duration = Self.headTimeout, body: Duration = Self.bodyTimeout,
-        idle: Duration = Self.idleTimeout, linger: Duration = Self.lingerTime, backlog: Int = Self.backlog
+        connections: Int, streams: Int? = nil, stall: Duration = Self.stallTimeout, head: Duration = Self.headTimeout,
+        body: Duration = Self.bodyTimeout, idle: Duration = Self.idleTimeout, linger: Duration = Self.lingerTime,
+        backlog: Int = Self.backlog
     ) {
         self.connections = connections
         self.streams = streams ?? max(1, connections / 2)
