@@ -5,19 +5,11 @@ DEMO := .build/demo
 # The LD_PRELOAD fault library of the torture tests (tests/faults/README.md).
 FAULTS := .build/faults/libslate-faults.so
 
-# The rig VM lane (scripts/rig-vm): qemu and the initramfs tools on the host,
-# and the tools the scenarios use inside the guest, which runs the host's root.
-VM_DEPS := qemu-system-x86 busybox-static kmod udev cpio xz-utils \
-	evemu-tools v4l-utils alsa-utils ffmpeg libinput-tools triggerhappy systemd \
-	dbus bluez bluez-test-tools python3-dbus python3-gi
-# The page's browser tests: Chromium, its WebDriver, and Selenium from PyPI.
-WEB_DEPS := chromium chromium-driver pip:selenium
-# Rigs on one broker: Mosquitto's clients, network namespaces, ffprobe.
-RIGS_DEPS := mosquitto mosquitto-clients iproute2 ffmpeg
-# The OBS bridge's test: OBS Studio (with obs-websocket 5) headless under Xvfb.
-OBS_DEPS := obs-studio xvfb ffmpeg
+# The lanes' packages (scripts/lanes deps LANE) and what each checks: scripts/lanes.
+VM_DEPS = $$(scripts/lanes deps vm)
+RIGS_DEPS = $$(scripts/lanes deps rigs)
 
-.PHONY: all deps vm-deps build demo lint test test-vm torture bench soak fuzz clean
+.PHONY: all deps vm-deps build build-tests demo lint check test torture bench soak fuzz faults clean
 
 all: build
 
@@ -53,65 +45,24 @@ demo: build
 lint:
 	@scripts/lint
 
-test: deps lint
+build-tests: deps
 	$(SWIFT) build --build-tests
-	@unit=$$(mktemp -d); \
-	{ $(SWIFT) test --skip-build 2>&1; echo $$? >"$$unit/status"; } | tee "$$unit/output"; \
-	status=$$(cat "$$unit/status"); \
-	if [ "$$status" != 0 ]; then \
-		echo "== the unit tests failed; what failed:"; \
-		grep -A2 -E '^✘ Test .* recorded an issue|: error: -\[' "$$unit/output" || true; \
-	fi; \
-	rm -rf "$$unit"; [ "$$status" = 0 ]
-	@$(MAKE) --no-print-directory fuzz-short
-	@$(MAKE) --no-print-directory $(FAULTS)
-	@if scripts/install-deps ffmpeg; then \
-		echo "== the torture tests, short form (make torture runs the full form)"; \
-		python3 tests/faults/torture.py --short; \
-	else \
-		echo "== skipping the torture tests: ffprobe is missing; install ffmpeg with 'scripts/install-deps ffmpeg' as root"; \
-	fi
-	@if scripts/install-deps $(WEB_DEPS); then \
-		echo "== the rig's page in a real browser (headless Chromium driven by Selenium)"; \
-		python3 tests/web/rig_page.py && \
-		echo "== the rig's page under hostile use while a 1080p30 take records" && \
-		python3 tests/web/abuse_page.py && \
-		echo "== the rig's page against clients that hold its connections, under ulimit -n 1024" && \
-		python3 tests/web/connections_page.py; \
-	else \
-		echo "== skipping the rig's page in a browser: install its packages with 'scripts/install-deps $(WEB_DEPS)' as root"; \
-		if [ "$${SLATE_REQUIRE_VM:-}" = 1 ]; then echo "SLATE_REQUIRE_VM=1: the browser tests must run"; exit 1; fi; \
-	fi
-	@if scripts/install-deps $(RIGS_DEPS); then \
-		echo "== three rigs on one Mosquitto, each in its own network namespace, one pedal"; \
-		python3 tests/rigs/three_rigs.py && \
-		echo "== a rig recording while its broker's clients, a SIGHUP and its output's reader turn hostile" && \
-		python3 tests/hostile/hostile_peers.py; \
-	else \
-		echo "== skipping the three rigs: install their packages with 'scripts/install-deps $(RIGS_DEPS)' as root"; \
-		if [ "$${SLATE_REQUIRE_VM:-}" = 1 ]; then echo "SLATE_REQUIRE_VM=1: the rigs' test must run"; exit 1; fi; \
-	fi
-	@if scripts/install-deps $(OBS_DEPS); then \
-		echo "== a pedal drives a real OBS Studio (headless under Xvfb) through obs-websocket"; \
-		python3 tests/obs/obs_bridge.py; \
-	else \
-		echo "== skipping the OBS bridge: install its packages with 'scripts/install-deps $(OBS_DEPS)' as root"; \
-		if [ "$${SLATE_REQUIRE_VM:-}" = 1 ]; then echo "SLATE_REQUIRE_VM=1: the OBS bridge's test must run"; exit 1; fi; \
-	fi
-	@total=$$(ls tests/vm/scenario-*.sh | wc -l); \
-	if scripts/install-deps $(VM_DEPS); then \
-		echo "== the rig VM lane (make test-vm)"; \
-		lane=$$(mktemp -d); \
-		{ scripts/rig-vm --timeout 1800 -- tests/vm/run-all 2>&1; echo $$? >"$$lane/status"; } | tee "$$lane/output"; \
-		status=$$(cat "$$lane/status"); ran=$$(grep -c -- '^--- \(PASS\|FAIL\) ' "$$lane/output"); \
-		rm -rf "$$lane"; \
-		echo "rig VM lane: $$ran scenarios run, $$((total - ran)) skipped"; \
-		[ "$$status" = 0 ] && [ "$$ran" = "$$total" ]; \
-	else \
-		echo "== skipping the rig VM lane: its packages are missing; install them with 'make vm-deps' as root"; \
-		echo "rig VM lane: skipped ($$total scenarios): packages missing; 'make vm-deps' as root installs them"; \
-		if [ "$${SLATE_REQUIRE_VM:-}" = 1 ]; then echo "SLATE_REQUIRE_VM=1: every rig VM scenario must run"; exit 1; fi; \
-	fi
+
+# The everyday tier: the build, the unit tests and golden transcripts, and lint.
+check: lint build-tests
+	@scripts/lanes run unit
+
+# Everything that must pass (CI runs it): the build, then every lane, the rig
+# VM's beside the host's (scripts/lanes).
+test: lint build-tests faults
+	@scripts/lanes all
+
+# One lane: make test-unit, test-fuzz, test-torture, test-web, test-rigs,
+# test-obs, test-vm (scripts/lanes list).
+test-%: build-tests
+	@scripts/lanes run $*
+
+faults: $(FAULTS)
 
 $(FAULTS): tests/faults/slate-faults.c
 	@mkdir -p $(dir $@)
@@ -121,10 +72,6 @@ $(FAULTS): tests/faults/slate-faults.c
 torture: build $(FAULTS)
 	@scripts/install-deps ffmpeg
 	python3 tests/faults/torture.py
-
-# Scenarios against real kernel devices (uinput, vivid, snd-aloop) in a VM.
-test-vm: build vm-deps $(FAULTS)
-	scripts/rig-vm --timeout 1800 -- tests/vm/run-all
 
 bench: deps
 	$(SWIFT) build -c release --product slate-bench
@@ -170,12 +117,6 @@ soak: deps
 	$(SWIFT) build -c release --product slate
 	@scripts/install-deps $(RIGS_DEPS)
 	SLATE=.build/release/slate python3 tests/soak/soak.py --minutes $${SOAK_MINUTES:-60}
-
-# Every fuzz target for 20 s from its seeds, failing on a crash: make test runs it.
-.PHONY: fuzz-short
-fuzz-short: deps
-	@echo "== the fuzz targets, 20 s each (make fuzz runs each for a minute)"
-	scripts/fuzz --short 20
 
 fuzz: deps
 	scripts/fuzz fuzz-profile 60

@@ -89,7 +89,7 @@ import SlateTestSupport
         let found = try Self.environments(in: folder, count: 2)
         let turn = try #require(found.first { $0["SLATE_CODE"] == "REL_DIAL" }, "\(found)")
         let click = try #require(found.first { $0["SLATE_CODE"] == "BTN_0" }, "\(found)")
-        // Slate's variables, and the test's own, not those this test run inherited (CI's SLATE_REQUIRE_VM).
+        // Slate's variables, and the test's own, not those this test run inherited (CI's SLATE_REQUIRE_LANES).
         let inherited = ProcessInfo.processInfo.environment
         let slate = { (environment: [String: String]) in
             environment.filter { $0.key.hasPrefix("SLATE_") && inherited[$0.key] == nil }

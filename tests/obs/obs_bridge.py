@@ -74,7 +74,7 @@ def main():
             obs = OBSSession().start()
         except (OBSError, OSError) as error:
             print("OBS bridge: skipped: OBS Studio cannot run here: %s" % error)
-            sys.exit(1 if os.environ.get("SLATE_REQUIRE_VM") == "1" else 0)
+            sys.exit(1 if os.environ.get("SLATE_REQUIRE_LANES") == "1" else 0)
         try:
             recording = session(folder)
             result, lines = run(folder, "rig", obs.url, obs.password, recording)

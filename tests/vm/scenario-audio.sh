@@ -8,6 +8,7 @@
 # exit status 1 and a message naming the device, then bound again. The checks
 # and figures are tests/vm/audio_capture.py's.
 # shellcheck source=tests/vm/lib.sh
+# rig-vm-measures: time
 . tests/vm/lib.sh
 
 driver=/sys/bus/platform/drivers/snd_aloop

@@ -18,6 +18,7 @@
 #
 # Usage: tests/vm/scenario-sounds.sh   (from anywhere; SLATE=path overrides .build/debug/slate)
 # Exit status 0 when every check passes; otherwise 1, with what was measured.
+# rig-vm-measures: time
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
