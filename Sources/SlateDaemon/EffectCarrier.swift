@@ -49,7 +49,7 @@ public struct EffectCarrier {
             case .camera(let command, let time): recorder?.apply(command, at: time)
             case .preset(let command, let time): recorder?.preset(command, at: time)
             case .rigs(let command, let time):
-                if let network { given += carryOut([.report(network.send(command, at: time))]) }
+                if let network { given += carryOut([.report(network.send(command, at: time, effects: self))]) }
             case .obs(let request, _): obs?.send(request)
             case .attachment: break
             }

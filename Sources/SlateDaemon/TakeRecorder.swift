@@ -51,23 +51,14 @@ public final class TakeRecorder: Sendable {
         case controlFailed(CameraControl.ID, String)
     }
 
-    /// What the rig asks of the pipeline.
-    enum Command: Sendable {
-        case start(Instant)
-        case stop(Instant)
-        case zoom(Double)
-        /// Keep this much video from before each press.
-        case preroll(Duration)
-        /// The camera is switching: later commands wait for its outcome, so a
-        /// take split by the switch starts before they act.
-        case awaitSwitch
-        case deleteLast
-        /// Delete the finished take of this number.
-        case delete(TakeChoice)
-        case export(TakeExporter.Options, outputFolder: String)
-        /// A feedback sound plays on the sound's card from `from` to `until`: silence it in takes.
-        case muteSound(from: Instant, until: Instant)
+    /// An export asked of the pipeline: how, and where its result goes.
+    struct ExportOrder: Sendable {
+        var options: TakeExporter.Options
+        var outputFolder: String
     }
+
+    /// What the rig asks of the pipeline.
+    typealias Command = TakeFlow<ExportOrder>.Command
 
     /// A stream the camera session opened: what the pipeline needs to encode it.
     struct Stream: Sendable {
@@ -233,7 +224,7 @@ public final class TakeRecorder: Sendable {
     /// Joins the finished takes into one file in `outputFolder`, once a take
     /// in progress has closed; the takes are deleted only when the result checks out.
     public func export(_ options: TakeExporter.Options, to outputFolder: String) {
-        inbox.post { $0.commands.append(.export(options, outputFolder: outputFolder)) }
+        inbox.post { $0.commands.append(.export(ExportOrder(options: options, outputFolder: outputFolder))) }
     }
 
     /// Opens a camera as `opening` says (on the camera session's thread); what
@@ -334,12 +325,8 @@ final class TakePipeline {
     /// The take in progress's number, as its `opened` event gave it.
     private var takeNumber = 0
     private var lastPts: Int64 = 0
-    /// Whether a stop came for the take in progress: commands behind it wait for its close.
-    private var closing = false
-    /// Deletes and exports wait until no take is closing.
-    private var deferred: [Command] = []
-    /// Commands that came while the camera switched, once one is switching.
-    private var held: [Command]?
+    /// What becomes of the commands: held by a switch, or waiting for a take to close.
+    private var flow = TakeFlow<TakeRecorder.ExportOrder>()
     private var captureTimes = [Instant](repeating: Instant(microseconds: 0), count: 64)
     private var index: Int64 = -1
     private var streamStart: Instant?
@@ -397,6 +384,7 @@ final class TakePipeline {
     private func begin(_ stream: TakeRecorder.Stream, encoder: CaptureEncoder) {
         self.stream = stream
         self.encoder = encoder
+        flow.streamStarted()
         tuning = FrameTuning(mirrored: stream.mirrored, cameraMaximum: stream.zoomLimit, cameraZoom: stream.cameraZoom)
         _ = tuning?.aim(at: zoomTarget)
         tuningFailed = false
@@ -434,9 +422,8 @@ final class TakePipeline {
         stream = nil
         tuning = nil
         gauges.streams(nil, encoder: "")
+        flow.streamEnded()
         takeCommands()
-        closing = false
-        runDeferred()
     }
 
     private func record(_ capture: Capture, buttonDelay: Duration) {
@@ -519,67 +506,44 @@ final class TakePipeline {
         for packet in packets ?? sound.takePackets() { try writer.writeSound(packet) }
     }
 
-    /// Carries out the commands posted since the last frame. Without a stream,
-    /// takes cannot start.
+    /// Hands the commands posted since the last frame to the flow, one at a
+    /// time, carrying out what each leads to. Without a stream, takes cannot start.
     private func takeCommands() {
         let commands = inbox.collect { inbox in
             defer { inbox.commands.removeAll() }
             return inbox.commands
         }
-        for command in commands { perform(command) }
-        runDeferred()
+        take(commands)
     }
 
-    /// Carries out the commands held while the camera switched.
+    private func take(_ commands: [Command]) {
+        for command in commands { carryOut(flow.received(command)) }
+        carryOut(flow.commandsTaken())
+    }
+
+    /// The switch is over: the commands posted meanwhile, then those it held, go on.
     private func releaseHeld() {
         takeCommands()
-        guard let commands = held else { return }
-        held = nil
-        for command in commands { perform(command) }
-        runDeferred()
+        take(flow.switchEnded())
     }
 
-    private func perform(_ command: Command) {
-        if case .muteSound(let from, let until) = command {
-            // Not held by a switch: the sound it silences goes on being captured.
-            sound?.mute(from: from, until: until)
-            return
-        }
-        if held != nil {
-            held?.append(command)
-            return
-        }
-        switch command {
-        case .start(let time) where encoder != nil:
-            apply(router.start(at: time), current: nil)
-        case .stop(let time) where encoder != nil:
-            if take != nil { closing = true }
-            apply(router.stop(at: time), current: nil)
-        case .zoom(let factor):
-            zoomTarget = factor
-            _ = tuning?.aim(at: factor)
-        case .preroll(let preroll):
-            prerollSetting = preroll
-            router.preroll = preroll
-            sound?.keep = preroll + .seconds(3)
-        case .awaitSwitch: held = []
-        case .start: report(.startFailed("a take could not start: the camera is not streaming"))
-        case .stop: break
-        case .deleteLast, .delete, .export: deferred.append(command)
-        case .muteSound: break
-        }
-    }
-
-    /// Deletes and exports, in order, once no take is closing: they act on the
-    /// takes finished by then, the one that was closing included.
-    private func runDeferred() {
-        guard !closing else { return }
-        while !deferred.isEmpty {
-            switch deferred.removeFirst() {
+    private func carryOut(_ actions: [TakeFlow<TakeRecorder.ExportOrder>.Action]) {
+        for action in actions {
+            switch action {
+            case .start(let time): apply(router.start(at: time), current: nil)
+            case .stop(let time): apply(router.stop(at: time), current: nil)
+            case .zoom(let factor):
+                zoomTarget = factor
+                _ = tuning?.aim(at: factor)
+            case .preroll(let preroll):
+                prerollSetting = preroll
+                router.preroll = preroll
+                sound?.keep = preroll + .seconds(3)
+            case .muteSound(let from, let until): sound?.mute(from: from, until: until)
+            case .startFailed(let reason): report(.startFailed(reason))
             case .deleteLast: deleteLastTake()
             case .delete(let choice): deleteTake(choice)
-            case .export(let options, let outputFolder): dispatchExport(options, to: outputFolder)
-            case .start, .stop, .zoom, .preroll, .awaitSwitch, .muteSound: break
+            case .export(let order): dispatchExport(order.options, to: order.outputFolder)
             }
         }
     }
@@ -601,8 +565,7 @@ final class TakePipeline {
             case .write(let timed): write(timed, frame: frame)
             case .close:
                 close(early: nil)
-                closing = false
-                runDeferred()
+                carryOut(flow.takeClosed())
             }
         }
     }
@@ -647,6 +610,7 @@ final class TakePipeline {
         firstPts = nil
         takeStart = firstFrame
         takeNumber = ledger.availableCount + 1
+        flow.takeOpened()
         gauges.take(frames: 0, dropped: 0)
         report(.opened(take, number: takeNumber, firstFrame: firstFrame))
     }
@@ -767,10 +731,9 @@ final class TakePipeline {
         lastPts = (firstPts ?? 0) + kept.end - 1
         self.take = take
         router.abandon()
-        closing = false
         let reason = error.isDiskFull ? "the disk is full" : error.reason
         close(early: "take \(writer.path) ended early, \(reason); it keeps its first \(kept.packets) frames")
-        runDeferred()
+        carryOut(flow.takeClosed())
     }
 
     private func deleteLastTake() {

@@ -137,7 +137,7 @@ private func highWaterMark(of pid: pid_t) -> Int {
     defer { fclose(file) }
     var line = [CChar](repeating: 0, count: 256)
     while fgets(&line, Int32(line.count), file) != nil {
-        let text = String(cString: line)
+        let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         if text.hasPrefix("VmHWM:") { return Int(text.dropFirst(6).filter(\.isNumber)) ?? 0 }
     }
     return 0

@@ -1,5 +1,6 @@
 import Foundation
 import SlateCore
+import Testing
 
 /// A golden transcript: a profile, devices, timed input, and the expected
 /// output in `slate replay`'s text format (compared with runs of spaces folded).
@@ -40,31 +41,55 @@ struct Transcript {
 
     init(name: String, text: String) throws {
         self.name = name
-        var section = ""
         var profileLines: [String] = []
         var deviceLines: [String] = []
         var eventLines: [(Int, String)] = []
-        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = String(line)
-            if line.hasPrefix("[") && line.hasSuffix("]") {
-                section = String(line.dropFirst().dropLast())
-                continue
-            }
-            let content = line.trimmingCharacters(in: .whitespaces)
+        for (section, number, line, content) in Self.lines(text) {
             switch section {
             case "profile": profileLines.append(line)
-            case "devices" where !content.isEmpty && !content.hasPrefix("#"): deviceLines.append(content)
-            case "camera" where !content.isEmpty && !content.hasPrefix("#"):
+            case "devices" where !content.isEmpty: deviceLines.append(content)
+            case "camera" where !content.isEmpty:
                 camera = (camera ?? []) + [try Self.control(content, number: (camera ?? []).count)]
-            case "events" where !content.isEmpty && !content.hasPrefix("#"): eventLines.append((number + 1, content))
+            case "events" where !content.isEmpty: eventLines.append((number, content))
             case "options" where content == "inactive": inactive = true
-            case "expect" where !content.isEmpty && !content.hasPrefix("#"): expected.append(Self.fold(content))
+            case "expect" where !content.isEmpty: expected.append(Self.fold(content))
             default: break
             }
         }
         profile = profileLines.joined(separator: "\n")
         for line in deviceLines { devices.append(try Self.device(line)) }
         for (number, line) in eventLines { try event(line, number: number) }
+    }
+
+    /// A transcript's lines, each with its section (a `[name]` line starts
+    /// one), its number from 1, the line as written and its content (trimmed;
+    /// empty for a blank line or a `#` comment).
+    static func lines(_ text: String) -> [(section: String, number: Int, line: String, content: String)] {
+        var section = ""
+        var lines: [(String, Int, String, String)] = []
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = String(line)
+            if line.hasPrefix("[") && line.hasSuffix("]") {
+                section = String(line.dropFirst().dropLast())
+                continue
+            }
+            let content = line.trimmingCharacters(in: .whitespaces)
+            lines.append((section, index + 1, line, content.hasPrefix("#") ? "" : content))
+        }
+        return lines
+    }
+
+    /// Records an issue showing both when `actual` is not `expected`.
+    static func compare(_ name: String, expected: [String], actual: [String]) {
+        guard actual != expected else { return }
+        Issue.record(
+            """
+            \(name): output differs
+            expected:
+            \(expected.joined(separator: "\n"))
+            actual:
+            \(actual.joined(separator: "\n"))
+            """)
     }
 
     static func fold(_ line: String) -> String {

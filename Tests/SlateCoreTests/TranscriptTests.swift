@@ -21,15 +21,6 @@ import Testing
         let transcript = try Transcript(name: name, text: text)
         let actual = try transcript.run()
         #expect(!transcript.expected.isEmpty || actual.isEmpty, "\(name) expects nothing")
-        if actual != transcript.expected {
-            Issue.record(
-                """
-                \(name): output differs
-                expected:
-                \(transcript.expected.joined(separator: "\n"))
-                actual:
-                \(actual.joined(separator: "\n"))
-                """)
-        }
+        Transcript.compare(name, expected: transcript.expected, actual: actual)
     }
 }

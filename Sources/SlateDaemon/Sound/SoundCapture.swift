@@ -72,7 +72,7 @@ private final class Reader {
                 continue
             }
             stopping.wait(timeout: 500)
-            _ = stopping.collect { _ in }
+            stopping.collect { _ in }
             do {
                 source = try device.open()
                 if let source {

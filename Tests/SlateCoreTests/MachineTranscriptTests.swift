@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+
+@testable import SlateCore
+
+/// The golden transcripts of the machines beside the rig's: a rig on a
+/// broker (`NetworkTranscript`) and the take pipeline's decisions (`TakeFlowTranscript`).
+@Suite struct MachineTranscriptTests {
+    static func names(in folder: String, ending: String) -> [String] {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: url(folder).path)) ?? []
+        return files.filter { $0.hasSuffix(ending) }.sorted()
+    }
+
+    static func url(_ folder: String) -> URL { Bundle.module.url(forResource: "Fixtures/\(folder)", withExtension: nil)! }
+
+    static func text(_ name: String, in folder: String) throws -> String {
+        try String(contentsOf: url(folder).appendingPathComponent(name), encoding: .utf8)
+    }
+
+    static let networkNames = names(in: "network-transcripts", ending: ".nettranscript")
+    static let flowNames = names(in: "take-flow-transcripts", ending: ".flowtranscript")
+
+    @Test func thereAreTranscripts() {
+        #expect(Self.networkNames.count >= 7)
+        #expect(Self.flowNames.count >= 4)
+    }
+
+    @Test(arguments: networkNames)
+    func network(_ name: String) throws {
+        let transcript = try NetworkTranscript(name: name, text: Self.text(name, in: "network-transcripts"))
+        #expect(!transcript.expected.isEmpty, "\(name) expects nothing")
+        Transcript.compare(name, expected: transcript.expected, actual: try transcript.run())
+    }
+
+    @Test(arguments: flowNames)
+    func flow(_ name: String) throws {
+        let transcript = try TakeFlowTranscript(name: name, text: Self.text(name, in: "take-flow-transcripts"))
+        #expect(!transcript.expected.isEmpty, "\(name) expects nothing")
+        Transcript.compare(name, expected: transcript.expected, actual: try transcript.run())
+    }
+}
