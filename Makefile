@@ -1,5 +1,7 @@
 # Slate: the README's two commands are `make demo` and `make test`.
 SWIFT ?= swift
+# A target imports only the targets and products it names as dependencies.
+BUILD := $(SWIFT) build --explicit-target-dependency-import-check error
 SLATE := .build/debug/slate
 DEMO := .build/demo
 # The LD_PRELOAD fault library of the torture tests (tests/faults/README.md).
@@ -20,7 +22,7 @@ vm-deps:
 	@scripts/install-deps $(VM_DEPS)
 
 build: deps
-	$(SWIFT) build
+	$(BUILD)
 
 demo: build
 	@echo "== slate check: the shipped profiles"
@@ -46,7 +48,7 @@ lint:
 	@scripts/lint
 
 build-tests: deps
-	$(SWIFT) build --build-tests
+	$(BUILD) --build-tests
 
 # The everyday tier: the build, the unit tests and golden transcripts, and lint.
 check: lint build-tests

@@ -27,7 +27,10 @@ let package = Package(
         .systemLibrary(
             name: "CAV", pkgConfig: "libavformat",
             providers: [
-                .apt(["libavcodec-dev", "libavformat-dev", "libavfilter-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])
+                .apt([
+                    "libavcodec-dev", "libavformat-dev", "libavfilter-dev", "libavutil-dev", "libswscale-dev",
+                    "libswresample-dev",
+                ])
             ]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),

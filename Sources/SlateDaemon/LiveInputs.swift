@@ -1,9 +1,9 @@
 import Logging
 import SlateCore
-import SystemPackage
-import SlateSystem
 import SlateDevices
 import SlateMedia
+import SlateSystem
+import SystemPackage
 
 /// The live side of a rig: finds input devices with libudev, binds those the
 /// profile matches, reads them with libevdev on the event loop, follows hotplug,
@@ -142,7 +142,8 @@ public final class LiveInputs {
         } else if now.microseconds - entry.since.microseconds >= Self.accessWarning {
             warnOnce(
                 "access:" + node.devnode,
-                "still no access to \(node.devnode) (\(node.properties["NAME"] ?? "unnamed")) after 5 s; is udev/70-slate.rules installed? Retrying.")
+                "still no access to \(node.devnode) (\(node.properties["NAME"] ?? "unnamed")) after 5 s; is udev/70-slate.rules installed? Retrying."
+            )
         }
         pending[node.devnode] = entry
     }

@@ -1,8 +1,8 @@
 import Logging
 import SlateCore
-import SlateSystem
 import SlateDevices
 import SlateMedia
+import SlateSystem
 
 /// The recorder `slate run` drives: the profile's camera streaming into a
 /// `TakeRecorder`, carrying out the rig machine's take and camera commands.
@@ -264,7 +264,10 @@ public final class LiveRecorder {
         switch event {
         case .opened(let take, let number, let firstFrame):
             pending.append(
-                (.takeStarted(take: number, path: folder.file(take.file), firstFrame: firstFrame, realtimeNs: take.started * 1000), now))
+                (
+                    .takeStarted(
+                        take: number, path: folder.file(take.file), firstFrame: firstFrame, realtimeNs: take.started * 1000), now
+                ))
         case .closed(let take, let number, let early, let sound):
             let summary = TakeSummary(
                 take: number, path: folder.file(take.file), duration: take.duration, frames: take.frames,

@@ -78,7 +78,9 @@ public final class RunDaemon {
             self.page = page
             log.notice("the rig's page: \(pageSettings.url(page.server.address))")
             if !page.server.isLoopback {
-                log.notice("the page is bound to \(page.server.bound), not a loopback address: every request needs the token of \(pageSettings.tokenPath): open the page once as /?token=TOKEN")
+                log.notice(
+                    "the page is bound to \(page.server.bound), not a loopback address: every request needs the token of \(pageSettings.tokenPath): open the page once as /?token=TOKEN"
+                )
             }
         }
         if let mqtt = profile.mqtt {
@@ -151,7 +153,7 @@ public final class RunDaemon {
                         rig.machine.nextDeadline, inputs?.nextDeadline, replay?.nextDeadline, cameraRetryAt, page?.nextDeadline,
                         network?.nextDeadline,
                     ]
-                        .compactMap { $0 }.min()
+                    .compactMap { $0 }.min()
                 },
                 afterWake: { [unowned self] in tick() })
         } catch {
@@ -333,10 +335,14 @@ public final class RunDaemon {
                 return
             }
             if loaded.mqtt != profile.mqtt || loaded.obs != profile.obs {
-                log.warning("the mqtt or obs section changed: brokers and OBS are joined at start, so this takes effect when slate run starts again")
+                log.warning(
+                    "the mqtt or obs section changed: brokers and OBS are joined at start, so this takes effect when slate run starts again"
+                )
             }
             if loaded.audio != profile.audio {
-                log.warning("the audio section changed: the sound device is opened at start, so this takes effect when slate run starts again")
+                log.warning(
+                    "the audio section changed: the sound device is opened at start, so this takes effect when slate run starts again"
+                )
             }
             profile = loaded
             recorder.settings.camera = loaded.camera

@@ -1,7 +1,7 @@
 import SlateCore
-import SlateSystem
 import SlateDevices
 import SlateMedia
+import SlateSystem
 
 /// Runs a rig's exports on a thread of their own, one after another, at a
 /// lower priority than recording, so recording never waits for one: a take can

@@ -1,8 +1,8 @@
 import Logging
 import SlateCore
-import SlateSystem
 import SlateDevices
 import SlateMedia
+import SlateSystem
 
 /// Records takes from a camera on threads of their own: a `CameraSession`
 /// owns the camera and streams its frames into the take pipeline, whose thread

@@ -1,7 +1,7 @@
 import CEvdev
 import SlateCore
-import SystemPackage
 import SlateSystem
+import SystemPackage
 
 /// An open evdev node read through libevdev, with timestamps on CLOCK_MONOTONIC.
 /// Frees the libevdev handle, any uinput clone, and closes the node on deinit.

@@ -1,6 +1,6 @@
 import CUdev
-import SystemPackage
 import SlateSystem
+import SystemPackage
 
 /// An input event node as udev knows it.
 public struct UdevInputNode: Sendable {

@@ -1,4 +1,5 @@
 import SlateSystem
+
 /// /dev/uinput, where Slate makes the clone that passes a grabbed device's
 /// other keys on; udev/70-slate.rules gives it to the slate-uinput group only.
 public enum Uinput {

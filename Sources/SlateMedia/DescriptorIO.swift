@@ -1,6 +1,6 @@
 import CAV
-import SystemPackage
 import SlateSystem
+import SystemPackage
 
 /// A libav I/O context over a file descriptor Slate opened (`avio_alloc_context`),
 /// so libav reads and writes files without ever opening one by path. It can

@@ -109,7 +109,8 @@ final class FilterGraph {
     /// (`crop@zoom`), for the frames after this (`avfilter_graph_send_command`).
     func send(_ command: String, _ argument: String, to filter: String) throws(MediaError) {
         try check(
-            avfilter_graph_send_command(graph, filter, command, argument, nil, 0, 0), "send '\(command) \(argument)' to \(filter)",
+            avfilter_graph_send_command(graph, filter, command, argument, nil, 0, 0),
+            "send '\(command) \(argument)' to \(filter)",
             path: chain)
     }
 

@@ -1,5 +1,6 @@
 import SlateCore
 import SlateSystem
+
 /// What `MediaProbe` found in a media file's sound stream.
 public struct SoundInfo: Hashable, Sendable {
     /// libav's codec name, e.g. `aac`, `opus` or `pcm_s16le`.

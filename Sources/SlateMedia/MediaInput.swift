@@ -1,6 +1,6 @@
 import CAV
-import SystemPackage
 import SlateSystem
+import SystemPackage
 
 /// A media file open for reading with libavformat: by path, or through a
 /// descriptor Slate opened in a checked folder (`DescriptorIO`).

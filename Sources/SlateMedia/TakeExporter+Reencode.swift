@@ -93,7 +93,8 @@ extension TakeExporter {
                 throw MediaError("decode the take", path: reader.path, message: "\(packets) frames read, \(frames) decoded")
             }
             reads.append(
-                Read(take: ExportPlan.Take(read: reader, duration: timeBase.microseconds(end - offset), frames: frames),
+                Read(
+                    take: ExportPlan.Take(read: reader, duration: timeBase.microseconds(end - offset), frames: frames),
                     frames: frames, error: failure))
             try sound?.end(at: end)
             offset = end

@@ -261,7 +261,8 @@ final class SoundJoin {
             if from < to {
                 let into = Int(start + lead + from - fed) * channels
                 let first = Int(from - samplesStart) * channels
-                chunk.replaceSubrange(into..<into + Int(to - from) * channels, with: samples[first..<first + Int(to - from) * channels])
+                chunk.replaceSubrange(
+                    into..<into + Int(to - from) * channels, with: samples[first..<first + Int(to - from) * channels])
             }
             let used = max(0, min(to, fed + count - start - lead) - samplesStart)
             samples.removeFirst(min(samples.count, Int(used) * channels))

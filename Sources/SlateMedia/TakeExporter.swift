@@ -136,7 +136,8 @@ public struct TakeExporter: Sendable {
                 sounds.append(try Self.sound(of: take.file, in: folder.directory))
             } catch {
                 let reason = (error as? MediaError)?.reason ?? "\(error)"
-                throw Failure(description: "cannot read the sound of take \(folder.file(take.file)): \(reason); the takes are kept")
+                throw Failure(
+                    description: "cannot read the sound of take \(folder.file(take.file)): \(reason); the takes are kept")
             }
         }
         let planned = zip(readers, zip(takes, sounds)).map { reader, take in
@@ -262,7 +263,8 @@ public struct TakeExporter: Sendable {
     /// picture, to one audio frame.
     private static func verify(_ sound: SoundJoin, in result: MediaInfo) throws(Failure) {
         guard let info = result.sound else {
-            throw Failure(description: "the joined file has no sound, where the takes' sound was \(sound.method); the takes are kept")
+            throw Failure(
+                description: "the joined file has no sound, where the takes' sound was \(sound.method); the takes are kept")
         }
         let format = sound.parameters.format
         if let mismatch = ExportPlan.soundMismatch(sound.spans, format: format, tolerance: sound.tolerance) {
@@ -317,7 +319,8 @@ public struct TakeExporter: Sendable {
                 if copied % 30 == 0 { progress(copied) }
             }
             reads.append(
-                Read(take: ExportPlan.Take(read: reader, duration: timeBase.microseconds(end - offset), frames: frames),
+                Read(
+                    take: ExportPlan.Take(read: reader, duration: timeBase.microseconds(end - offset), frames: frames),
                     frames: frames, error: failure))
             try sound?.end(at: end)
             offset = end

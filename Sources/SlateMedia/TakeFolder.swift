@@ -1,6 +1,6 @@
 import SlateCore
-import SystemPackage
 import SlateSystem
+import SystemPackage
 
 /// A rig's work folder: the take files, their thumbnails and `takes.json`,
 /// opened once and checked (`Folder`), every file created relative to it.
@@ -78,7 +78,7 @@ public struct TakeFolder: Sendable {
         }
         do {
             try write()
-        } catch where error.errno == .noSpace {
+        } catch  where error.errno == .noSpace {
             guard case .success = Syscall.unlink(Self.reserveName, in: directory.fd) else { throw error }
             try write()
         }
@@ -92,7 +92,7 @@ public struct TakeFolder: Sendable {
         let fd: FileDescriptor
         do {
             fd = try directory.create(Self.reserveName, mode: 0o600)
-        } catch where error.errno == .fileExists {
+        } catch  where error.errno == .fileExists {
             return
         }
         defer { try? fd.close() }

@@ -1,6 +1,6 @@
 import SlateCore
-import Synchronization
 import SlateSystem
+import Synchronization
 
 /// A work folder's takes as this process keeps them: one manifest in memory,
 /// shared by the thread that records takes and the one that exports them,

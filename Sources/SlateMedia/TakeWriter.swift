@@ -1,7 +1,7 @@
 import CAV
 import SlateCore
-import SystemPackage
 import SlateSystem
+import SystemPackage
 
 /// Writes one take as a fragmented MP4 (`frag_keyframe+empty_moov+default_base_moof`),
 /// or QuickTime when the path ends in `.mov` (for MJPEG): a new fragment starts at

@@ -54,7 +54,9 @@ public final class VideoEncoder {
                 self.preset = preset
                 self.fps = fps
                 let extradata =
-                    context.pointee.extradata.map { Array(UnsafeBufferPointer(start: $0, count: Int(context.pointee.extradata_size))) }
+                    context.pointee.extradata.map {
+                        Array(UnsafeBufferPointer(start: $0, count: Int(context.pointee.extradata_size)))
+                    }
                     ?? []
                 parameters = VideoStreamParameters(
                     codec: String(cString: avcodec_get_name(context.pointee.codec_id)), width: width, height: height,
@@ -154,9 +156,14 @@ public final class VideoEncoder {
         }
         guard !flushed else { throw MediaError("encode a frame", path: codecName, message: "the encoder was flushed") }
         try check(av_frame_make_writable(avFrame), "make the frame writable", path: codecName)
-        VideoEncoder.copy(frame.y, rowBytes: frame.width, rows: frame.height, to: avFrame.pointee.data.0, stride: avFrame.pointee.linesize.0)
-        VideoEncoder.copy(frame.u, rowBytes: frame.chromaWidth, rows: frame.chromaHeight, to: avFrame.pointee.data.1, stride: avFrame.pointee.linesize.1)
-        VideoEncoder.copy(frame.v, rowBytes: frame.chromaWidth, rows: frame.chromaHeight, to: avFrame.pointee.data.2, stride: avFrame.pointee.linesize.2)
+        VideoEncoder.copy(
+            frame.y, rowBytes: frame.width, rows: frame.height, to: avFrame.pointee.data.0, stride: avFrame.pointee.linesize.0)
+        VideoEncoder.copy(
+            frame.u, rowBytes: frame.chromaWidth, rows: frame.chromaHeight, to: avFrame.pointee.data.1,
+            stride: avFrame.pointee.linesize.1)
+        VideoEncoder.copy(
+            frame.v, rowBytes: frame.chromaWidth, rows: frame.chromaHeight, to: avFrame.pointee.data.2,
+            stride: avFrame.pointee.linesize.2)
         avFrame.pointee.pts = pts
         avFrame.pointee.pict_type = keyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
         // Encoders may start threads on their first frames too.

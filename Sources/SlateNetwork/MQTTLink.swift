@@ -140,7 +140,9 @@ public final class MQTTLink: Sendable {
         }
         mosquitto_disconnect_callback_set(handle) { _, object, code in
             guard let client = object.map({ Unmanaged<Client>.fromOpaque($0).takeUnretainedValue() }),
-                !client.refused.withLock({ refused in defer { refused = false }; return refused })
+                !client.refused.withLock({ refused in
+                    defer { refused = false }; return refused
+                })
             else { return }
             client.onEvent(.disconnected(code == 0 ? "disconnected" : String(cString: mosquitto_strerror(code))))
         }
@@ -152,11 +154,13 @@ public final class MQTTLink: Sendable {
                 client.onEvent(.oversized(topic: String(cString: message.topic), bytes: Int(message.payloadlen)))
                 return
             }
-            let payload = message.payload.map {
-                Array(UnsafeRawBufferPointer(start: $0, count: Int(message.payloadlen)))
-            } ?? []
+            let payload =
+                message.payload.map {
+                    Array(UnsafeRawBufferPointer(start: $0, count: Int(message.payloadlen)))
+                } ?? []
             client.onEvent(
-                .message(Message(topic: String(cString: message.topic), payload: payload, qos: message.qos, retain: message.retain)))
+                .message(
+                    Message(topic: String(cString: message.topic), payload: payload, qos: message.qos, retain: message.retain)))
         }
     }
 
@@ -214,7 +218,11 @@ public final class MQTTLink: Sendable {
     /// the lock, so a callback that publishes cannot hold it up.
     @discardableResult
     private static func end(_ client: Client, sayingGoodbye: Bool) -> Bool {
-        guard let handle = client.handle.withLock({ handle in defer { handle = nil }; return handle }) else { return false }
+        guard
+            let handle = client.handle.withLock({ handle in
+                defer { handle = nil }; return handle
+            })
+        else { return false }
         if sayingGoodbye { mosquitto_disconnect(handle) }
         mosquitto_loop_stop(handle, !sayingGoodbye)
         mosquitto_destroy(handle)

@@ -19,7 +19,8 @@ public enum FileReading {
         guard let status, status.type == .regular else {
             throw OperationError(
                 "read",
-                cause: SystemCallError("read", subject: path, errno: status?.type == .directory ? .isDirectory : .invalidArgument),
+                cause: SystemCallError(
+                    "read", subject: path, errno: status?.type == .directory ? .isDirectory : .invalidArgument),
                 note: "only a regular file is read, not a FIFO or a device")
         }
         return try read(fd, status: status, path: path, limit: limit)
@@ -58,11 +59,13 @@ public enum FileReading {
 
     /// `65536 bytes`, `1 MiB`: a budget as the docs state it.
     public static func sizeText(_ bytes: Int) -> String {
-        bytes >= 1 << 20 && bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : bytes >= 1024 && bytes % 1024 == 0 ? "\(bytes >> 10) KiB" : "\(bytes) bytes"
+        bytes >= 1 << 20 && bytes % (1 << 20) == 0
+            ? "\(bytes >> 20) MiB" : bytes >= 1024 && bytes % 1024 == 0 ? "\(bytes >> 10) KiB" : "\(bytes) bytes"
     }
 
     private static func tooLarge(_ path: String, limit: Int) -> OperationError {
         OperationError(
-            "read", cause: SystemCallError("read", subject: path, errno: .fileTooLarge), note: "at most \(sizeText(limit)) is read")
+            "read", cause: SystemCallError("read", subject: path, errno: .fileTooLarge),
+            note: "at most \(sizeText(limit)) is read")
     }
 }

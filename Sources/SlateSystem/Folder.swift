@@ -111,7 +111,7 @@ public final class Folder: Sendable {
             let name = prefix + Self.randomName()
             do {
                 return (name, try create(name, mode: mode))
-            } catch where error.errno == .fileExists {
+            } catch  where error.errno == .fileExists {
                 continue
             }
         }

@@ -16,10 +16,12 @@ public enum ProcessLauncher {
             throw OperationError("run an empty command", cause: SystemCallError("posix_spawnp", errno: .invalidArgument))
         }
         let names = replacing.union(extra.map(\.0))
-        let environment = extra.map { "\($0.0)=\($0.1)" } + currentEnvironment().filter { line in
-            guard let equals = line.firstIndex(of: "=") else { return false }
-            return !names.contains(String(line[..<equals]))
-        }
+        let environment =
+            extra.map { "\($0.0)=\($0.1)" }
+            + currentEnvironment().filter { line in
+                guard let equals = line.firstIndex(of: "=") else { return false }
+                return !names.contains(String(line[..<equals]))
+            }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

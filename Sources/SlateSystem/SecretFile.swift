@@ -41,7 +41,7 @@ public enum SecretFile {
                 defer { try? fd.close() }
                 try FileWriting.writeAll(Array((make() + "\n").utf8), to: fd, path: path)
                 try folder.sync()
-            } catch where error.errno == .fileExists {
+            } catch  where error.errno == .fileExists {
                 // Made meanwhile by another Slate: read it.
             } catch {
                 throw .system(error)

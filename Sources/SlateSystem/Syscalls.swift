@@ -183,7 +183,9 @@ package enum Syscall {
     /// `poll` of each descriptor for its events within `timeout` milliseconds
     /// (-1: no limit): the events found on each, in order; none on any when a
     /// signal interrupted the wait or the time passed.
-    package static func pollEvents(_ entries: [(fd: FileDescriptor, events: PollEvents)], timeout: Int32) -> Result<[PollEvents], Errno> {
+    package static func pollEvents(_ entries: [(fd: FileDescriptor, events: PollEvents)], timeout: Int32) -> Result<
+        [PollEvents], Errno
+    > {
         var polled = entries.map { pollfd(fd: $0.fd.rawValue, events: $0.events.rawValue, revents: 0) }
         return waitOrErrno({ poll(&polled, nfds_t(polled.count), timeout) }, interrupted: 0).map { ready in
             polled.map { ready > 0 ? PollEvents(rawValue: $0.revents) : [] }
@@ -225,7 +227,9 @@ package enum Syscall {
     }
 
     /// `VIDIOC_QUERYMENU`: a menu entry's name and value.
-    package static func v4l2QueryMenu(_ fd: FileDescriptor, _ id: UInt32, index: UInt32) -> Result<(name: String, value: Int64), Errno> {
+    package static func v4l2QueryMenu(_ fd: FileDescriptor, _ id: UInt32, index: UInt32) -> Result<
+        (name: String, value: Int64), Errno
+    > {
         var name = [CChar](repeating: 0, count: 32)
         var value: Int64 = 0
         return valueOrErrno { slate_v4l2_querymenu(fd.rawValue, id, index, &name, &value) }.map { _ in
@@ -251,7 +255,8 @@ package enum Syscall {
     }
 
     /// `v4l2_mmap` of a capture buffer, shared and writable.
-    package static func v4l2Map(_ fd: FileDescriptor, length: Int, offset: Int64) -> Result<UnsafeMutableRawBufferPointer, Errno> {
+    package static func v4l2Map(_ fd: FileDescriptor, length: Int, offset: Int64) -> Result<UnsafeMutableRawBufferPointer, Errno>
+    {
         guard let pointer = v4l2_mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd.rawValue, offset),
             pointer != MAP_FAILED
         else { return .failure(Errno(rawValue: Glibc.errno)) }

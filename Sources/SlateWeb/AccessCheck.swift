@@ -12,11 +12,13 @@ struct AccessCheck<Context: RequestContext>: RouterMiddleware {
     /// The page's bound address: reads need the token too unless it is loopback.
     let address: BoundAddress
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
+    {
         let bearer = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
         if request.method != .get && request.method != .head {
             guard let bearer, Self.same(bearer, token) else {
-                return Self.refusal(bearer == nil ? "this request needs the header Authorization: Bearer TOKEN" : "the token is wrong")
+                return Self.refusal(
+                    bearer == nil ? "this request needs the header Authorization: Bearer TOKEN" : "the token is wrong")
             }
             return try await next(request, context)
         }
@@ -30,7 +32,8 @@ struct AccessCheck<Context: RequestContext>: RouterMiddleware {
             response.headers[.setCookie] = "\(Self.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict"
             return response
         }
-        return Self.refusal("this address needs the token: open the page once as /?token=TOKEN, or send Authorization: Bearer TOKEN")
+        return Self.refusal(
+            "this address needs the token: open the page once as /?token=TOKEN, or send Authorization: Bearer TOKEN")
     }
 
     /// Compares in a time that does not depend on where the texts differ.

@@ -170,7 +170,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case .elsewhere(let reason): return (.misdirectedRequest, reason)
         }
         if let declared = head.headers["Content-Length"].first.flatMap({ Int($0) }), declared > bodyLimit {
-            return (.payloadTooLarge, "the body is over \(bodyLimit) bytes (Content-Length: \(declared)); no request of the page sends more")
+            return (
+                .payloadTooLarge,
+                "the body is over \(bodyLimit) bytes (Content-Length: \(declared)); no request of the page sends more"
+            )
         }
         return nil
     }
@@ -235,7 +238,9 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case .head:
             end(context, .requestTimeout, "the request's head did not arrive within \(Self.text(budgets.head))", linger: false)
         case .body where !responding && unanswered == 1:
-            end(context, .requestTimeout, "the request's body did not arrive within \(Self.text(budgets.body)) of its head", linger: false)
+            end(
+                context, .requestTimeout, "the request's body did not arrive within \(Self.text(budgets.body)) of its head",
+                linger: false)
         case .body:
             ending = true
             context.close(promise: nil)
@@ -269,6 +274,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// "10 s", "500 ms".
     private static func text(_ duration: Duration) -> String {
         let milliseconds = duration / .milliseconds(1)
-        return milliseconds.truncatingRemainder(dividingBy: 1000) == 0 ? "\(Int(milliseconds / 1000)) s" : "\(Int(milliseconds)) ms"
+        return milliseconds.truncatingRemainder(dividingBy: 1000) == 0
+            ? "\(Int(milliseconds / 1000)) s" : "\(Int(milliseconds)) ms"
     }
 }

@@ -44,7 +44,8 @@ struct HostRule: Sendable {
     func check(_ fields: [String], http11: Bool, local: SocketAddress?) -> Verdict {
         guard fields.count <= 1 else { return .malformed("the request has \(fields.count) Host fields; send one") }
         guard let field = fields.first else {
-            return http11 ? .malformed("an HTTP/1.1 request names the host it asks: send Host: \(page.dropFirst(7).dropLast())") : .ours
+            return http11
+                ? .malformed("an HTTP/1.1 request names the host it asks: send Host: \(page.dropFirst(7).dropLast())") : .ours
         }
         guard let (host, port) = Self.split(field) else {
             return .malformed("the Host field '\(field.prefix(100))' is not HOST[:PORT]")
@@ -57,7 +58,8 @@ struct HostRule: Sendable {
             return .ours
         }
         return .elsewhere(
-            "this page does not answer to the host '\(host.prefix(100))', which may be another site's name for this machine (DNS rebinding): open \(page), or add the name to the profile's http.hosts")
+            "this page does not answer to the host '\(host.prefix(100))', which may be another site's name for this machine (DNS rebinding): open \(page), or add the name to the profile's http.hosts"
+        )
     }
 
     /// A Host field's host (lowercase, a name's final dot dropped, an IPv6
@@ -96,7 +98,9 @@ struct HostRule: Sendable {
     /// dual-stack socket's) as IPv4.
     static func text(of address: SocketAddress) -> String? {
         guard let text = address.ipAddress else { return nil }
-        if text.hasPrefix("::ffff:"), text.contains("."), (try? SocketAddress(ipAddress: String(text.dropFirst(7)), port: 0)) != nil {
+        if text.hasPrefix("::ffff:"), text.contains("."),
+            (try? SocketAddress(ipAddress: String(text.dropFirst(7)), port: 0)) != nil
+        {
             return String(text.dropFirst(7))
         }
         return text

@@ -8,7 +8,8 @@ struct RequestLimits<Context: RequestContext>: RouterMiddleware {
     static var targetLimit: Int { 4096 }
     static var headerLimit: Int { 16384 }
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
+    {
         if request.uri.string.utf8.count > Self.targetLimit {
             return JSONResponse.error("the request's target is over \(Self.targetLimit) bytes", status: .uriTooLong)
         }

@@ -26,7 +26,9 @@ struct RigRoutes: Sendable {
         router.get("/status.json") { _, _ in self.status() }
         router.get("/prompter") { _, _ in self.file("prompter.html") }
         router.get("/prompter/script.json") { _, _ in
-            guard let script = self.board.script else { return JSONResponse.error("the profile has no prompter", status: .notFound) }
+            guard let script = self.board.script else {
+                return JSONResponse.error("the profile has no prompter", status: .notFound)
+            }
             return JSONResponse.raw(script)
         }
         router.get("/events") { _, _ in self.events() }

@@ -4,8 +4,8 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import NIOPosix
-import SlateCore
 import ServiceLifecycle
+import SlateCore
 import SlateSystem
 import Synchronization
 

@@ -38,12 +38,16 @@ func runEncodeBench(_ arguments: [String]) {
         var options = ["-preset", preset, "-tune", "zerolatency", "-g", "\(fps)", "-bf", "0"]
         if encoderName == "libx265" { options += ["-x265-params", "log-level=error"] }
         let ffmpeg = timeFFmpeg(
-            ["-v", "error", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(width)x\(height)", "-r", "\(fps)", "-i", raw.path,
-             "-c:v", encoderName] + options + ["-f", "null", "-"], frames: count)
+            [
+                "-v", "error", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(width)x\(height)", "-r", "\(fps)", "-i",
+                raw.path,
+                "-c:v", encoderName,
+            ] + options + ["-f", "null", "-"], frames: count)
         let ratio = ffmpeg.map { String(format: "%.2f", slate / $0) } ?? "n/a"
         print(
             "  \(encoderName) (\(preset), zerolatency): slate \(Int(slate.rounded())) fps (\(packets) packets), "
-                + "ffmpeg \(ffmpeg.map { String(Int($0.rounded())) } ?? "not installed") fps, ratio \(ratio) (goal: at least 1.0)")
+                + "ffmpeg \(ffmpeg.map { String(Int($0.rounded())) } ?? "not installed") fps, ratio \(ratio) (goal: at least 1.0)"
+        )
     }
 }
 

@@ -31,7 +31,9 @@ func runExportBench(_ arguments: [String]) {
             for packet in encoder.flush() { try writer.write(packet) }
             try writer.finish()
             manifest.takes.append(
-                TakeManifest.Take(id: "\(take)", file: name, thumbnail: nil, started: 0, frames: framesPerTake, codec: "h264", recording: false))
+                TakeManifest.Take(
+                    id: "\(take)", file: name, thumbnail: nil, started: 0, frames: framesPerTake, codec: "h264", recording: false)
+            )
             list += "file '\(folder.file(name))'\n"
             _ = try Data(contentsOf: URL(fileURLWithPath: folder.file(name)))
         }
@@ -41,7 +43,9 @@ func runExportBench(_ arguments: [String]) {
         return print("export bench: \(error)")
     }
     print("joining \(count) takes of \(framesPerTake) frames (\(width)x\(height) H.264) by stream copy:")
-    let ffmpeg = ffmpegSeconds(["-v", "error", "-f", "concat", "-safe", "0", "-i", root + "/list.txt", "-c", "copy", "-y", root + "/ffmpeg.mp4"])
+    let ffmpeg = ffmpegSeconds([
+        "-v", "error", "-f", "concat", "-safe", "0", "-i", root + "/list.txt", "-c", "copy", "-y", root + "/ffmpeg.mp4",
+    ])
     let start = MonotonicClock.nanoseconds()
     do {
         let outcome = try TakeExporter(ledger: try TakeLedger(folder: folder), outputFolder: root + "/out").export(at: 0)

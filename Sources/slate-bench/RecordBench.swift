@@ -21,14 +21,17 @@ func runRecordBench(_ arguments: [String]) {
     var met = true
     var cpu: [Bool: Double] = [:]
     for sound in [false, true] {
-        print("recording the test pattern at \(size), \(fps) fps for \(seconds) s with slate record"
-            + (sound ? ", with stereo sound (testtone, AAC):" : ", picture only:"))
+        print(
+            "recording the test pattern at \(size), \(fps) fps for \(seconds) s with slate record"
+                + (sound ? ", with stereo sound (testtone, AAC):" : ", picture only:"))
         let audio = sound ? ["--audio", "testtone", "--audio-channels", "2"] : []
         guard
             let run = runMeasured(
                 slate.path,
-                ["record", "--camera", "testpattern", "--size", size, "--fps", "\(fps)", "--seconds", "\(seconds)",
-                 "--work", work + (sound ? "/sound" : "/picture"), "--json"] + audio)
+                [
+                    "record", "--camera", "testpattern", "--size", size, "--fps", "\(fps)", "--seconds", "\(seconds)",
+                    "--work", work + (sound ? "/sound" : "/picture"), "--json",
+                ] + audio)
         else { return print("  cannot run \(slate.path)") }
         guard run.status == 0,
             let take = try? JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any],
@@ -43,14 +46,19 @@ func runRecordBench(_ arguments: [String]) {
             print("  sound \(summary["duration"] ?? "?") s, \(summary["overruns"] ?? "?") overruns")
         }
         print(String(format: "  peak RSS %.1f MB (goal: below 150 MB)", megabytes))
-        print(String(format: "  peak RSS of any process it ran (the encoder speed probes) %.1f MB", Double(run.treeMaxRSSKilobytes) / 1024))
+        print(
+            String(
+                format: "  peak RSS of any process it ran (the encoder speed probes) %.1f MB",
+                Double(run.treeMaxRSSKilobytes) / 1024))
         print(String(format: "  CPU time %.3f s per second of take", run.cpuSeconds / Double(seconds)))
         print("  dropped \(dropped) reported, \(missing) missing (goal: 0; one frame of start and stop rounding is allowed)")
         met = met && megabytes < 150 && dropped == 0 && missing <= 1 && (!sound || take["sound"] != nil)
     }
     if let picture = cpu[false], let sound = cpu[true] {
-        print(String(format: "  sound costs %.3f s of CPU per second of take (%+.1f%%)", sound - picture,
-                     picture > 0 ? (sound - picture) / picture * 100 : 0))
+        print(
+            String(
+                format: "  sound costs %.3f s of CPU per second of take (%+.1f%%)", sound - picture,
+                picture > 0 ? (sound - picture) / picture * 100 : 0))
     }
     print(met ? "goals met" : "GOALS MISSED")
 
@@ -58,13 +66,17 @@ func runRecordBench(_ arguments: [String]) {
     if let ffmpeg = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first(where: FileManager.default.isExecutableFile),
         let run = runMeasured(
             ffmpeg,
-            ["-v", "error", "-re", "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=\(fps)", "-t", "\(reference)",
-             "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-g", "\(fps)", "-bf", "0",
-             "-movflags", "frag_keyframe+empty_moov", "-y", work + "/ffmpeg.mp4"]),
+            [
+                "-v", "error", "-re", "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=\(fps)", "-t", "\(reference)",
+                "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-g", "\(fps)", "-bf", "0",
+                "-movflags", "frag_keyframe+empty_moov", "-y", work + "/ffmpeg.mp4",
+            ]),
         run.status == 0
     {
-        print(String(format: "  reference: ffmpeg (libx264 ultrafast, zerolatency) live for %d s, peak RSS %.1f MB",
-                     reference, Double(run.maxRSSKilobytes) / 1024))
+        print(
+            String(
+                format: "  reference: ffmpeg (libx264 ultrafast, zerolatency) live for %d s, peak RSS %.1f MB",
+                reference, Double(run.maxRSSKilobytes) / 1024))
     }
 }
 

@@ -53,9 +53,12 @@ func makeRecording(events: Int) -> String {
     var written = 0
     func frame(_ entries: [(UInt16, UInt16, Int32)], after gap: Int64) {
         micros += gap
-        let stamp = "\(micros / 1_000_000).\(String(repeating: "0", count: 6 - String(micros % 1_000_000).count))\(micros % 1_000_000)"
+        let stamp =
+            "\(micros / 1_000_000).\(String(repeating: "0", count: 6 - String(micros % 1_000_000).count))\(micros % 1_000_000)"
         for (type, code, value) in entries + [(0, 0, 0)] {
-            let hex = { (v: UInt16) in let s = String(v, radix: 16); return String(repeating: "0", count: 4 - s.count) + s }
+            let hex = { (v: UInt16) in
+                let s = String(v, radix: 16); return String(repeating: "0", count: 4 - s.count) + s
+            }
             lines.append("E: \(stamp) \(hex(type)) \(hex(code)) \(value)")
             written += 1
         }
@@ -109,10 +112,14 @@ do { profile = try ProfileLoader.load(profileText, file: "bench.yaml").get() } c
 let text = makeRecording(events: eventCount)
 var start = MonotonicClock.nanoseconds()
 let recording: InputRecording
-do { recording = try InputRecording.parse(utf8: Array(text.utf8), file: "bench.evemu") } catch { fatalError("the bench recording: \(error)") }
+do { recording = try InputRecording.parse(utf8: Array(text.utf8), file: "bench.evemu") } catch {
+    fatalError("the bench recording: \(error)")
+}
 let parseTime = seconds(MonotonicClock.nanoseconds() - start)
 let events = recording.devices[0].events
-print("recording: \(events.count) events, \(text.utf8.count / 1_000_000) MB of evemu text, parsed in \(String(format: "%.3f", parseTime)) s")
+print(
+    "recording: \(events.count) events, \(text.utf8.count / 1_000_000) MB of evemu text, parsed in \(String(format: "%.3f", parseTime)) s"
+)
 
 /// One pass of every event through a fresh rig; returns (wall ns, cpu s, reports).
 func run(timed: Bool, latencies: inout [UInt32]) -> (UInt64, Double, Int) {
@@ -159,7 +166,11 @@ let clockCost: UInt64 = {
 func percentile(_ p: Double, of sorted: [UInt32]) -> UInt32 { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
 
 let rate = Double(events.count) / seconds(best.0)
-print("engine: \(events.count) events in \(String(format: "%.3f", seconds(best.0))) s (best of 5, cpu \(String(format: "%.3f", best.1)) s), \(best.2) reports")
+print(
+    "engine: \(events.count) events in \(String(format: "%.3f", seconds(best.0))) s (best of 5, cpu \(String(format: "%.3f", best.1)) s), \(best.2) reports"
+)
 print(String(format: "events per second: %.2f million (target: at least 2 million on one core)", rate / 1e6))
-print("time per event: median \(percentile(0.5, of: latencies)) ns, p99 \(percentile(0.99, of: latencies)) ns, p99.9 \(percentile(0.999, of: latencies)) ns, max \(latencies.last!) ns (clock read costs ~\(clockCost) ns, included)")
+print(
+    "time per event: median \(percentile(0.5, of: latencies)) ns, p99 \(percentile(0.99, of: latencies)) ns, p99.9 \(percentile(0.999, of: latencies)) ns, max \(latencies.last!) ns (clock read costs ~\(clockCost) ns, included)"
+)
 print(rate >= 2_000_000 ? "target met" : "TARGET MISSED")

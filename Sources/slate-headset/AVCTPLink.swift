@@ -23,7 +23,7 @@ final class AVCTPLink {
             do {
                 fd = try Self.channel(from: adapter, to: rig, psm: Self.controlPSM)
                 return
-            } catch where error.code == ECONNREFUSED && attempt < Self.attempts {
+            } catch  where error.code == ECONNREFUSED && attempt < Self.attempts {
                 attempt += 1
                 var pause = timespec(tv_sec: 0, tv_nsec: 200_000_000)
                 nanosleep(&pause, nil)
@@ -75,7 +75,8 @@ final class AVCTPLink {
     func send(_ operation: UInt8, released: Bool) throws(HeadsetError) -> String? {
         label = (label + 1) & 0x0F
         let packet = PassThrough.command(operation, released: released, label: label)
-        guard packet.withUnsafeBytes({ CBluetooth.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == packet.count else {
+        guard packet.withUnsafeBytes({ CBluetooth.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == packet.count
+        else {
             throw HeadsetError("send a PASS THROUGH command", errno: slate_headset_errno())
         }
         var deadline = Self.answerTimeout

@@ -36,8 +36,11 @@ final class Headset {
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
-    private func say(_ event: String, _ operation: String? = nil, answer: String? = nil, message: String? = nil, at t: Double? = nil) {
-        let said = Said(t: ((t ?? Self.now()) * 1e6).rounded() / 1e6, event: event, operation: operation, answer: answer, message: message)
+    private func say(
+        _ event: String, _ operation: String? = nil, answer: String? = nil, message: String? = nil, at t: Double? = nil
+    ) {
+        let said = Said(
+            t: ((t ?? Self.now()) * 1e6).rounded() / 1e6, event: event, operation: operation, answer: answer, message: message)
         guard var line = try? encoder.encode(said) else { return }
         line.append(0x0A)
         _ = line.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }

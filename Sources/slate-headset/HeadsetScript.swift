@@ -37,7 +37,8 @@ enum HeadsetStep: Equatable {
             guard index < arguments.count else { throw HeadsetScriptError("\(verb) needs an operation such as PLAY") }
             let name = arguments[index].uppercased()
             guard PassThrough.operations[name] != nil else {
-                throw HeadsetScriptError("unknown operation '\(arguments[index])' (\(PassThrough.operations.keys.sorted().joined(separator: ", ")))")
+                throw HeadsetScriptError(
+                    "unknown operation '\(arguments[index])' (\(PassThrough.operations.keys.sorted().joined(separator: ", ")))")
             }
             return name
         }
@@ -65,7 +66,9 @@ enum HeadsetStep: Equatable {
         case "wait": (step, count) = (.wait(try duration(0)), 1)
         default: throw HeadsetScriptError("unknown step '\(verb)'")
         }
-        guard arguments.count == count else { throw HeadsetScriptError("\(verb) takes \(count) argument\(count == 1 ? "" : "s")") }
+        guard arguments.count == count else {
+            throw HeadsetScriptError("\(verb) takes \(count) argument\(count == 1 ? "" : "s")")
+        }
         return step
     }
 

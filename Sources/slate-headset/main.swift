@@ -41,7 +41,9 @@ struct SlateHeadset: ParsableCommand {
         }
         let input: UnsafeMutablePointer<FILE>
         if let script {
-            guard let file = fopen(script, "r") else { throw ValidationError("\(script): \(String(cString: strerror(slate_headset_errno())))") }
+            guard let file = fopen(script, "r") else {
+                throw ValidationError("\(script): \(String(cString: strerror(slate_headset_errno())))")
+            }
             input = file
         } else {
             guard let standardInput = fdopen(STDIN_FILENO, "r") else { throw ValidationError("standard input cannot be read") }

@@ -28,7 +28,9 @@ struct Audio: ParsableCommand {
             present) or goes away.
             """)
 
-    @Option(help: ArgumentHelp("Show this capture device's level, e.g. hw:CARD=Loopback,DEV=1, plughw:1,0 or default.", valueName: "device"))
+    @Option(
+        help: ArgumentHelp(
+            "Show this capture device's level, e.g. hw:CARD=Loopback,DEV=1, plughw:1,0 or default.", valueName: "device"))
     var meter: String?
 
     @Option(help: "With --meter: frames per second.")
@@ -44,7 +46,8 @@ struct Audio: ParsableCommand {
     var json = false
 
     @Flag(
-        help: "With --meter: one JSON line per block read (time, position, frames, silence filled in, frames waiting) instead of levels."
+        help:
+            "With --meter: one JSON line per block read (time, position, frames, silence filled in, frames waiting) instead of levels."
     )
     var blocks = false
 
@@ -55,10 +58,14 @@ struct Audio: ParsableCommand {
 
     func validate() throws {
         if meter == nil {
-            let given = [(rate != 48000, "--rate"), (channels != 2, "--channels"), (seconds != nil, "--seconds"), (blocks, "--blocks")]
+            let given = [
+                (rate != 48000, "--rate"), (channels != 2, "--channels"), (seconds != nil, "--seconds"), (blocks, "--blocks"),
+            ]
             if let option = given.first(where: \.0) { throw ValidationError("\(option.1) goes with --meter DEVICE") }
         }
-        guard (1...768_000).contains(rate) else { throw ValidationError("--rate must be 1 to 768000 frames per second, not \(rate)") }
+        guard (1...768_000).contains(rate) else {
+            throw ValidationError("--rate must be 1 to 768000 frames per second, not \(rate)")
+        }
         guard (1...64).contains(channels) else { throw ValidationError("--channels must be 1 to 64, not \(channels)") }
         if let seconds, !(seconds > 0 && seconds <= 86400) {
             throw ValidationError("--seconds must be more than 0 and at most 86400, not \(seconds)")

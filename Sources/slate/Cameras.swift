@@ -150,13 +150,16 @@ struct Cameras: ParsableCommand {
             }
             line += ")"
             if let value = control.value { line += " = \(value)" }
-            if !control.menu.isEmpty { line += " [" + control.menu.map { "\($0.index): \($0.name)" }.joined(separator: ", ") + "]" }
+            if !control.menu.isEmpty {
+                line += " [" + control.menu.map { "\($0.index): \($0.name)" }.joined(separator: ", ") + "]"
+            }
             lines.append(line)
         }
         for (fps, outcome) in outcomes {
             if let choice = outcome.choice {
                 lines.append(
-                    "    \(fps) fps: \(choice.mode.description) at \(choice.interval) (\(choice.interval.fpsText) fps): \(outcome.reason)")
+                    "    \(fps) fps: \(choice.mode.description) at \(choice.interval) (\(choice.interval.fpsText) fps): \(outcome.reason)"
+                )
             } else {
                 lines.append("    \(fps) fps: nothing usable: \(outcome.reason)")
             }
@@ -194,7 +197,8 @@ struct Cameras: ParsableCommand {
                     }
                     let kept = try camera.set(control.id, setting.value)
                     if !json {
-                        OutputStream.writeError("slate cameras: \(path): set \(control.name) to \(setting.value), the driver kept \(kept)")
+                        OutputStream.writeError(
+                            "slate cameras: \(path): set \(control.name) to \(setting.value), the driver kept \(kept)")
                     }
                 }
             }

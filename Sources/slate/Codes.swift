@@ -23,7 +23,8 @@ struct Codes: ParsableCommand {
             var message = "slate codes: no event code name starts with '\(prefix.uppercased())'"
             let containing = EventCodes.names(containing: prefix)
             if !containing.isEmpty {
-                message += "; names containing it: " + containing.prefix(12).map(\.name).joined(separator: ", ")
+                message +=
+                    "; names containing it: " + containing.prefix(12).map(\.name).joined(separator: ", ")
                     + (containing.count > 12 ? ", …" : "")
             }
             OutputStream.writeError(message)

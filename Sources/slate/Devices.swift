@@ -97,7 +97,8 @@ struct Devices: ParsableCommand {
     static func text(_ entry: Entry, _ binding: Binding?, siblings: Int) -> [String] {
         let device = entry.identity
         var lines = ["\(entry.node.devnode)  \(device.name)"]
-        var details = "    \(Bus.name(of: device.bus)) \(Hex.id(device.vendor)):\(Hex.id(device.product)) version \(Hex.id(device.version))"
+        var details =
+            "    \(Bus.name(of: device.bus)) \(Hex.id(device.vendor)):\(Hex.id(device.product)) version \(Hex.id(device.version))"
         if !device.phys.isEmpty { details += ", phys \(device.phys)" }
         details += ", \(device.codes.count) codes"
         if siblings > 1 { details += ", one of \(siblings) nodes of this device" }
@@ -120,7 +121,8 @@ struct Devices: ParsableCommand {
             DeviceLine.ProfileMatch(
                 input: binding.matches.first(where: \.matches)?.input,
                 mismatches: Dictionary(
-                    binding.matches.filter { !$0.matches }.map { ($0.input, $0.reasons) }, uniquingKeysWith: { first, _ in first }),
+                    binding.matches.filter { !$0.matches }.map { ($0.input, $0.reasons) }, uniquingKeysWith: { first, _ in first }
+                ),
                 clone: binding.clone, warning: binding.warning)
         }
         return JSONLine.encode(

@@ -103,7 +103,8 @@ struct Record: ParsableCommand {
                 if let early { OutputStream.writeError("slate record: \(early)") }
             case .failed(let message), .startFailed(let message): OutputStream.writeError("slate record: \(message)")
             case .sourceLost(let message): OutputStream.writeError("slate record: the camera was lost: \(message)")
-            case .opened, .deleted, .deleteFailed, .cameraOpened, .cameraSwitchFailed, .cameraOpenFailed, .cameraClosed, .controls,
+            case .opened, .deleted, .deleteFailed, .cameraOpened, .cameraSwitchFailed, .cameraOpenFailed, .cameraClosed,
+                .controls,
                 .controlSet, .controlFailed, .settingsApplied, .presetSaved, .presetFailed:
                 break
             }

@@ -3,8 +3,8 @@ import SlateCore
 import SlateDaemon
 import SlateDevices
 import SlateMedia
-import SystemPackage
 import SlateSystem
+import SystemPackage
 
 /// `slate record-input`: an evemu recording of one device, for `slate replay`.
 struct RecordInput: ParsableCommand {

@@ -100,7 +100,9 @@ struct RecordPattern: ParsableCommand {
             try writer.finish()
             let info = try MediaProbe.probe(name, in: folder)
             let duration = Instant(microseconds: info.durationMicroseconds).seconds(since: Instant(microseconds: 0), decimals: 3)
-            if let stoppedBy { output.writeLine("stopped by \(stoppedBy == Signal.interrupt ? "SIGINT" : "SIGTERM") after \(next) frames") }
+            if let stoppedBy {
+                output.writeLine("stopped by \(stoppedBy == Signal.interrupt ? "SIGINT" : "SIGTERM") after \(next) frames")
+            }
             output.writeLine(
                 "wrote \(self.output): \(info.codec) \(info.width)x\(info.height), \(info.frameCount) frames, \(duration) s, \(info.keyframeCount) keyframes"
             )

@@ -81,7 +81,8 @@ struct ReplayCommand: ParsableCommand {
         } catch {
             var message = "\(recording): error: \(error)"
             if parsed.devices.contains(where: { !$0.described.isSuperset(of: [.name, .ids]) }) {
-                message += "\n  hint: the recording does not describe its device: give it with"
+                message +=
+                    "\n  hint: the recording does not describe its device: give it with"
                     + " --device-name NAME --device-id BUS:VENDOR:PRODUCT (such as 0003:3553:b001)"
             }
             OutputStream.writeError(message)

@@ -126,7 +126,8 @@ struct Rigs: ParsableCommand {
             }
         }
         guard var spec else {
-            OutputStream.writeError("slate rigs: name the broker with --broker mqtt://HOST[:PORT], or a profile with an mqtt section")
+            OutputStream.writeError(
+                "slate rigs: name the broker with --broker mqtt://HOST[:PORT], or a profile with an mqtt section")
             throw Slate.badInput
         }
         if let username { spec.username = username }

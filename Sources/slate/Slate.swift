@@ -12,7 +12,8 @@ struct Slate: ParsableCommand {
         abstract: "Physical buttons to camera capture events, for Linux camera rigs.",
         version: "slate \(SlateVersion.current)",
         subcommands: [
-            Check.self, ReplayCommand.self, MonitorCommand.self, Devices.self, RecordInput.self, Sound.self, Audio.self, Cameras.self,
+            Check.self, ReplayCommand.self, MonitorCommand.self, Devices.self, RecordInput.self, Sound.self, Audio.self,
+            Cameras.self,
             Controls.self,
             Run.self, Rigs.self, Record.self, RecordPattern.self, Takes.self, Codes.self, ProbeEncoder.self,
         ])

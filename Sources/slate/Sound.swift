@@ -73,7 +73,8 @@ struct Sound: ParsableCommand {
         let seconds = Instant(microseconds: wave.duration.microseconds).seconds(since: Instant(microseconds: 0), decimals: 3)
         let output = OutputStream()
         output.writeLine(
-            "played \(isFile ? sound : "\(sound) (\(path))"): \(seconds) s, \(wave.sampleRate) Hz, \(layout), \(wave.bitsPerSample)-bit, on ALSA device '\(device)'")
+            "played \(isFile ? sound : "\(sound) (\(path))"): \(seconds) s, \(wave.sampleRate) Hz, \(layout), \(wave.bitsPerSample)-bit, on ALSA device '\(device)'"
+        )
         output.flush()
     }
 }

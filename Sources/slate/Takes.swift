@@ -107,7 +107,8 @@ struct Takes: ParsableCommand {
                         JSONLine.encode(
                             TakeListLine(
                                 number: index + 1, path: folder.file(take.file), thumbnail: take.thumbnail.map(folder.file),
-                                start: UTCTime.format(microseconds: take.started), realtimeNs: take.started &* 1000, duration: take.duration.inSeconds(decimals: 3),
+                                start: UTCTime.format(microseconds: take.started), realtimeNs: take.started &* 1000,
+                                duration: take.duration.inSeconds(decimals: 3),
                                 frames: take.frames, dropped: take.dropped, codec: take.codec, recording: take.recording,
                                 kept: take.kept)))
                 } else {
@@ -207,7 +208,9 @@ struct Takes: ParsableCommand {
             if json {
                 print(JSONLine.encode(ExportLine(outcome)))
             } else {
-                print("exported \(outcome.takes) take\(outcome.takes == 1 ? "" : "s") to \(outcome.path): \(seconds) s, \(outcome.frames) frames")
+                print(
+                    "exported \(outcome.takes) take\(outcome.takes == 1 ? "" : "s") to \(outcome.path): \(seconds) s, \(outcome.frames) frames"
+                )
                 switch outcome.method {
                 case .streamCopy: print("joined by stream copy")
                 case .reencode(let reason): print("re-encoded" + (outcome.encoder.map { " with \($0)" } ?? "") + ": \(reason)")
@@ -215,7 +218,8 @@ struct Takes: ParsableCommand {
                 switch outcome.sound {
                 case nil: break
                 case .copy: print("sound copied")
-                case .reencode(let reason): print("sound re-encoded" + (outcome.soundEncoder.map { " with \($0)" } ?? "") + ": \(reason)")
+                case .reencode(let reason):
+                    print("sound re-encoded" + (outcome.soundEncoder.map { " with \($0)" } ?? "") + ": \(reason)")
                 }
                 for take in outcome.short { print("exported short, file kept: \(take)") }
                 if outcome.kept { print("the takes are kept") }

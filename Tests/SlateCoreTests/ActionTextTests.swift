@@ -50,10 +50,14 @@ import Testing
 
     @Test func aTakeByItsFileAsThePageNamesIt() {
         #expect(steps("take.delete take-20261121-103841-0003.mp4") == [.takeDelete(.file("take-20261121-103841-0003.mp4"))])
-        for bad in ["../takes.json", "take-../../etc/passwd", "take-a/b.mp4", "take-\u{1B}[2J.mp4", "take-" + String(repeating: "a", count: 100)] {
+        for bad in [
+            "../takes.json", "take-../../etc/passwd", "take-a/b.mp4", "take-\u{1B}[2J.mp4",
+            "take-" + String(repeating: "a", count: 100),
+        ] {
             #expect(
                 refusal("take.delete \(bad)")
-                    == "take.delete names a take by its number (1 to 100000) or its file (take-20261121-103841-0003.mp4), not '\(bad)'")
+                    == "take.delete names a take by its number (1 to 100000) or its file (take-20261121-103841-0003.mp4), not '\(bad)'"
+            )
         }
     }
 
@@ -136,9 +140,11 @@ import Testing
         ).get()
         #expect(loaded.http?.hosts == ["rig.local", "studio-cam_2.lan", "192.168.1.20", "[fd00::2]"])
         #expect(errors("http: {listen: 8600, hosts: rig.local}\n") == ["rig.yaml:5:29: error: http.hosts must be a list"])
-        #expect(errors("http: {hosts: [rig.local]}\n") == ["rig.yaml:5:7: error: http needs listen: 127.0.0.1:8600 (or only a port)"])
-        let refused = errors(
-            "http: {listen: 8600, hosts: [\"rig.local:8600\", \"*.example\", \"[zz]\", \"fd00::2\", \"a..b\", \"\"]}\n") ?? []
+        #expect(
+            errors("http: {hosts: [rig.local]}\n") == ["rig.yaml:5:7: error: http needs listen: 127.0.0.1:8600 (or only a port)"])
+        let refused =
+            errors(
+                "http: {listen: 8600, hosts: [\"rig.local:8600\", \"*.example\", \"[zz]\", \"fd00::2\", \"a..b\", \"\"]}\n") ?? []
         #expect(refused.count == 6, "\(refused)")
         #expect(refused.first?.contains("'rig.local:8600' names a port") == true, "\(refused)")
         #expect(refused.dropFirst().first?.contains("'*.example' is not a host name") == true, "\(refused)")

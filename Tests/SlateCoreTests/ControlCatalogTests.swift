@@ -27,7 +27,9 @@ import Testing
         control(0x0098_F907, "Integer Menu", .integerMenu, 1...8, value: 4, menu: [(1, "1"), (4, "5"), (8, "-3")]),
         control(0x0098_F90B, "Area", .compound(0x0106), 0...0, value: nil, flags: Flag.hasPayload),
         control(0x0098_F90C, "Read-Only Integer 32 Bits", .integer, value: 0, flags: Flag.readOnly),
-        control(0x00F0_F03F, "DV Timings", .menu, 0...1, value: 0, flags: Flag.inactive | 0x1000, menu: [(0, "640x480p59"), (1, "720x480p59")]),
+        control(
+            0x00F0_F03F, "DV Timings", .menu, 0...1, value: 0, flags: Flag.inactive | 0x1000,
+            menu: [(0, "640x480p59"), (1, "720x480p59")]),
     ]
 
     static func object(_ line: String) throws -> [String: Any] {
@@ -57,7 +59,8 @@ import Testing
         #expect(gain["id"] as? String == "0x00980913" && gain["key"] as? String == "gain" && gain["type"] as? String == "int")
         #expect(gain["flags"] as? [String] == ["inactive", "volatile"])
         #expect(gain["backs"] as? [String] == ["slider"])
-        #expect(gain["min"] as? Int == 0 && gain["max"] as? Int == 255 && gain["step"] as? Int == 1 && gain["value"] as? Int == 22)
+        #expect(
+            gain["min"] as? Int == 0 && gain["max"] as? Int == 255 && gain["step"] as? Int == 1 && gain["value"] as? Int == 22)
         let button = controls[3]
         #expect(button["value"] is NSNull && button["backs"] as? [String] == [] && button["menu"] as? [Any] != nil)
         #expect(button["flags"] as? [String] == ["write-only", "execute-on-write"])
@@ -84,30 +87,34 @@ import Testing
 
     static let autoExposure = control(
         0x009A_0901, "Auto Exposure", .menu, 0...3, value: 3, menu: [(1, "Manual Mode"), (3, "Aperture Priority Mode")])
-    static let autoOnly = control(0x009A_0901, "Auto Exposure", .menu, 0...3, value: 3, menu: [(0, "Auto Mode"), (3, "Aperture Priority Mode")])
+    static let autoOnly = control(
+        0x009A_0901, "Auto Exposure", .menu, 0...3, value: 3, menu: [(0, "Auto Mode"), (3, "Aperture Priority Mode")])
     static let exposureTime = control(0x009A_0902, "Exposure Time, Absolute", .integer, 3...2047, value: 250)
 
-    @Test(arguments: [
-        (control(0x0098_0900, "Brightness", .integer), [], ["slider"]),
-        (control(0x0098_0900, "Brightness", .integer, 5...5), [], []),
-        (control(0x0098_F903, "Integer 64 Bits", .integer64, -9...9), [], ["slider"]),
-        (control(0x0098_0914, "Horizontal Flip", .boolean, 0...1), [], ["picker"]),
-        (control(0x0098_F904, "Menu", .menu, 1...4, menu: [(1, "A"), (2, "B")]), [], ["picker"]),
-        (control(0x0098_F904, "Menu", .menu, 1...4, menu: [(1, "A")]), [], []),
-        (control(0x0098_F907, "Integer Menu", .integerMenu, 0...1, menu: [(0, "1"), (1, "2")]), [], ["picker"]),
-        (control(0x009A_090D, "Zoom, Absolute", .integer, 100...500), [], ["slider", "zoom"]),
-        (control(0x009A_0913, "Auto Exposure, Bias", .integerMenu, 0...2, menu: [(0, "-1000"), (1, "0"), (2, "1000")]), [],
-         ["picker", "exposure-bias"]),
-        (control(0x009A_0913, "Auto Exposure, Bias", .integer, -3...3), [], ["slider", "exposure-bias"]),
-        (exposureTime, [autoExposure], ["slider", "exposure-bias"]),
-        (exposureTime, [autoOnly], ["slider"]),
-        (exposureTime, [], ["slider", "exposure-bias"]),
-        (control(0x0098_0913, "Gain", .integer, flags: Flag.inactive | Flag.volatile), [], ["slider"]),
-        (control(0x009A_090D, "Zoom, Absolute", .integer, 100...500, flags: Flag.readOnly), [], []),
-        (control(0x0098_F900, "Button", .button, 0...0, value: nil), [], []),
-        (control(0x0098_F905, "String", .string, 2...4, value: nil), [], []),
-        (control(0x0098_F906, "Bitmask", .bitmask, 0...0xFF), [], []),
-    ] as [(CameraControl, [CameraControl], [String])])
+    @Test(
+        arguments: [
+            (control(0x0098_0900, "Brightness", .integer), [], ["slider"]),
+            (control(0x0098_0900, "Brightness", .integer, 5...5), [], []),
+            (control(0x0098_F903, "Integer 64 Bits", .integer64, -9...9), [], ["slider"]),
+            (control(0x0098_0914, "Horizontal Flip", .boolean, 0...1), [], ["picker"]),
+            (control(0x0098_F904, "Menu", .menu, 1...4, menu: [(1, "A"), (2, "B")]), [], ["picker"]),
+            (control(0x0098_F904, "Menu", .menu, 1...4, menu: [(1, "A")]), [], []),
+            (control(0x0098_F907, "Integer Menu", .integerMenu, 0...1, menu: [(0, "1"), (1, "2")]), [], ["picker"]),
+            (control(0x009A_090D, "Zoom, Absolute", .integer, 100...500), [], ["slider", "zoom"]),
+            (
+                control(0x009A_0913, "Auto Exposure, Bias", .integerMenu, 0...2, menu: [(0, "-1000"), (1, "0"), (2, "1000")]), [],
+                ["picker", "exposure-bias"]
+            ),
+            (control(0x009A_0913, "Auto Exposure, Bias", .integer, -3...3), [], ["slider", "exposure-bias"]),
+            (exposureTime, [autoExposure], ["slider", "exposure-bias"]),
+            (exposureTime, [autoOnly], ["slider"]),
+            (exposureTime, [], ["slider", "exposure-bias"]),
+            (control(0x0098_0913, "Gain", .integer, flags: Flag.inactive | Flag.volatile), [], ["slider"]),
+            (control(0x009A_090D, "Zoom, Absolute", .integer, 100...500, flags: Flag.readOnly), [], []),
+            (control(0x0098_F900, "Button", .button, 0...0, value: nil), [], []),
+            (control(0x0098_F905, "String", .string, 2...4, value: nil), [], []),
+            (control(0x0098_F906, "Bitmask", .bitmask, 0...0xFF), [], []),
+        ] as [(CameraControl, [CameraControl], [String])])
     func whatAControlBacks(control: CameraControl, others: [CameraControl], backs: [String]) {
         #expect(control.backings(among: others + [control]).map(\.rawValue) == backs, "\(control.name)")
     }
@@ -126,27 +133,47 @@ import Testing
         #"{"type":"controls","camera":"vivid","path":"/dev/video0","controls":["# + controls + "]}"
     }
 
-    static let brightness = #"{"id":"0x00980900","name":"Brightness","type":"int","min":0,"max":255,"step":1,"default":128,"value":null}"#
+    static let brightness =
+        #"{"id":"0x00980900","name":"Brightness","type":"int","min":0,"max":255,"step":1,"default":128,"value":null}"#
 
     @Test(arguments: [
-        (catalog(brightness + "," + brightness.replacingOccurrences(of: "\"int\"", with: "\"float\"")),
-         "vivid.json: error: controls[1].type: 'float' is no control type; one of int, bool, menu, button, int64, class, string, bitmask, intmenu, compound-N"),
-        (catalog(brightness.replacingOccurrences(of: #""max":255,"#, with: "")), "vivid.json: error: controls[0]: 'max' is missing"),
-        (catalog(brightness.replacingOccurrences(of: #""max":255"#, with: #""max":-1"#)),
-         "vivid.json: error: controls[0].max: max -1 is below min 0"),
-        (catalog(brightness.replacingOccurrences(of: "0x00980900", with: "brightness")),
-         "vivid.json: error: controls[0].id: a control id is hex such as 0x00980900, not 'brightness'"),
-        (catalog(brightness.replacingOccurrences(of: #""value":null"#, with: #""value":"high""#)),
-         "vivid.json: error: controls[0].value: must be a whole number"),
-        (catalog(brightness.replacingOccurrences(of: "}", with: #","flags":["sticky"]}"#)),
-         "vivid.json: error: controls[0].flags: 'sticky' is no control flag; one of disabled, grabbed, read-only, update, inactive, slider, write-only, volatile, has-payload, execute-on-write, modify-layout, dynamic-array, or a bit in hex"),
-        (catalog(brightness.replacingOccurrences(of: "}", with: #","menu":[{"index":300,"name":"X"}]}"#)),
-         "vivid.json: error: controls[0].menu: menu item 300 is outside 0...255"),
-        (catalog(brightness.replacingOccurrences(of: "}", with: #","backs":["knob"]}"#)),
-         "vivid.json: error: controls[0].backs[0]: 'knob' is nothing a control backs; one of slider, picker, zoom, exposure-bias"),
+        (
+            catalog(brightness + "," + brightness.replacingOccurrences(of: "\"int\"", with: "\"float\"")),
+            "vivid.json: error: controls[1].type: 'float' is no control type; one of int, bool, menu, button, int64, class, string, bitmask, intmenu, compound-N"
+        ),
+        (
+            catalog(brightness.replacingOccurrences(of: #""max":255,"#, with: "")),
+            "vivid.json: error: controls[0]: 'max' is missing"
+        ),
+        (
+            catalog(brightness.replacingOccurrences(of: #""max":255"#, with: #""max":-1"#)),
+            "vivid.json: error: controls[0].max: max -1 is below min 0"
+        ),
+        (
+            catalog(brightness.replacingOccurrences(of: "0x00980900", with: "brightness")),
+            "vivid.json: error: controls[0].id: a control id is hex such as 0x00980900, not 'brightness'"
+        ),
+        (
+            catalog(brightness.replacingOccurrences(of: #""value":null"#, with: #""value":"high""#)),
+            "vivid.json: error: controls[0].value: must be a whole number"
+        ),
+        (
+            catalog(brightness.replacingOccurrences(of: "}", with: #","flags":["sticky"]}"#)),
+            "vivid.json: error: controls[0].flags: 'sticky' is no control flag; one of disabled, grabbed, read-only, update, inactive, slider, write-only, volatile, has-payload, execute-on-write, modify-layout, dynamic-array, or a bit in hex"
+        ),
+        (
+            catalog(brightness.replacingOccurrences(of: "}", with: #","menu":[{"index":300,"name":"X"}]}"#)),
+            "vivid.json: error: controls[0].menu: menu item 300 is outside 0...255"
+        ),
+        (
+            catalog(brightness.replacingOccurrences(of: "}", with: #","backs":["knob"]}"#)),
+            "vivid.json: error: controls[0].backs[0]: 'knob' is nothing a control backs; one of slider, picker, zoom, exposure-bias"
+        ),
         (catalog(brightness + "," + brightness), "vivid.json: error: controls: control 0x00980900 appears twice"),
-        (catalog(brightness).replacingOccurrences(of: #""type":"controls""#, with: #""type":"camera""#),
-         "vivid.json: error: type: a control catalog's type is 'controls', not 'camera'"),
+        (
+            catalog(brightness).replacingOccurrences(of: #""type":"controls""#, with: #""type":"camera""#),
+            "vivid.json: error: type: a control catalog's type is 'controls', not 'camera'"
+        ),
         (#"{"type":"controls","camera":"vivid","controls":[]}"#, "vivid.json: error: 'path' is missing"),
     ])
     func aFileThatIsWrongSaysWhereAndWhat(text: String, message: String) {

@@ -24,7 +24,9 @@ import Testing
         #expect(try resolve("menu=menu item 4") == ("menu", 4))
         #expect(try resolve("Menu=Menu-Item-1") == ("menu", 1))
         let bad = try #require(ControlSetting("menu=Item 9")).resolve(in: controls)
-        #expect(bad.failure?.description == "menu takes an integer or one of its items (Menu Item 1, Menu Item 2, Menu Item 4), not 'Item 9'")
+        #expect(
+            bad.failure?.description
+                == "menu takes an integer or one of its items (Menu Item 1, Menu Item 2, Menu Item 4), not 'Item 9'")
         let word = try #require(ControlSetting("brightness=bright")).resolve(in: controls)
         #expect(word.failure?.description == "brightness takes an integer, not 'bright'")
     }
@@ -59,8 +61,10 @@ import Testing
         #expect(moved.value == 57 && moved.maximum == 100 && moved.step == 5 && moved.defaultValue == 50)
         #expect(both.what.names == ["value", "range"])
         let line = ControlChangeLine(change, of: gain, origin: Instant(microseconds: 1_000_000))
-        #expect(JSONLine.encode(line)
-            == #"{"changed":["flags"],"control":"gain","enabled":true,"flags":[],"id":"0x00980913","source":"external","t":1.5,"type":"control","value":57}"#)
+        #expect(
+            JSONLine.encode(line)
+                == #"{"changed":["flags"],"control":"gain","enabled":true,"flags":[],"id":"0x00980913","source":"external","t":1.5,"type":"control","value":57}"#
+        )
         var readOnly = change
         readOnly.flags = CameraControl.Flag.readOnly
         #expect(!readOnly.isEnabled)

@@ -42,7 +42,8 @@ import Testing
             return errors.diagnostics.map(\.description)
         }
         #expect(errors("25") == ["rig.yaml:5:15: error: debounce must be a duration such as 25ms, or 0 to turn it off, not '25'"])
-        #expect(errors("soon") == ["rig.yaml:5:15: error: debounce must be a duration such as 25ms, or 0 to turn it off, not 'soon'"])
+        #expect(
+            errors("soon") == ["rig.yaml:5:15: error: debounce must be a duration such as 25ms, or 0 to turn it off, not 'soon'"])
         #expect(
             errors("150ms") == [
                 "rig.yaml:5:15: error: debounce is at most 100ms, not 150ms: a quick second press would be folded into the first"
@@ -81,12 +82,16 @@ import Testing
         }
         func key(_ micros: Int64, _ value: Int32) -> [String] {
             let time = Instant(microseconds: micros)
-            var effects = rig.handle(.event(InputEvent(time: time, type: EventType.key, code: 48, value: value), from: source, resync: false))
-            effects += rig.handle(.event(InputEvent(time: time, type: EventType.syn, code: SynCode.report, value: 0), from: source, resync: false))
+            var effects = rig.handle(
+                .event(InputEvent(time: time, type: EventType.key, code: 48, value: value), from: source, resync: false))
+            effects += rig.handle(
+                .event(InputEvent(time: time, type: EventType.syn, code: SynCode.report, value: 0), from: source, resync: false))
             return lines(effects)
         }
         func lines(_ effects: [RigEffect]) -> [String] {
-            effects.compactMap { if case .report(let report) = $0 { ReportFormat(origin: Instant(microseconds: 0)).text(report) } else { nil } }
+            effects.compactMap {
+                if case .report(let report) = $0 { ReportFormat(origin: Instant(microseconds: 0)).text(report) } else { nil }
+            }
         }
         #expect(key(0, 1) == ["    0.000  capture  pedal        KEY_B            primary   began"])
         #expect(key(100_000, 0) == [])

@@ -20,7 +20,8 @@ import Testing
             InputEvent(time: Instant(seconds: 5_001, microseconds: 10), type: EventType.syn, code: 0, value: 0),
         ]
         var writer = EvemuWriter()
-        let text = (EvemuWriter.header(identity, properties: [1], axes: axes) + events.map { writer.event($0) })
+        let text =
+            (EvemuWriter.header(identity, properties: [1], axes: axes) + events.map { writer.event($0) })
             .joined(separator: "\n") + "\n"
         let parsed = try InputRecording.parse(text, file: "written.evemu")
         let device = try #require(parsed.devices.first)

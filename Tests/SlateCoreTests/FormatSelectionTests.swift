@@ -97,9 +97,10 @@ private let c920: [CameraMode] = [
     }
 
     @Test func emulatedFormatsAreLeftOutUnlessAllowed() {
-        let modes = c920 + [
-            CameraMode(pixelFormat: .yu12, isEmulated: true, width: 1920, height: 1080, intervals: fps(30))
-        ]
+        let modes =
+            c920 + [
+                CameraMode(pixelFormat: .yu12, isEmulated: true, width: 1920, height: 1080, intervals: fps(30))
+            ]
         #expect(FormatSelection(fps: 30, passThrough: false).select(from: modes).choice?.mode.size == "640x480")
         let allowed = FormatSelection(fps: 30, passThrough: false, allowsEmulated: true).select(from: modes)
         #expect(allowed.choice?.mode.pixelFormat == .yu12)

@@ -1,7 +1,6 @@
 import Foundation
-import Testing
-
 import SlateCore
+import Testing
 
 /// The inputs each fuzz target starts from (its seeds in `Fuzz/Corpus/TARGET`) and
 /// the ones it once crashed on (`Fixtures/fuzz-regressions/TARGET`), run through

@@ -101,7 +101,8 @@ import Testing
               other: [zoom.set 2]
 
             """
-        let accepting = macros + "mqtt: {broker: mqtt://b, rig: cam-a, accept-macros: [mark, backup], accept-programs: [backup]}\n"
+        let accepting =
+            macros + "mqtt: {broker: mqtt://b, rig: cam-a, accept-macros: [mark, backup], accept-programs: [backup]}\n"
         #expect(steps("take.start", .broker, macros) == .success([.takeStart]))
         #expect(
             steps("mark", .broker, macros)
@@ -127,7 +128,10 @@ import Testing
         #expect(
             errors(macros + base + "accept-macros: [backup]}")
                 == ["mqtt.accept-macros: 'backup' runs a program: list it in mqtt.accept-programs too to let other rigs run it"])
-        #expect(errors(macros + base + "accept-programs: [backup]}") == ["mqtt.accept-programs: 'backup' is not in mqtt.accept-macros"])
+        #expect(
+            errors(macros + base + "accept-programs: [backup]}") == [
+                "mqtt.accept-programs: 'backup' is not in mqtt.accept-macros"
+            ])
         #expect(
             errors(macros + base + "accept-macros: [mark], accept-programs: [mark]}")
                 == ["mqtt.accept-programs: 'mark' runs no program; list it in accept-macros only"])
@@ -141,14 +145,18 @@ import Testing
             #expect(
                 CommandSteps.steps("relay", from: origin, in: profile)
                     == .failure(ActionTextError("macro 'relay' sends on (rigs or rig), which a command never does")))
-            #expect(CommandSteps.steps("rigs take.start", from: origin, in: profile) == .failure(ActionTextError("a command does not send on")))
+            #expect(
+                CommandSteps.steps("rigs take.start", from: origin, in: profile)
+                    == .failure(ActionTextError("a command does not send on")))
         }
     }
 
     @Test func aMacroSendingItselfToTheRigsIsAnError() {
         #expect(
             errors(Self.mqtt + "macros: {ping: [rigs ping]}")
-                == ["macro 'ping' sends ping to the rigs, but ping sends on (rigs or rig) itself, which no rig runs from a command"])
+                == [
+                    "macro 'ping' sends ping to the rigs, but ping sends on (rigs or rig) itself, which no rig runs from a command"
+                ])
         let bound = """
             macros: {ping: [sound shutter, rig cam-b ping]}
             capture: {primary: {click: rigs ping}}
@@ -181,7 +189,8 @@ import Testing
         #expect(errors(thousand) == [])
         let more = "macros: {big: [" + Array(repeating: "sound shutter", count: 1001).joined(separator: ", ") + "]}"
         #expect(errors(more) == ["macro 'big' expands to 1001 steps, more than 1000"])
-        let handler = "macros: {big: [" + Array(repeating: "sound shutter", count: 600).joined(separator: ", ")
+        let handler =
+            "macros: {big: [" + Array(repeating: "sound shutter", count: 600).joined(separator: ", ")
             + "]}\ncapture: {primary: {click: [big, big]}}"
         #expect(errors(handler) == ["primary click expands to 1200 steps, more than 1000"])
         func chain(_ depth: Int) -> String {
@@ -204,7 +213,8 @@ import Testing
     // MARK: text for a terminal
 
     @Test func anOBSReasonIsKeptShort() {
-        let long = OBSReport(time: now, target: "ws://127.0.0.1:4455", request: "StartRecord", failure: String(repeating: "x", count: 1 << 20))
+        let long = OBSReport(
+            time: now, target: "ws://127.0.0.1:4455", request: "StartRecord", failure: String(repeating: "x", count: 1 << 20))
         #expect(long.failure == String(repeating: "x", count: 300) + "...")
         let short = OBSReport(time: now, target: "ws://127.0.0.1:4455", request: "StartRecord", failure: "\u{1B}]0;x\u{7}")
         #expect(short.failure == "\u{1B}]0;x\u{7}")

@@ -21,7 +21,10 @@ import Testing
         )
         let decoded = try JSONDecoder().decode(ReportLine.self, from: Data(line.utf8))
         #expect(decoded == ReportLine(report, origin: Instant(microseconds: 0), dispatched: Instant(microseconds: 1_733_250)))
-        #expect(decoded.fields == .take(ReportLine.Take(event: "stopped", take: 1, path: "/takes/take-1.mp4", duration: 1.6, frames: 48, dropped: 0)))
+        #expect(
+            decoded.fields
+                == .take(
+                    ReportLine.Take(event: "stopped", take: 1, path: "/takes/take-1.mp4", duration: 1.6, frames: 48, dropped: 0)))
     }
 
     @Test func aControlLineHasItsValueTextStateAndSourceAndAnOverlayLineItsEvent() throws {
@@ -30,12 +33,16 @@ import Testing
             ControlReport(
                 time: Instant(microseconds: 1_500_000), control: "Zoom", value: 2, text: "2.0×", enabled: true,
                 source: .knob))
-        #expect(format.json(value) == #"{"control":"Zoom","enabled":true,"source":"knob","t":1.5,"text":"2.0×","type":"control","value":2}"#)
+        #expect(
+            format.json(value)
+                == #"{"control":"Zoom","enabled":true,"source":"knob","t":1.5,"text":"2.0×","type":"control","value":2}"#)
         let shown = Report.control(
             ControlReport(
                 time: Instant(microseconds: 0), control: "Zoom", event: .overlayShown, value: 1, text: "1.0×",
                 enabled: true))
-        #expect(format.json(shown) == #"{"control":"Zoom","enabled":true,"event":"overlay-shown","t":0,"text":"1.0×","type":"control","value":1}"#)
+        #expect(
+            format.json(shown)
+                == #"{"control":"Zoom","enabled":true,"event":"overlay-shown","t":0,"text":"1.0×","type":"control","value":1}"#)
         let decoded = try JSONDecoder().decode(ReportLine.self, from: Data(format.json(value).utf8))
         #expect(decoded == ReportLine(value, origin: Instant(microseconds: 0)))
     }
@@ -94,7 +101,8 @@ import Testing
         #expect(withoutProfile["input"] == nil && withoutProfile["mismatches"] == nil && withoutProfile["clone"] == nil)
         #expect(withoutProfile["vendor"] as? String == "0x3553" && withoutProfile["readable"] as? Bool == true)
         var matched = alone
-        matched.profile = DeviceLine.ProfileMatch(input: nil, mismatches: ["pedals": ["name is not 'x'"]], clone: false, warning: nil)
+        matched.profile = DeviceLine.ProfileMatch(
+            input: nil, mismatches: ["pedals": ["name is not 'x'"]], clone: false, warning: nil)
         let line = JSONLine.encode(matched)
         let withProfile = try object(line)
         #expect(withProfile["input"] is NSNull)

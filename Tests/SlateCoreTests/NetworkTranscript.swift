@@ -81,7 +81,10 @@ struct NetworkTranscript {
         for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).reversed() {
             let range = Range(match.range, in: text)!
             let ns = Int64(text[range]) ?? 0
-            result.replaceSubrange(range, with: "@" + Instant(microseconds: (ns - realtimeBase) / 1000).seconds(since: Instant(microseconds: 0), decimals: 3))
+            result.replaceSubrange(
+                range,
+                with: "@"
+                    + Instant(microseconds: (ns - realtimeBase) / 1000).seconds(since: Instant(microseconds: 0), decimals: 3))
         }
         return result
     }

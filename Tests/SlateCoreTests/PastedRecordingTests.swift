@@ -115,10 +115,11 @@ import Testing
         #expect(device.events == full.events)
         #expect(device.identity.name == "")
         #expect(device.identity.vendor == 0)
-        #expect(device.identity.codes == [
-            EventCode(type: EventType.key, code: 30), EventCode(type: EventType.key, code: 48),
-            EventCode(type: EventType.msc, code: 4),
-        ])
+        #expect(
+            device.identity.codes == [
+                EventCode(type: EventType.key, code: 30), EventCode(type: EventType.key, code: 48),
+                EventCode(type: EventType.msc, code: 4),
+            ])
         #expect(
             snippet.warnings.map(\.description) == [
                 "footswitch-snippet.evemu:1: warning: no device description ('N:' and 'I:' lines) before the events:"
@@ -160,7 +161,8 @@ import Testing
 
     @Test func deviceIDsAreReadAsEvemuWritesThem() {
         #expect(DeviceIDs(parsing: "0003:3553:b001") == DeviceIDs(bus: 3, vendor: 0x3553, product: 0xb001))
-        #expect(DeviceIDs(parsing: "0x5:0x054c:0x0ce6:0x0100") == DeviceIDs(bus: 5, vendor: 0x54c, product: 0xce6, version: 0x100))
+        #expect(
+            DeviceIDs(parsing: "0x5:0x054c:0x0ce6:0x0100") == DeviceIDs(bus: 5, vendor: 0x54c, product: 0xce6, version: 0x100))
         #expect(DeviceIDs(parsing: "usb:3553:B001") == DeviceIDs(bus: 3, vendor: 0x3553, product: 0xb001))
         #expect(DeviceIDs(parsing: "3553:b001") == nil)
         #expect(DeviceIDs(parsing: "0003:3553:b001x") == nil)
@@ -316,7 +318,8 @@ import Testing
     }
 
     @Test func timeThatGoesBackNearTheLimitsDoesNotOverflow() throws {
-        let text = "N: P\nI: 0003 3553 b001 0110\nE: 9223372036853.999999 0001 0030 1\nE: 0.000000 0000 0000 0\n"
+        let text =
+            "N: P\nI: 0003 3553 b001 0110\nE: 9223372036853.999999 0001 0030 1\nE: 0.000000 0000 0000 0\n"
             + "E: 9223372036853.999999 0001 0030 0\nE: 0.000000 0000 0000 0\n"
         let events = try EvemuRecording.parse(text, file: "big.evemu").devices[0].events
         #expect(events.count == 4)
@@ -388,7 +391,10 @@ import Testing
             of: "version: 1\n", with: "version: 1\nndevices: 2\n")
         let recording = try LibinputRecording.parse(text, file: "d.yml")
         #expect(recording.devices.count == 1)
-        #expect(recording.warnings.map(\.description) == ["d.yml:2: warning: ndevices is 2 but 'devices' lists 1: the file ends early"])
+        #expect(
+            recording.warnings.map(\.description) == [
+                "d.yml:2: warning: ndevices is 2 but 'devices' lists 1: the file ends early"
+            ])
     }
 
     @Test func aBrokenLineBeforeTheEndIsStillAnError() {
@@ -399,8 +405,10 @@ import Testing
 
     /// A libinput recording of one pedal with these frames, one event per line.
     func libinputPedal(frames: [String]...) -> String {
-        var lines = ["version: 1", "devices:", "- evdev:", "    name: Pedal", "    id: [3, 13651, 45057, 272]",
-            "    codes: {1: [48]}", "  events:"]
+        var lines = [
+            "version: 1", "devices:", "- evdev:", "    name: Pedal", "    id: [3, 13651, 45057, 272]",
+            "    codes: {1: [48]}", "  events:",
+        ]
         for frame in frames {
             lines.append("  - evdev:")
             lines += frame.map { "    - " + $0 }

@@ -146,8 +146,12 @@ import Testing
         var effects: [RigEffect] = []
         for value in [Int32.max, Int32.min] {
             let time = Instant(microseconds: 1000)
-            rig.handle(.event(InputEvent(time: time, type: EventType.rel, code: 8, value: value), from: source, resync: false), into: &effects)
-            rig.handle(.event(InputEvent(time: time, type: EventType.syn, code: SynCode.report, value: 0), from: source, resync: false), into: &effects)
+            rig.handle(
+                .event(InputEvent(time: time, type: EventType.rel, code: 8, value: value), from: source, resync: false),
+                into: &effects)
+            rig.handle(
+                .event(InputEvent(time: time, type: EventType.syn, code: SynCode.report, value: 0), from: source, resync: false),
+                into: &effects)
         }
         #expect(rig.book.zoom == 1)
         let reports = effects.compactMap { if case .report(let report) = $0 { report } else { nil } }
@@ -200,7 +204,10 @@ import Testing
                 "rig.yaml:9:14: error: unknown sound 'trumpet' (built in: shutter, begin-video-recording or end-video-recording; others need an entry in sounds.files)",
                 "rig.yaml:10:14: error: take.toggle takes no argument",
             ])
-        let fixed = yaml.split(separator: "\n").filter { !$0.contains("KEY_A") && !$0.contains("KEY_B") && !$0.contains("KEY_C") && !$0.contains("KEY_D") && !$0.contains("KEY_E") && !$0.contains("KEY_F") }
+        let fixed = yaml.split(separator: "\n").filter {
+            !$0.contains("KEY_A") && !$0.contains("KEY_B") && !$0.contains("KEY_C") && !$0.contains("KEY_D")
+                && !$0.contains("KEY_E") && !$0.contains("KEY_F")
+        }
         let profile = try? load(fixed.joined(separator: "\n"))
         #expect(
             profile?.inputs[0].keys[0].binding
@@ -352,7 +359,8 @@ import Testing
 
     @Test func tooManyControls() {
         let controls = (1...7).map { "  - {type: zoom, name: Zoom \($0)}" }.joined(separator: "\n")
-        let yaml = "inputs: {p: {match: {name: x}, bind: {KEY_B: primary}}}\ncapture: {primary: {click: take.toggle}}\ncontrols:\n\(controls)"
+        let yaml =
+            "inputs: {p: {match: {name: x}, bind: {KEY_B: primary}}}\ncapture: {primary: {click: take.toggle}}\ncontrols:\n\(controls)"
         #expect(errors(yaml) == ["rig.yaml:10:5: error: a rig has at most 6 controls (controls.max)"])
     }
 
@@ -384,7 +392,8 @@ import Testing
     @Test func hostileInputFailsCleanly() {
         let inputs = [
             String(repeating: "[", count: 3000) + String(repeating: "]", count: 3000),
-            "inputs:\n  p:\n    match: {name: x}\n    bind: {KEY_B: primary}\n" + "capture:\n  primary:\n    click: &a [take.toggle, take.toggle]\n    hold: [*a, *a, *a]\n",
+            "inputs:\n  p:\n    match: {name: x}\n    bind: {KEY_B: primary}\n"
+                + "capture:\n  primary:\n    click: &a [take.toggle, take.toggle]\n    hold: [*a, *a, *a]\n",
             "\u{0}\u{FFFD}inputs: {",
             "inputs:\n  p:\n    match: {vendor: 99999999999999999999999}\n    bind: {KEY_B: primary}",
             "macros:\n" + (0..<200).map { "  m\($0): [m\($0 + 1)]" }.joined(separator: "\n") + "\n  m200: [m0]",

@@ -93,7 +93,9 @@ import Testing
             rig + "prompter: {script: talk.md, speed: 40, font: 24, mirror: true, end: loop, width: 30}\n", file: "rig.yaml"
         ).get()
         let spec = try #require(loaded.prompter)
-        #expect(spec.script == "talk.md" && spec.speed == 40 && spec.font == 24 && spec.mirror && spec.end == .loop && spec.width == 30)
+        #expect(
+            spec.script == "talk.md" && spec.speed == 40 && spec.font == 24 && spec.mirror && spec.end == .loop
+                && spec.width == 30)
         guard case .failure(let errors) = ProfileLoader.load(rig + "prompter: {speed: 70, end: stop}\n", file: "rig.yaml") else {
             Issue.record("a prompter section without a script loaded")
             return

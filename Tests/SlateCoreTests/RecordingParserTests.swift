@@ -60,9 +60,10 @@ struct RecordingParserFixtureTests {
         #expect(device.identity.product == 0xb001)
         #expect(device.identity.version == 0x0110)
         #expect(device.identity.udev.isEmpty)
-        #expect(device.identity.codes == [
-            try code("KEY_A"), try code("KEY_B"), try code("KEY_C"), mscScan, repDelay, repPeriod,
-        ])
+        #expect(
+            device.identity.codes == [
+                try code("KEY_A"), try code("KEY_B"), try code("KEY_C"), mscScan, repDelay, repPeriod,
+            ])
         #expect(device.events.count == 24)
         #expect(device.events[0] == InputEvent(time: at(0, 0), type: EventType.msc, code: 4, value: 458757))
         #expect(device.events[1] == InputEvent(time: at(0, 0), type: EventType.key, code: 48, value: 1))
@@ -138,10 +139,11 @@ struct RecordingParserFixtureTests {
             #expect(device.identity.vendor == 0)
             #expect(device.identity.product == 0)
             #expect(device.identity.codes.count == 11)
-            #expect(device.identity.codes.isSuperset(of: [
-                try code("KEY_PLAYCD"), try code("KEY_PAUSECD"), try code("KEY_VOLUMEUP"),
-                try code("KEY_VOLUMEDOWN"), try code("KEY_NEXTSONG"), repDelay, repPeriod,
-            ]))
+            #expect(
+                device.identity.codes.isSuperset(of: [
+                    try code("KEY_PLAYCD"), try code("KEY_PAUSECD"), try code("KEY_VOLUMEUP"),
+                    try code("KEY_VOLUMEDOWN"), try code("KEY_NEXTSONG"), repDelay, repPeriod,
+                ]))
         }
         #expect(libinput.events == evemu.events)
         #expect(libinput.identity.udev == ["ID_INPUT": "1", "ID_INPUT_KEY": "1", "ID_BUS": "bluetooth"])
@@ -161,7 +163,8 @@ struct RecordingParserFixtureTests {
 @Suite("RecordingParser details")
 struct RecordingParserDetailTests {
     @Test func evemuKeepsAbsoluteTimestampsAndHandlesCRLF() throws {
-        let text = "# EVEMU 1.3\r\nN: Pedal #2 \r\nI: 0003 3553 B001 0110\r\n\r\n"
+        let text =
+            "# EVEMU 1.3\r\nN: Pedal #2 \r\nI: 0003 3553 B001 0110\r\n\r\n"
             + "E: 1718000000.123456 0001 0030 0001\t# EV_KEY / KEY_B 1\r\n"
             + "E: 1718000000.123456 0000 0000 0000\r\n" + "E: 1718000000.133456 0001 0030 -001\r\n"
             + "E: 1718000000.133456 0000 0000 0000\r\n"
@@ -222,10 +225,11 @@ struct RecordingParserDetailTests {
             """
         let recording = try LibinputRecording.parse(text, file: "two.yml")
         #expect(recording.devices.count == 2)
-        #expect(recording.devices[0].events == [
-            InputEvent(time: at(12, 500), type: 1, code: 48, value: 1),
-            InputEvent(time: at(12, 500), type: 0, code: 0, value: 0),
-        ])
+        #expect(
+            recording.devices[0].events == [
+                InputEvent(time: at(12, 500), type: 1, code: 48, value: 1),
+                InputEvent(time: at(12, 500), type: 0, code: 0, value: 0),
+            ])
         #expect(recording.devices[1].identity.name == "Knob: left")
         #expect(recording.devices[1].identity.bus == Bus.bluetooth)
         #expect(recording.devices[1].events.isEmpty)
@@ -270,85 +274,92 @@ private func evemu(_ body: String, _ expected: String) -> Malformed {
     Malformed(text: evemuHead + body, expected: "t.evemu:" + expected)
 }
 
-@Test("RecordingParser evemu errors", arguments: [
-    Malformed(text: "", expected: "t.evemu:1: error: no device description: expected an 'N: <device name>' line"),
-    Malformed(
-        text: "# EVEMU 1.3\n# nothing else\n",
-        expected: "t.evemu:2: error: no device description: expected an 'N: <device name>' line"),
-    Malformed(
-        text: "N: Pedal\n",
-        expected: "t.evemu:1: error: 'N:' line without an 'I: <bus> <vendor> <product> <version>' line after it"),
-    Malformed(
-        text: "N: Pedal\n\n# comment\nB: 01 00 00 00 00 00 00 00 00\n",
-        expected: "t.evemu:4: error: expected 'I: <bus> <vendor> <product> <version>' after the 'N:' line"),
-    Malformed(text: "N:   \n", expected: "t.evemu:1: error: 'N:' line without a device name"),
-    Malformed(text: "I: 0003 0001 0002 0003\n", expected: "t.evemu:1: error: 'I:' line before the 'N:' line"),
-    Malformed(
-        text: "N: Pedal\nI: 0003 zz b001 0110\n",
-        expected: "t.evemu:2: error: invalid vendor 'zz': expected a hexadecimal number"),
-    Malformed(text: "N: Pedal\nI: 0003 3553 b001\n", expected: "t.evemu:2: error: missing version"),
-    Malformed(
-        text: "N: Pedal\nI: 0003 13553 b001 0110\n",
-        expected: "t.evemu:2: error: vendor '13553' is out of range (at most 0xffff)"),
-    Malformed(
-        text: "N: Pedal\nI: 0003 3553 b001 0110 07\n",
-        expected: "t.evemu:2: error: unexpected '07' at the end of the 'I:' line"),
-    Malformed(
-        text: "hello\n",
-        expected: "t.evemu:1: error: unexpected line 'hello': expected a line such as 'N:', 'I:', 'B:' or 'E:'"),
-    evemu("X: 1\n", "4: error: unknown line type 'X:'"),
-    evemu("N: Other\n", "4: error: second 'N:' line: an evemu recording describes one device"),
-    evemu("I: 0003 3553 b001 0110\n", "4: error: second 'I:' line: an evemu recording describes one device"),
-    evemu(
-        "E: 0.000000 0001 0030 1\nB: 01 00 00 00 00 00 00 00 00\n",
-        "5: error: device description line 'B:' after the events"),
-    evemu(
-        "E: 0.5 0001 0030 1\n",
-        "4: error: invalid event timestamp '0.5': expected seconds and six-digit microseconds such as 12.000250"),
-    evemu(
-        "E: 1.0000001 0001 0030 1\n",
-        "4: error: invalid event timestamp '1.0000001': expected seconds and six-digit microseconds such as 12.000250"),
-    evemu(
-        "E: -1.000000 0001 0030 1\n",
-        "4: error: invalid event timestamp '-1.000000': expected seconds and six-digit microseconds such as 12.000250"),
-    evemu(
-        "E: 99999999999999999999.000000 0001 0030 1\n",
-        "4: error: event timestamp '99999999999999999999.000000' is too large"),
-    evemu(
-        "E:\nE: 0.000000 0000 0000 0\n",
-        "4: error: event line without fields: expected 'E: <sec>.<usec> <type> <code> <value>'"),
-    evemu("E: 0.000000 0001 0030\nE: 0.000000 0000 0000 0\n", "4: error: missing event value"),
-    evemu("E: 0.000000 0001 0030 1\nN: Other\n", "5: error: device description line 'N:' after the events"),
-    evemu("E: 0.000000 0001 0030 1\nX: 1\n", "5: error: unknown line type 'X:'"),
-    evemu("E: 0.000000 0001 0030 1 2\n", "4: error: unexpected '2' at the end of the event line ('E: <sec>.<usec> <type> <code> <value>')"),
-    evemu("E: 0.000000 0001 0030 1x\n", "4: error: invalid event value '1x': expected a decimal number"),
-    evemu("E: 0.000000 0001 0030 -\n", "4: error: invalid event value '-': expected a decimal number"),
-    evemu("E: 0.000000 0001 0030 2147483648\n", "4: error: event value '2147483648' does not fit in 32 bits"),
-    evemu("E: 0.000000 0001 0030 -2147483649\n", "4: error: event value '-2147483649' does not fit in 32 bits"),
-    evemu(
-        "E: 0.000000 0001 0030 99999999999999999999999\n",
-        "4: error: event value '99999999999999999999999' does not fit in 32 bits"),
-    evemu("E: 0.000000 0g01 0030 1\n", "4: error: invalid event type '0g01': expected a hexadecimal number"),
-    evemu("E: 0.000000 10000 0030 1\n", "4: error: event type '10000' is out of range (at most 0xffff)"),
-    evemu("E: 0.000000 0020 0000 1\n", "4: error: unknown event type 0x20"),
-    evemu("E: 0.000000 0001 0300 1\n", "4: error: code 0x300 is above the maximum 0x2ff for EV_KEY (0x01)"),
-    evemu("E: 0.000000 0002 0010 1\n", "4: error: code 0x10 is above the maximum 0x0f for EV_REL (0x02)"),
-    evemu("B: 01 00 00\n", "4: error: missing bitmask byte"),
-    evemu("B: 01 00 00 00 00 00 00 00 100\n", "4: error: bitmask byte '100' is out of range (at most 0xff)"),
-    evemu("B: 01 00 00 00 00 00 00 00 00 00\n", "4: error: unexpected '00' at the end of the 'B:' line (a type and 8 bytes)"),
-    evemu("B: 20 00 00 00 00 00 00 00 00\n", "4: error: unknown event type 0x20 in 'B:' line"),
-    evemu("B: 02 00 00 01 00 00 00 00 00\n", "4: error: code 0x10 is above the maximum 0x0f for EV_REL (0x02)"),
-    evemu(
-        String(repeating: "B: 01 00 00 00 00 00 00 00 00\n", count: 12) + "B: 01 01 00 00 00 00 00 00 00\n",
-        "16: error: code 0x300 is above the maximum 0x2ff for EV_KEY (0x01)"),
-    evemu("P: 00 00\n", "4: error: missing property byte"),
-    evemu("A: 40 0 1 0 0 0\n", "4: error: code 0x40 is above the maximum 0x3f for " + EventLimits.describe(type: EventType.abs)),
-    evemu("A: 00 0 1 0\n", "4: error: missing axis flat"),
-    evemu("A: 00 0 4294967296 0 0 0\n", "4: error: axis maximum '4294967296' does not fit in 32 bits"),
-    evemu("L: 00\n", "4: error: missing state"),
-    evemu("S: 11 1\n", "4: error: code 0x11 is above the maximum 0x10 for "
-        + EventLimits.describe(type: EventType.sw)),
-])
+@Test(
+    "RecordingParser evemu errors",
+    arguments: [
+        Malformed(text: "", expected: "t.evemu:1: error: no device description: expected an 'N: <device name>' line"),
+        Malformed(
+            text: "# EVEMU 1.3\n# nothing else\n",
+            expected: "t.evemu:2: error: no device description: expected an 'N: <device name>' line"),
+        Malformed(
+            text: "N: Pedal\n",
+            expected: "t.evemu:1: error: 'N:' line without an 'I: <bus> <vendor> <product> <version>' line after it"),
+        Malformed(
+            text: "N: Pedal\n\n# comment\nB: 01 00 00 00 00 00 00 00 00\n",
+            expected: "t.evemu:4: error: expected 'I: <bus> <vendor> <product> <version>' after the 'N:' line"),
+        Malformed(text: "N:   \n", expected: "t.evemu:1: error: 'N:' line without a device name"),
+        Malformed(text: "I: 0003 0001 0002 0003\n", expected: "t.evemu:1: error: 'I:' line before the 'N:' line"),
+        Malformed(
+            text: "N: Pedal\nI: 0003 zz b001 0110\n",
+            expected: "t.evemu:2: error: invalid vendor 'zz': expected a hexadecimal number"),
+        Malformed(text: "N: Pedal\nI: 0003 3553 b001\n", expected: "t.evemu:2: error: missing version"),
+        Malformed(
+            text: "N: Pedal\nI: 0003 13553 b001 0110\n",
+            expected: "t.evemu:2: error: vendor '13553' is out of range (at most 0xffff)"),
+        Malformed(
+            text: "N: Pedal\nI: 0003 3553 b001 0110 07\n",
+            expected: "t.evemu:2: error: unexpected '07' at the end of the 'I:' line"),
+        Malformed(
+            text: "hello\n",
+            expected: "t.evemu:1: error: unexpected line 'hello': expected a line such as 'N:', 'I:', 'B:' or 'E:'"),
+        evemu("X: 1\n", "4: error: unknown line type 'X:'"),
+        evemu("N: Other\n", "4: error: second 'N:' line: an evemu recording describes one device"),
+        evemu("I: 0003 3553 b001 0110\n", "4: error: second 'I:' line: an evemu recording describes one device"),
+        evemu(
+            "E: 0.000000 0001 0030 1\nB: 01 00 00 00 00 00 00 00 00\n",
+            "5: error: device description line 'B:' after the events"),
+        evemu(
+            "E: 0.5 0001 0030 1\n",
+            "4: error: invalid event timestamp '0.5': expected seconds and six-digit microseconds such as 12.000250"),
+        evemu(
+            "E: 1.0000001 0001 0030 1\n",
+            "4: error: invalid event timestamp '1.0000001': expected seconds and six-digit microseconds such as 12.000250"),
+        evemu(
+            "E: -1.000000 0001 0030 1\n",
+            "4: error: invalid event timestamp '-1.000000': expected seconds and six-digit microseconds such as 12.000250"),
+        evemu(
+            "E: 99999999999999999999.000000 0001 0030 1\n",
+            "4: error: event timestamp '99999999999999999999.000000' is too large"),
+        evemu(
+            "E:\nE: 0.000000 0000 0000 0\n",
+            "4: error: event line without fields: expected 'E: <sec>.<usec> <type> <code> <value>'"),
+        evemu("E: 0.000000 0001 0030\nE: 0.000000 0000 0000 0\n", "4: error: missing event value"),
+        evemu("E: 0.000000 0001 0030 1\nN: Other\n", "5: error: device description line 'N:' after the events"),
+        evemu("E: 0.000000 0001 0030 1\nX: 1\n", "5: error: unknown line type 'X:'"),
+        evemu(
+            "E: 0.000000 0001 0030 1 2\n",
+            "4: error: unexpected '2' at the end of the event line ('E: <sec>.<usec> <type> <code> <value>')"),
+        evemu("E: 0.000000 0001 0030 1x\n", "4: error: invalid event value '1x': expected a decimal number"),
+        evemu("E: 0.000000 0001 0030 -\n", "4: error: invalid event value '-': expected a decimal number"),
+        evemu("E: 0.000000 0001 0030 2147483648\n", "4: error: event value '2147483648' does not fit in 32 bits"),
+        evemu("E: 0.000000 0001 0030 -2147483649\n", "4: error: event value '-2147483649' does not fit in 32 bits"),
+        evemu(
+            "E: 0.000000 0001 0030 99999999999999999999999\n",
+            "4: error: event value '99999999999999999999999' does not fit in 32 bits"),
+        evemu("E: 0.000000 0g01 0030 1\n", "4: error: invalid event type '0g01': expected a hexadecimal number"),
+        evemu("E: 0.000000 10000 0030 1\n", "4: error: event type '10000' is out of range (at most 0xffff)"),
+        evemu("E: 0.000000 0020 0000 1\n", "4: error: unknown event type 0x20"),
+        evemu("E: 0.000000 0001 0300 1\n", "4: error: code 0x300 is above the maximum 0x2ff for EV_KEY (0x01)"),
+        evemu("E: 0.000000 0002 0010 1\n", "4: error: code 0x10 is above the maximum 0x0f for EV_REL (0x02)"),
+        evemu("B: 01 00 00\n", "4: error: missing bitmask byte"),
+        evemu("B: 01 00 00 00 00 00 00 00 100\n", "4: error: bitmask byte '100' is out of range (at most 0xff)"),
+        evemu("B: 01 00 00 00 00 00 00 00 00 00\n", "4: error: unexpected '00' at the end of the 'B:' line (a type and 8 bytes)"),
+        evemu("B: 20 00 00 00 00 00 00 00 00\n", "4: error: unknown event type 0x20 in 'B:' line"),
+        evemu("B: 02 00 00 01 00 00 00 00 00\n", "4: error: code 0x10 is above the maximum 0x0f for EV_REL (0x02)"),
+        evemu(
+            String(repeating: "B: 01 00 00 00 00 00 00 00 00\n", count: 12) + "B: 01 01 00 00 00 00 00 00 00\n",
+            "16: error: code 0x300 is above the maximum 0x2ff for EV_KEY (0x01)"),
+        evemu("P: 00 00\n", "4: error: missing property byte"),
+        evemu(
+            "A: 40 0 1 0 0 0\n", "4: error: code 0x40 is above the maximum 0x3f for " + EventLimits.describe(type: EventType.abs)),
+        evemu("A: 00 0 1 0\n", "4: error: missing axis flat"),
+        evemu("A: 00 0 4294967296 0 0 0\n", "4: error: axis maximum '4294967296' does not fit in 32 bits"),
+        evemu("L: 00\n", "4: error: missing state"),
+        evemu(
+            "S: 11 1\n",
+            "4: error: code 0x11 is above the maximum 0x10 for "
+                + EventLimits.describe(type: EventType.sw)),
+    ])
 func evemuErrors(_ input: Malformed) {
     let error = #expect(throws: InputRecordingError.self) { try EvemuRecording.parse(input.text, file: "t.evemu") }
     #expect(error?.description == input.expected)
@@ -387,46 +398,62 @@ private func libinput(_ line: Int, _ replacement: String, _ expected: String) ->
     #expect(device.events.count == 2)
 }
 
-@Test("RecordingParser libinput errors", arguments: [
-    Malformed(text: "", expected: "t.yml:1: error: empty recording: expected 'version: 1' and 'devices:'"),
-    Malformed(
-        text: "# comment\n- a\n- b\n",
-        expected: "t.yml:2: error: expected a YAML mapping with 'version' and 'devices' keys at the top level"),
-    Malformed(text: "ndevices: 0\ndevices: []\n", expected: "t.yml:1: error: missing 'version' key: expected 'version: 1'"),
-    Malformed(text: "version: 1\n", expected: "t.yml:1: error: missing 'devices' key: expected a list of recorded devices"),
-    libinput(1, "version: 2", "1: error: unsupported libinput record version 2 (expected 1)"),
-    libinput(1, "version: one", "1: error: version: expected a decimal number, found 'one'"),
-    libinput(2, "ndevices: 0", "2: error: ndevices is 0 but 'devices' lists 1"),
-    libinput(2, "ndevices: -1", "2: error: ndevices -1 is out of range (0...2147483647)"),
-    Malformed(text: "version: 1\ndevices: 5\n", expected: "t.yml:2: error: devices: expected a list of recorded devices"),
-    libinput(5, "  evdevs:", "4: error: devices[0]: missing 'evdev' key"),
-    libinput(6, "    nam: \"Pedal\"", "6: error: devices[0].evdev: missing 'name' key"),
-    libinput(6, "    name: [1]", "6: error: devices[0].evdev.name: expected the device name"),
-    libinput(7, "    id: [3, 13651, 45057]", "7: error: devices[0].evdev.id: expected a list of 4 numbers [bus, vendor, product, version]"),
-    libinput(7, "    id: [3, 70000, 45057, 272]", "7: error: devices[0].evdev.id vendor 70000 is out of range (0...65535)"),
-    libinput(7, "    id: [-3, 1, 2, 3]", "7: error: devices[0].evdev.id bus -3 is out of range (0...65535)"),
-    libinput(7, "    id: [0x3, 1, 2, 3]", "7: error: devices[0].evdev.id bus: expected a decimal number, found '0x3'"),
-    libinput(
-        7, "    id: [3, 99999999999999999999999, 2, 3]",
-        "7: error: devices[0].evdev.id vendor 99999999999999999999999 is out of range (0...65535)"),
-    libinput(9, "      1: [30, 768]", "9: error: devices[0].evdev.codes.1: code 0x300 is above the maximum 0x2ff for EV_KEY (0x01)"),
-    libinput(9, "      1: [30, -1]", "9: error: devices[0].evdev.codes.1 code -1 is out of range (0...65535)"),
-    libinput(9, "      32: [1]", "9: error: devices[0].evdev.codes event type 32 is out of range (0...31)"),
-    libinput(9, "      1: 30", "9: error: devices[0].evdev.codes.1: expected a list of event codes, found '30'"),
-    libinput(12, "    - ID_INPUT", "12: error: devices[0].udev.properties: expected 'KEY=value', found 'ID_INPUT'"),
-    libinput(14, "  - 5", "14: error: devices[0].events[0]: expected an event frame such as '- evdev: [...]'"),
-    libinput(15, "    - [0, 0, 1, 48]", "15: error: devices[0].events[0].evdev[0]: expected [sec, usec, type, code, value]"),
-    libinput(15, "    - [0, -1, 1, 48, 1]", "15: error: devices[0].events[0].evdev[0] usec -1 is out of range (0...999999)"),
-    libinput(15, "    - [0, 1000000, 1, 48, 1]", "15: error: devices[0].events[0].evdev[0] usec 1000000 is out of range (0...999999)"),
-    libinput(15, "    - [-1, 0, 1, 48, 1]", "15: error: devices[0].events[0].evdev[0] sec -1 is out of range (0...9223372036853)"),
-    libinput(15, "    - [0, 0, 1, 768, 1]", "15: error: devices[0].events[0].evdev[0]: code 0x300 is above the maximum 0x2ff for EV_KEY (0x01)"),
-    libinput(15, "    - [0, 0, 32, 0, 1]", "15: error: devices[0].events[0].evdev[0]: unknown event type 0x20"),
-    libinput(15, "    - [0, 0, 1, 48, 2147483648]", "15: error: devices[0].events[0].evdev[0] value 2147483648 is out of range (-2147483648...2147483647)"),
-    libinput(15, "    - [0, 0, 1, 48, 1.5]", "15: error: devices[0].events[0].evdev[0] value: expected a decimal number, found '1.5'"),
-    libinput(15, "    - [0, 0, 1, 48, [1]]", "15: error: devices[0].events[0].evdev[0] value: expected a number, found a list"),
-    libinput(16, "    - *x", "16: error: YAML aliases ('*name') are not supported in libinput recordings"),
-    libinput(2, "ndevices: 1\nndevices: 1", "2: error: duplicate key 'ndevices'"),
-])
+@Test(
+    "RecordingParser libinput errors",
+    arguments: [
+        Malformed(text: "", expected: "t.yml:1: error: empty recording: expected 'version: 1' and 'devices:'"),
+        Malformed(
+            text: "# comment\n- a\n- b\n",
+            expected: "t.yml:2: error: expected a YAML mapping with 'version' and 'devices' keys at the top level"),
+        Malformed(text: "ndevices: 0\ndevices: []\n", expected: "t.yml:1: error: missing 'version' key: expected 'version: 1'"),
+        Malformed(text: "version: 1\n", expected: "t.yml:1: error: missing 'devices' key: expected a list of recorded devices"),
+        libinput(1, "version: 2", "1: error: unsupported libinput record version 2 (expected 1)"),
+        libinput(1, "version: one", "1: error: version: expected a decimal number, found 'one'"),
+        libinput(2, "ndevices: 0", "2: error: ndevices is 0 but 'devices' lists 1"),
+        libinput(2, "ndevices: -1", "2: error: ndevices -1 is out of range (0...2147483647)"),
+        Malformed(text: "version: 1\ndevices: 5\n", expected: "t.yml:2: error: devices: expected a list of recorded devices"),
+        libinput(5, "  evdevs:", "4: error: devices[0]: missing 'evdev' key"),
+        libinput(6, "    nam: \"Pedal\"", "6: error: devices[0].evdev: missing 'name' key"),
+        libinput(6, "    name: [1]", "6: error: devices[0].evdev.name: expected the device name"),
+        libinput(
+            7, "    id: [3, 13651, 45057]",
+            "7: error: devices[0].evdev.id: expected a list of 4 numbers [bus, vendor, product, version]"),
+        libinput(7, "    id: [3, 70000, 45057, 272]", "7: error: devices[0].evdev.id vendor 70000 is out of range (0...65535)"),
+        libinput(7, "    id: [-3, 1, 2, 3]", "7: error: devices[0].evdev.id bus -3 is out of range (0...65535)"),
+        libinput(7, "    id: [0x3, 1, 2, 3]", "7: error: devices[0].evdev.id bus: expected a decimal number, found '0x3'"),
+        libinput(
+            7, "    id: [3, 99999999999999999999999, 2, 3]",
+            "7: error: devices[0].evdev.id vendor 99999999999999999999999 is out of range (0...65535)"),
+        libinput(
+            9, "      1: [30, 768]", "9: error: devices[0].evdev.codes.1: code 0x300 is above the maximum 0x2ff for EV_KEY (0x01)"
+        ),
+        libinput(9, "      1: [30, -1]", "9: error: devices[0].evdev.codes.1 code -1 is out of range (0...65535)"),
+        libinput(9, "      32: [1]", "9: error: devices[0].evdev.codes event type 32 is out of range (0...31)"),
+        libinput(9, "      1: 30", "9: error: devices[0].evdev.codes.1: expected a list of event codes, found '30'"),
+        libinput(12, "    - ID_INPUT", "12: error: devices[0].udev.properties: expected 'KEY=value', found 'ID_INPUT'"),
+        libinput(14, "  - 5", "14: error: devices[0].events[0]: expected an event frame such as '- evdev: [...]'"),
+        libinput(15, "    - [0, 0, 1, 48]", "15: error: devices[0].events[0].evdev[0]: expected [sec, usec, type, code, value]"),
+        libinput(15, "    - [0, -1, 1, 48, 1]", "15: error: devices[0].events[0].evdev[0] usec -1 is out of range (0...999999)"),
+        libinput(
+            15, "    - [0, 1000000, 1, 48, 1]",
+            "15: error: devices[0].events[0].evdev[0] usec 1000000 is out of range (0...999999)"),
+        libinput(
+            15, "    - [-1, 0, 1, 48, 1]", "15: error: devices[0].events[0].evdev[0] sec -1 is out of range (0...9223372036853)"),
+        libinput(
+            15, "    - [0, 0, 1, 768, 1]",
+            "15: error: devices[0].events[0].evdev[0]: code 0x300 is above the maximum 0x2ff for EV_KEY (0x01)"),
+        libinput(15, "    - [0, 0, 32, 0, 1]", "15: error: devices[0].events[0].evdev[0]: unknown event type 0x20"),
+        libinput(
+            15, "    - [0, 0, 1, 48, 2147483648]",
+            "15: error: devices[0].events[0].evdev[0] value 2147483648 is out of range (-2147483648...2147483647)"),
+        libinput(
+            15, "    - [0, 0, 1, 48, 1.5]",
+            "15: error: devices[0].events[0].evdev[0] value: expected a decimal number, found '1.5'"),
+        libinput(
+            15, "    - [0, 0, 1, 48, [1]]", "15: error: devices[0].events[0].evdev[0] value: expected a number, found a list"),
+        libinput(16, "    - *x", "16: error: YAML aliases ('*name') are not supported in libinput recordings"),
+        libinput(2, "ndevices: 1\nndevices: 1", "2: error: duplicate key 'ndevices'"),
+    ])
 func libinputErrors(_ input: Malformed) {
     let error = #expect(throws: InputRecordingError.self) { try LibinputRecording.parse(input.text, file: "t.yml") }
     #expect(error?.description == input.expected)
@@ -449,7 +476,8 @@ func libinputInvalidYAML() {
 
 @Test("RecordingParser hostile YAML fails cleanly")
 func libinputHostileYAML() {
-    let laughs = "version: 1\na: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+    let laughs =
+        "version: 1\na: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
         + "devices: [{evdev: {name: n, id: [1, 2, 3, 4]}, events: [{evdev: [*b, *b]}]}]\n"
     let error = #expect(throws: InputRecordingError.self) { try LibinputRecording.parse(laughs, file: "l.yml") }
     #expect(error?.description == "l.yml:3: error: YAML aliases ('*name') are not supported in libinput recordings")

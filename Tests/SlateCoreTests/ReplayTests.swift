@@ -46,7 +46,8 @@ import Testing
                 identity: DeviceIdentity(name: name, codes: [EventCode(type: EventType.key, code: code)]),
                 events: times.enumerated().flatMap { index, micros in
                     [
-                        InputEvent(time: Instant(microseconds: micros), type: EventType.key, code: code, value: Int32(1 - index % 2)),
+                        InputEvent(
+                            time: Instant(microseconds: micros), type: EventType.key, code: code, value: Int32(1 - index % 2)),
                         InputEvent(time: Instant(microseconds: micros), type: EventType.syn, code: SynCode.report, value: 0),
                     ]
                 })

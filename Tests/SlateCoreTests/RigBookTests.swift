@@ -55,7 +55,8 @@ import Testing
         #expect(answer(&book, .fpsToggle).0 == .fps(60))
         #expect(answer(&book, .cameraToggle).0 == .camera(.back))
         #expect(answer(&book, .start).0 == .started(take: 3))
-        #expect(answer(&book, .export(nil)) == (.exporting(takes: 3), ["take stop", "take export(SlateCore.ExportFilter.sepia)"]))
+        #expect(
+            answer(&book, .export(nil)) == (.exporting(takes: 3), ["take stop", "take export(SlateCore.ExportFilter.sepia)"]))
     }
 
     @Test func withoutACameraNothingStartsAndSwitchesWaitForTheNextOne() {
@@ -65,7 +66,8 @@ import Testing
         #expect(answer(&book, .fpsToggle) == (.fps(60), []))
         #expect(enter(&book, .cameraOpened(camera(fps: 60))) == ["camera zoom(1.0)"])
         #expect(answer(&book, .start) == (.started(take: 1), ["take start"]))
-        #expect(answer(&book, .fpsToggle) == (.fps(30), ["camera switchTo(SlateCore.CameraPosition.back, fps: 30, splitting: true)"]))
+        #expect(
+            answer(&book, .fpsToggle) == (.fps(30), ["camera switchTo(SlateCore.CameraPosition.back, fps: 30, splitting: true)"]))
     }
 
     @Test func aTakeThatEndedEarlyOrNeverStartedIsEnteredOnce() {

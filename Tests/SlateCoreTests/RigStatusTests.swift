@@ -51,7 +51,8 @@ import Testing
 
     @Test func itsJSON() {
         let status = RigStatus(
-            now: 12.5, recording: true, take: .init(number: 3, started: 10, frames: 75, dropped: 2), takes: [], camera: nil, filter: "none",
+            now: 12.5, recording: true, take: .init(number: 3, started: 10, frames: 75, dropped: 2), takes: [], camera: nil,
+            filter: "none",
             controls: ControlsEntry(shown: "hidden", current: 0, highlight: nil, items: []),
             disk: .init(freeBytes: 1_000_000_000, bitsPerSecond: 8_000_000), export: nil, sound: nil)
         #expect(status.disk?.secondsLeft == 1000)

@@ -73,11 +73,21 @@ import Testing
     }
 
     @Test func mistakesAreNamedWithTheirPlace() {
-        #expect(errors("mqtt: {broker: mqtt://b}") == ["rig.yaml:5:7: error: mqtt needs broker (mqtt://HOST[:PORT] or mqtts://HOST[:PORT]) and rig (this rig's name)"])
-        #expect(errors("mqtt: {broker: http://b, rig: a}") == ["rig.yaml:5:16: error: mqtt.broker: 'http://b' is not a broker address: it starts with mqtt:// or mqtts://"])
-        #expect(errors("mqtt: {broker: mqtt://b, rig: Cam A}").first?.contains("1 to 32 lowercase letters, digits and dashes") == true)
+        #expect(
+            errors("mqtt: {broker: mqtt://b}") == [
+                "rig.yaml:5:7: error: mqtt needs broker (mqtt://HOST[:PORT] or mqtts://HOST[:PORT]) and rig (this rig's name)"
+            ])
+        #expect(
+            errors("mqtt: {broker: http://b, rig: a}") == [
+                "rig.yaml:5:16: error: mqtt.broker: 'http://b' is not a broker address: it starts with mqtt:// or mqtts://"
+            ])
+        #expect(
+            errors("mqtt: {broker: mqtt://b, rig: Cam A}").first?.contains("1 to 32 lowercase letters, digits and dashes") == true
+        )
         #expect(errors("mqtt: {broker: mqtt://b, rig: all}").first?.contains("'all' names every rig") == true)
-        #expect(errors("mqtt: {broker: mqtt://b, rig: a, password: hunter2}").first?.contains("unknown key 'password' in mqtt") == true)
+        #expect(
+            errors("mqtt: {broker: mqtt://b, rig: a, password: hunter2}").first?.contains("unknown key 'password' in mqtt")
+                == true)
         #expect(errors("mqtt: {broker: mqtt://b, rig: a, ca-file: ca.pem}").first?.contains("for an mqtts:// broker") == true)
         #expect(errors("mqtt: {broker: mqtt://b, rig: a, topic-prefix: slate/#}").first?.contains("without +, #") == true)
         #expect(errors("mqtt: {broker: mqtt://b, rig: a, start-delay: 10s}").first?.contains("at most 5s") == true)
@@ -103,7 +113,10 @@ import Testing
     }
 
     @Test func actionsForOtherRigsAreChecked() {
-        #expect(errors("macros: {go: rigs take.start}") == ["rig.yaml:5:14: error: rigs needs an mqtt section (the broker the rigs share)"])
+        #expect(
+            errors("macros: {go: rigs take.start}") == [
+                "rig.yaml:5:14: error: rigs needs an mqtt section (the broker the rigs share)"
+            ])
         let mqtt = "mqtt: {broker: mqtt://b, rig: cam-a}\n"
         #expect(errors(mqtt + "macros: {go: rigs zoom.set 9}").first?.contains("zoom.set must be within 1 and 6") == true)
         #expect(errors(mqtt + "macros: {go: 'rigs exec [reboot]'}").first?.contains("cannot send exec") == true)
@@ -114,7 +127,10 @@ import Testing
 
     @Test func theHTTPAPIAsksForThemToo() throws {
         let profile = try load("mqtt: {broker: mqtt://b, rig: cam-a}")
-        #expect(try ActionText.steps("rig cam-c take.stop", in: profile).get().map(\.action) == [.rigs(RigsAction(target: .rig("cam-c"), text: "take.stop"))])
+        #expect(
+            try ActionText.steps("rig cam-c take.stop", in: profile).get().map(\.action) == [
+                .rigs(RigsAction(target: .rig("cam-c"), text: "take.stop"))
+            ])
     }
 
     @Test func onlyTakeStartsAndStopsAreTimed() {
@@ -180,9 +196,12 @@ import Testing
         let late = RigCommandMessage(action: "take.start", at: Self.realtime - 40_000_000, id: "a-2")
         #expect(receive(&inbox, late) == .refused("take.start was timed 40 ms ago, more than a frame (33 ms): not run late"))
         let far = RigCommandMessage(action: "take.start", at: Self.realtime + 11 * Self.second, id: "a-3")
-        #expect(receive(&inbox, far) == .refused("take.start is timed 11000 ms ahead, more than 10000 ms: check the rigs' clocks"))
+        #expect(
+            receive(&inbox, far) == .refused("take.start is timed 11000 ms ahead, more than 10000 ms: check the rigs' clocks"))
         let unknown = RigCommandMessage(action: "punch-in", id: "a-4")
-        #expect(inbox.receive(unknown, now: now, realtimeNs: Self.realtime, frame: frame, problem: "no macro") == .refused("no macro"))
+        #expect(
+            inbox.receive(unknown, now: now, realtimeNs: Self.realtime, frame: frame, problem: "no macro") == .refused("no macro")
+        )
         #expect(inbox.takeDue(at: now + .seconds(60)).map(\.command.id) == ["a-1"])
     }
 
@@ -200,7 +219,8 @@ import Testing
     }
 
     @Test func aCommandAsJSON() throws {
-        let text = JSONLine.encode(RigCommandMessage(action: "take.start", at: 1_795_000_000_150_000_000, id: "cam-a-1", from: "cam-a"))
+        let text = JSONLine.encode(
+            RigCommandMessage(action: "take.start", at: 1_795_000_000_150_000_000, id: "cam-a-1", from: "cam-a"))
         #expect(text == #"{"action":"take.start","at":1795000000150000000,"from":"cam-a","id":"cam-a-1"}"#)
         let sent = try JSONDecoder().decode(RigCommandMessage.self, from: Data(#"{"action":"zoom.set 2","id":"x"}"#.utf8))
         #expect(sent == RigCommandMessage(action: "zoom.set 2", id: "x"))
@@ -212,13 +232,15 @@ import Testing
         state.recording = true
         state.take = 3
         state.takes = 3
-        state.camera = RigStatus.CameraEntry(name: "testpattern", position: "back", fps: 30, zoom: 1, torch: false, mode: "640x360 raw")
+        state.camera = RigStatus.CameraEntry(
+            name: "testpattern", position: "back", fps: 30, zoom: 1, torch: false, mode: "640x360 raw")
         state.diskFreeBytes = 12_345_000_000
         state.diskSecondsLeft = 7500
         state.clock = ClockSync(synchronized: true, estimatedErrorMicroseconds: 120, maximumErrorMicroseconds: 2500)
         #expect(
             state.text(rig: "cam-a")
-                == "cam-a  online  recording take 3  3 takes  testpattern 30 fps (640x360 raw)  disk 12.3 GB free (2 h 5 min)  clock synchronized, ±120 µs (at most 2.5 ms)")
+                == "cam-a  online  recording take 3  3 takes  testpattern 30 fps (640x360 raw)  disk 12.3 GB free (2 h 5 min)  clock synchronized, ±120 µs (at most 2.5 ms)"
+        )
         state.clock = nil
         state.recording = false
         #expect(state.text(rig: "cam-a").contains("  idle  ") && state.text(rig: "cam-a").hasSuffix("clock unknown"))
@@ -229,15 +251,18 @@ import Testing
         let report = RigReport(
             time: now, rig: "cam-a",
             event: .spread(["cam-a": 1_000_012_300_000, "cam-b": 1_000_000_000_000, "cam-c": 1_000_004_150_000], expected: 4))
-        #expect(report.text == "cam-a: first frames of 3 rigs within 12.3 ms (cam-a +12.3, cam-b +0, cam-c +4.2 ms); 1 did not start")
+        #expect(
+            report.text == "cam-a: first frames of 3 rigs within 12.3 ms (cam-a +12.3, cam-b +0, cam-c +4.2 ms); 1 did not start")
         let line = ReportLine(.rig(report), origin: now)
         #expect(JSONLine.encode(line).contains(#""event":"spread","first_frames":{"cam-a":12.3,"cam-b":0,"cam-c":4.2}"#))
         #expect(JSONLine.encode(line).contains(#""spread_ms":12.3"#))
     }
 
     @Test func anotherRigsLineRoundTrips() throws {
-        let inner = ReportLine(t: 1.25, fields: .take(ReportLine.Take(event: "started", take: 1, realtimeNs: 1_795_000_000_150_000_000)))
-        let line = ReportLine(.rig(RigReport(time: now, rig: "cam-b", event: .line(text: "take     started take 1", line: inner))), origin: now)
+        let inner = ReportLine(
+            t: 1.25, fields: .take(ReportLine.Take(event: "started", take: 1, realtimeNs: 1_795_000_000_150_000_000)))
+        let line = ReportLine(
+            .rig(RigReport(time: now, rig: "cam-b", event: .line(text: "take     started take 1", line: inner))), origin: now)
         let decoded = try JSONDecoder().decode(ReportLine.self, from: Data(JSONLine.encode(line).utf8))
         #expect(decoded == line)
         #expect(JSONLine.encode(inner).contains(#""realtime_ns":1795000000150000000"#))

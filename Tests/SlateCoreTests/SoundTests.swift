@@ -119,7 +119,9 @@ private func error(_ bytes: [UInt8]) -> String? {
     }
 
     @Test func unknownChunksAreSkippedAndPaddingHonoured() throws {
-        let bytes = riff(chunk("LIST", Array("INFOISFT".utf8) + [1, 2, 3]) + fmt() + chunk("fact", le32(2)) + chunk("data", le16(7) + le16(8)) + chunk("id3 ", [9]))
+        let bytes = riff(
+            chunk("LIST", Array("INFOISFT".utf8) + [1, 2, 3]) + fmt() + chunk("fact", le32(2)) + chunk("data", le16(7) + le16(8))
+                + chunk("id3 ", [9]))
         let sound = try WaveFile.parse(bytes: bytes, file: "t")
         #expect(sound.samples == [7, 8])
         // A partial frame at the end of the data is dropped; trailing bytes after the RIFF are ignored.
@@ -129,10 +131,18 @@ private func error(_ bytes: [UInt8]) -> String? {
 
     @Test func malformedHeaders() {
         #expect(error([]) == "t.wav: error: not a WAV file: 0 bytes is too short for a RIFF/WAVE header (12 bytes)")
-        #expect(error(Array(wav().prefix(11))) == "t.wav: error: not a WAV file: 11 bytes is too short for a RIFF/WAVE header (12 bytes)")
-        #expect(error(Array("OggS".utf8) + [UInt8](repeating: 0, count: 40)) == "t.wav: error: not a WAV file: expected 'RIFF' at byte 0, found 'OggS'")
-        #expect(error([0, 1, 2, 0xFF] + [UInt8](repeating: 0, count: 40)) == "t.wav: error: not a WAV file: expected 'RIFF' at byte 0, found 0x000102ff")
-        #expect(error(Array("RIFX".utf8) + [UInt8](repeating: 0, count: 40)) == "t.wav: error: big-endian WAV files (RIFX) are not supported")
+        #expect(
+            error(Array(wav().prefix(11)))
+                == "t.wav: error: not a WAV file: 11 bytes is too short for a RIFF/WAVE header (12 bytes)")
+        #expect(
+            error(Array("OggS".utf8) + [UInt8](repeating: 0, count: 40))
+                == "t.wav: error: not a WAV file: expected 'RIFF' at byte 0, found 'OggS'")
+        #expect(
+            error([0, 1, 2, 0xFF] + [UInt8](repeating: 0, count: 40))
+                == "t.wav: error: not a WAV file: expected 'RIFF' at byte 0, found 0x000102ff")
+        #expect(
+            error(Array("RIFX".utf8) + [UInt8](repeating: 0, count: 40))
+                == "t.wav: error: big-endian WAV files (RIFX) are not supported")
         #expect(error(Array("RF64".utf8) + [UInt8](repeating: 0, count: 40)) == "t.wav: error: RF64 WAV files are not supported")
         var avi = wav()
         avi.replaceSubrange(8..<12, with: Array("AVI ".utf8))
@@ -142,7 +152,8 @@ private func error(_ bytes: [UInt8]) -> String? {
     @Test func truncatedFiles() {
         let whole = wav()
         // Header complete, chunks cut: the RIFF size no longer fits.
-        #expect(error(Array(whole.prefix(20))) == "t.wav: error: the RIFF header declares \(whole.count) bytes but the file has 20")
+        #expect(
+            error(Array(whole.prefix(20))) == "t.wav: error: the RIFF header declares \(whole.count) bytes but the file has 20")
         // Every prefix of a shipped file fails cleanly.
         let shutter = (try? shipped("shutter")) ?? []
         for length in 0..<min(shutter.count, 200) {
@@ -158,29 +169,57 @@ private func error(_ bytes: [UInt8]) -> String? {
     }
 
     @Test func wrongAndHugeSizes() {
-        #expect(error(riff(fmt() + chunk("data", [0, 0]), size: 2)) == "t.wav: error: the RIFF header declares a size of 2 bytes, less than its 'WAVE' tag")
-        #expect(error(riff(fmt() + chunk("data", [0, 0]), size: 0xFFFF_FFFF)) == "t.wav: error: the RIFF header declares 4294967303 bytes but the file has 46")
-        #expect(error(riff(fmt() + chunk("data", [0, 0], size: 0xFFFF_FFFF))) == "t.wav: error: the 'data' chunk at byte 36 declares 4294967295 bytes but only 2 remain")
-        #expect(error(riff(chunk("fmt ", [1, 0, 1, 0], size: 0x7FFF_FFF0) + chunk("data", [0, 0]))) == "t.wav: error: the 'fmt ' chunk at byte 12 declares 2147483632 bytes but only 14 remain")
-        #expect(error(riff(chunk("LIST", [], size: 100))) == "t.wav: error: the 'LIST' chunk at byte 12 declares 100 bytes but only 0 remain")
-        #expect(error(wav(chunk("fmt ", [1, 0, 1, 0, 0x80, 0xBB, 0, 0]))) == "t.wav: error: the 'fmt ' chunk at byte 12 is 8 bytes; PCM needs 16")
-        #expect(error(wav(fmt(blockAlign: 4))) == "t.wav: error: the 'fmt ' chunk declares 4-byte frames, but 1 channel of 16 bits take 2")
-        #expect(error(wav(fmt(channels: 2, blockAlign: 3))) == "t.wav: error: the 'fmt ' chunk declares 3-byte frames, but 2 channels of 16 bits take 4")
+        #expect(
+            error(riff(fmt() + chunk("data", [0, 0]), size: 2))
+                == "t.wav: error: the RIFF header declares a size of 2 bytes, less than its 'WAVE' tag")
+        #expect(
+            error(riff(fmt() + chunk("data", [0, 0]), size: 0xFFFF_FFFF))
+                == "t.wav: error: the RIFF header declares 4294967303 bytes but the file has 46")
+        #expect(
+            error(riff(fmt() + chunk("data", [0, 0], size: 0xFFFF_FFFF)))
+                == "t.wav: error: the 'data' chunk at byte 36 declares 4294967295 bytes but only 2 remain")
+        #expect(
+            error(riff(chunk("fmt ", [1, 0, 1, 0], size: 0x7FFF_FFF0) + chunk("data", [0, 0])))
+                == "t.wav: error: the 'fmt ' chunk at byte 12 declares 2147483632 bytes but only 14 remain")
+        #expect(
+            error(riff(chunk("LIST", [], size: 100)))
+                == "t.wav: error: the 'LIST' chunk at byte 12 declares 100 bytes but only 0 remain")
+        #expect(
+            error(wav(chunk("fmt ", [1, 0, 1, 0, 0x80, 0xBB, 0, 0])))
+                == "t.wav: error: the 'fmt ' chunk at byte 12 is 8 bytes; PCM needs 16")
+        #expect(
+            error(wav(fmt(blockAlign: 4)))
+                == "t.wav: error: the 'fmt ' chunk declares 4-byte frames, but 1 channel of 16 bits take 2")
+        #expect(
+            error(wav(fmt(channels: 2, blockAlign: 3)))
+                == "t.wav: error: the 'fmt ' chunk declares 3-byte frames, but 2 channels of 16 bits take 4")
         #expect(error(wav(data: [])) == "t.wav: error: the 'data' chunk holds no samples")
         #expect(error(wav(data: [1])) == "t.wav: error: the 'data' chunk holds no samples")
         #expect(error(riff(fmt() + fmt() + chunk("data", [0, 0]))) == "t.wav: error: a second 'fmt ' chunk at byte 36")
     }
 
     @Test func unsupportedFormats() {
-        #expect(error(wav(fmt(code: 3, bits: 32))) == "t.wav: error: unsupported format code 3 (IEEE float): Slate plays integer PCM (format code 1) only")
-        #expect(error(wav(fmt(code: 0x55))) == "t.wav: error: unsupported format code 85 (MPEG layer 3): Slate plays integer PCM (format code 1) only")
-        #expect(error(wav(fmt(code: 0x1234))) == "t.wav: error: unsupported format code 4660: Slate plays integer PCM (format code 1) only")
+        #expect(
+            error(wav(fmt(code: 3, bits: 32)))
+                == "t.wav: error: unsupported format code 3 (IEEE float): Slate plays integer PCM (format code 1) only")
+        #expect(
+            error(wav(fmt(code: 0x55)))
+                == "t.wav: error: unsupported format code 85 (MPEG layer 3): Slate plays integer PCM (format code 1) only")
+        #expect(
+            error(wav(fmt(code: 0x1234)))
+                == "t.wav: error: unsupported format code 4660: Slate plays integer PCM (format code 1) only")
         #expect(error(wav(fmt(channels: 0, blockAlign: 2))) == "t.wav: error: the 'fmt ' chunk declares zero channels")
         #expect(error(wav(fmt(channels: 6))) == "t.wav: error: 6 channels: Slate plays mono or stereo only")
         #expect(error(wav(fmt(rate: 0))) == "t.wav: error: the 'fmt ' chunk declares a sample rate of 0 Hz")
-        #expect(error(wav(fmt(rate: 0xFFFF_FFFF & 0x7FFF_FFFF))) == "t.wav: error: unsupported sample rate of 2147483647 Hz (at most 768000)")
-        #expect(error(wav(fmt(bits: 12, blockAlign: 2))) == "t.wav: error: unsupported sample size of 12 bits: Slate plays 8, 16, 24 or 32-bit PCM")
-        #expect(error(wav(fmt(bits: 0, blockAlign: 0))) == "t.wav: error: unsupported sample size of 0 bits: Slate plays 8, 16, 24 or 32-bit PCM")
+        #expect(
+            error(wav(fmt(rate: 0xFFFF_FFFF & 0x7FFF_FFFF)))
+                == "t.wav: error: unsupported sample rate of 2147483647 Hz (at most 768000)")
+        #expect(
+            error(wav(fmt(bits: 12, blockAlign: 2)))
+                == "t.wav: error: unsupported sample size of 12 bits: Slate plays 8, 16, 24 or 32-bit PCM")
+        #expect(
+            error(wav(fmt(bits: 0, blockAlign: 0)))
+                == "t.wav: error: unsupported sample size of 0 bits: Slate plays 8, 16, 24 or 32-bit PCM")
     }
 
     /// Deterministic mutations of a shipped file: every one parses or fails with a WaveError.
@@ -233,14 +272,19 @@ private func error(_ bytes: [UInt8]) -> String? {
 
     @Test func unknownNamesAndAMissingFolderAreErrors() {
         let library = SoundLibrary(spec: spec(["trumpet": "t.wav"]), builtInFolder: nil)
-        #expect(throws: SoundLookupError(
-            sound: "kazoo",
-            message: "unknown sound 'kazoo' (built in: shutter, begin-video-recording or end-video-recording; others need an entry in sounds.files)"
-        )) { try library.path(of: "kazoo") }
-        #expect(throws: SoundLookupError(
-            sound: "shutter",
-            message: "the folder of built-in sounds was not found; set SLATE_SOUNDS to the folder holding shutter.wav"
-        )) { try library.path(of: "shutter") }
+        #expect(
+            throws: SoundLookupError(
+                sound: "kazoo",
+                message:
+                    "unknown sound 'kazoo' (built in: shutter, begin-video-recording or end-video-recording; others need an entry in sounds.files)"
+            )
+        ) { try library.path(of: "kazoo") }
+        #expect(
+            throws: SoundLookupError(
+                sound: "shutter",
+                message: "the folder of built-in sounds was not found; set SLATE_SOUNDS to the folder holding shutter.wav"
+            )
+        ) { try library.path(of: "shutter") }
         #expect(throws: Never.self) { try library.path(of: "trumpet") }
     }
 
@@ -257,7 +301,8 @@ private func error(_ bytes: [UInt8]) -> String? {
             SoundLibrary.builtInFolderCandidates(executable: "/usr/local/bin/slate", override: nil)
                 == ["/usr/local/share/slate/sounds"])
         #expect(
-            SoundLibrary.builtInFolderCandidates(executable: "/src/slate/.build/x86_64-unknown-linux-gnu/debug/slate", override: "/mine")
+            SoundLibrary.builtInFolderCandidates(
+                executable: "/src/slate/.build/x86_64-unknown-linux-gnu/debug/slate", override: "/mine")
                 == ["/mine", "/src/slate/.build/x86_64-unknown-linux-gnu/share/slate/sounds", "/src/slate/sounds"])
         #expect(SoundLibrary.builtInFolderCandidates(executable: "/slate", override: "") == ["/share/slate/sounds"])
         #expect(SoundLibrary.builtInFolderCandidates(executable: "", override: nil) == [])

@@ -148,7 +148,8 @@ private struct SimulatedCard {
             let drift = estimator.span >= .seconds(10) ? estimator.ppm : nil
             let step = placement.place(time: time, frames: 480, output: Int64(output.rounded()), drift: drift)
             if let asked = step.compensation { compensation = asked }
-            output += Double(step.silence + step.count)
+            output +=
+                Double(step.silence + step.count)
                 + Double(compensation.delta) * Double(step.count) / Double(compensation.distance)
             if block > 3000 {
                 let truth = (card.trueTime(position + 480) - Double(takeStart.microseconds)) * 48000 / 1_000_000

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import SlateCore
 
 /// A golden transcript of the take pipeline's decisions (`TakeFlow`): timed

@@ -29,16 +29,20 @@ import Testing
         }
         #expect(
             errors("{\"version\": 1, \"takes\": [{\"id\": \"a\", \"file\": \"../../etc/passwd\", \"started\": 1}]}")
-                == "takes.json: error: takes[0].file: a take's file must be a file name in the work folder, not '../../etc/passwd'")
+                == "takes.json: error: takes[0].file: a take's file must be a file name in the work folder, not '../../etc/passwd'"
+        )
         #expect(
             errors("{\"takes\": [{\"id\": \"a\", \"file\": \"a.mp4\", \"thumbnail\": \"/tmp/x.jpg\", \"started\": 1}]}")
-                == "takes.json: error: takes[0].thumbnail: a take's thumbnail must be a file name in the work folder, not '/tmp/x.jpg'")
+                == "takes.json: error: takes[0].thumbnail: a take's thumbnail must be a file name in the work folder, not '/tmp/x.jpg'"
+        )
         #expect(errors("{\"version\": 2, \"takes\": []}") == "takes.json: error: version: version must be 1, not 2")
         #expect(errors("{\"takes\": [{\"id\": \"a\"}]}") == "takes.json: error: takes[0]: 'file' is missing")
         #expect(
             errors("{\"takes\": [{\"id\": \"a\", \"file\": \"a.mp4\", \"started\": 1, \"frames\": -3}]}")
                 == "takes.json: error: takes[0].frames: frames must not be negative, not -3")
-        #expect(errors("{\"takes\": [{\"id\": 3, \"file\": \"a.mp4\", \"started\": 1}]}") == "takes.json: error: takes[0].id: must be a string")
+        #expect(
+            errors("{\"takes\": [{\"id\": 3, \"file\": \"a.mp4\", \"started\": 1}]}")
+                == "takes.json: error: takes[0].id: must be a string")
         #expect(errors("{\"takes\": [") == "takes.json: error: The given data was not valid JSON.")
     }
 
@@ -65,7 +69,9 @@ import Testing
             try JSONSerialization.jsonObject(with: Data(manifest.json.utf8)) as? [String: Any])
         #expect(Set(written.keys) == ["version", "takes"] && written["version"] as? Int == 1)
         let takes = try #require(written["takes"] as? [[String: Any]])
-        let keys = ["id", "file", "thumbnail", "started", "start", "duration", "frames", "dropped", "codec", "recording", "realtime_ns"]
+        let keys = [
+            "id", "file", "thumbnail", "started", "start", "duration", "frames", "dropped", "codec", "recording", "realtime_ns",
+        ]
         #expect(Set(takes[0].keys) == Set(keys))
         #expect(Set(takes[1].keys) == Set(keys + ["kept"]))
         #expect(takes[1]["thumbnail"] is NSNull)

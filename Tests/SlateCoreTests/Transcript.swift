@@ -108,7 +108,9 @@ struct Transcript {
             switch parts.first ?? "" {
             case "id": control.id = .init(UInt32(value.dropFirst(2), radix: 16) ?? 0)
             case "type":
-                let kinds: [String: CameraControl.Kind] = ["int": .integer, "bool": .boolean, "menu": .menu, "intmenu": .integerMenu]
+                let kinds: [String: CameraControl.Kind] = [
+                    "int": .integer, "bool": .boolean, "menu": .menu, "intmenu": .integerMenu,
+                ]
                 guard let kind = kinds[value] else { throw ParseError(description: "unknown control type \(value)") }
                 control.kind = kind
             case "min": control.minimum = Int64(value) ?? 0

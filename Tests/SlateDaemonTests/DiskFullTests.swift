@@ -1,13 +1,13 @@
 import Foundation
 import Glibc
 import Logging
-import Testing
-
 import SlateCore
 import SlateDaemon
-@testable import SlateMedia
 import SlateSystem
 import SlateTestSupport
+import Testing
+
+@testable import SlateMedia
 
 /// A take on a disk that fills up ends cleanly: playable up to what was written,
 /// reported with its path, kept in the manifest; saving the manifest on a full

@@ -1,8 +1,7 @@
 import Foundation
 import Glibc
-import Testing
-
 import SlateTestSupport
+import Testing
 
 /// The environment of a program an `exec` action starts in `slate run`: Slate's
 /// own, and the SLATE_* variables of the event that ran it, each checked as
@@ -72,8 +71,10 @@ import SlateTestSupport
         let err = Pipe()
         // Slate started by a program of another Slate: its event variables are not passed on.
         let (process, out) = try MediaFiles.launchSlate(
-            ["run", "--json", "--profile", folder + "/rig.yaml", "--replay", folder + "/session.evemu", "--work",
-                folder + "/takes", "--output", folder],
+            [
+                "run", "--json", "--profile", folder + "/rig.yaml", "--replay", folder + "/session.evemu", "--work",
+                folder + "/takes", "--output", folder,
+            ],
             errors: err, environment: ["SLATE_TEST_INHERITED": "kept", "SLATE_VALUE": "stale", "SLATE_GESTURE": "stale"])
         let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -95,16 +96,18 @@ import SlateTestSupport
             environment.filter { $0.key.hasPrefix("SLATE_") && inherited[$0.key] == nil }
         }
 
-        #expect(slate(turn).keys.sorted() == [
-            "SLATE_CODE", "SLATE_INPUT", "SLATE_MACRO", "SLATE_RECORDING", "SLATE_TEST_INHERITED", "SLATE_TIME",
-            "SLATE_TIME_REALTIME", "SLATE_VALUE",
-        ])
+        #expect(
+            slate(turn).keys.sorted() == [
+                "SLATE_CODE", "SLATE_INPUT", "SLATE_MACRO", "SLATE_RECORDING", "SLATE_TEST_INHERITED", "SLATE_TIME",
+                "SLATE_TIME_REALTIME", "SLATE_VALUE",
+            ])
         #expect(turn["SLATE_INPUT"] == "knob" && turn["SLATE_VALUE"] == "2" && turn["SLATE_MACRO"] == "report")
         #expect(turn["SLATE_RECORDING"] == "0")
-        #expect(slate(click).keys.sorted() == [
-            "SLATE_CODE", "SLATE_GESTURE", "SLATE_INPUT", "SLATE_MACRO", "SLATE_RECORDING", "SLATE_ROLE",
-            "SLATE_TEST_INHERITED", "SLATE_TIME", "SLATE_TIME_REALTIME",
-        ])
+        #expect(
+            slate(click).keys.sorted() == [
+                "SLATE_CODE", "SLATE_GESTURE", "SLATE_INPUT", "SLATE_MACRO", "SLATE_RECORDING", "SLATE_ROLE",
+                "SLATE_TEST_INHERITED", "SLATE_TIME", "SLATE_TIME_REALTIME",
+            ])
         #expect(click["SLATE_INPUT"] == "knob" && click["SLATE_ROLE"] == "primary" && click["SLATE_GESTURE"] == "click")
         #expect(click["SLATE_MACRO"] == "report" && click["SLATE_RECORDING"] == "1", "the take started just before")
 

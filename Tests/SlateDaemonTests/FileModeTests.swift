@@ -1,10 +1,9 @@
 import Foundation
 import Glibc
-import Testing
-
 import SlateCore
 import SlateMedia
 import SlateTestSupport
+import Testing
 
 /// A rig's raw footage is private by default: `slate record` makes the work
 /// folder 0700 and its takes, thumbnails and `takes.json` 0600; a profile's

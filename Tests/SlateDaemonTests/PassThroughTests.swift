@@ -1,13 +1,13 @@
 import Foundation
 import Logging
-import Testing
-
 import SlateCore
 import SlateDaemon
 import SlateDevices
-@testable import SlateMedia
 import SlateSystem
 import SlateTestSupport
+import Testing
+
+@testable import SlateMedia
 
 /// A camera's compressed frames are stored as they come with pass-through, and
 /// decoded and encoded without it.

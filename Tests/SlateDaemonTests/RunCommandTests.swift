@@ -1,12 +1,11 @@
 import Foundation
 import Glibc
-import SystemPackage
-import Testing
-
 import SlateCore
 import SlateMedia
 import SlateSystem
 import SlateTestSupport
+import SystemPackage
+import Testing
 
 /// `slate run` with the test-pattern camera: takes recorded from a replayed
 /// pedal session, deleted and exported; signals; bad start-up situations.
@@ -129,7 +128,8 @@ import SlateTestSupport
         let frameInterval = 1_000_000.0 / 30
         for take in started.dropFirst() {
             let frames = Double(Self.microseconds(take["t"]) - Self.microseconds(started[0]["t"])) / frameInterval
-            #expect(abs(frames - frames.rounded()) * frameInterval <= 1, "\(take) is \(frames) frame intervals after \(started[0])")
+            #expect(
+                abs(frames - frames.rounded()) * frameInterval <= 1, "\(take) is \(frames) frame intervals after \(started[0])")
         }
         for (action, take) in zip(actions, started) {
             let lag = Self.microseconds(take["t"]) - Self.microseconds(action["t"])
@@ -201,7 +201,8 @@ import SlateTestSupport
         // Back to back: the second take starts with the frame that ended the first.
         let gap = Self.seconds(started[1]["t"]) - (Self.seconds(started[0]["t"]) + Self.seconds(stopped[0]["duration"]))
         #expect(abs(gap) <= 1.0 / 30 + 0.002, "gap \(gap) s")
-        #expect(abs(Self.seconds(stopped[0]["duration"]) - 0.9) <= 0.07 && abs(Self.seconds(stopped[1]["duration"]) - 1.0) <= 0.07)
+        #expect(
+            abs(Self.seconds(stopped[0]["duration"]) - 0.9) <= 0.07 && abs(Self.seconds(stopped[1]["duration"]) - 1.0) <= 0.07)
     }
 
     @Test(.timeLimit(.minutes(1))) func aSecondDaemonOnTheSameFolderIsRefusedNamingTheFirst() throws {
@@ -216,7 +217,9 @@ import SlateTestSupport
             first.waitUntilExit()
         }
         let deadline = MonotonicClock.now() + .seconds(10)
-        while (try? TakeFolder(path: folder + "/takes", create: false).load().takes.first?.recording) != true, MonotonicClock.now() < deadline {
+        while (try? TakeFolder(path: folder + "/takes", create: false).load().takes.first?.recording) != true,
+            MonotonicClock.now() < deadline
+        {
             MonotonicClock.sleep(until: MonotonicClock.now() + .milliseconds(20))
         }
         let second = try Self.run(arguments)
@@ -255,8 +258,10 @@ import SlateTestSupport
             .write(toFile: folder + "/session.evemu", atomically: true, encoding: .utf8)
         let err = Pipe()
         let (process, out) = try MediaFiles.launchSlate(
-            ["run", "--json", "--profile", folder + "/rig.yaml", "--replay", folder + "/session.evemu", "--work",
-                folder + "/takes", "--output", folder], errors: err)
+            [
+                "run", "--json", "--profile", folder + "/rig.yaml", "--replay", folder + "/session.evemu", "--work",
+                folder + "/takes", "--output", folder,
+            ], errors: err)
         let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
@@ -311,15 +316,18 @@ import SlateTestSupport
             .write(toFile: folder + "/rig.yaml", atomically: true, encoding: .utf8)
         // A minute-long take; the export clicked 0.4 s after it stopped, a take 2 s after that, held 3 s.
         try Self.footswitch(
-            [(Self.middle, 0.1, 0.15), (Self.middle, 60.1, 60.15), (Self.left, 60.5, 60.55), (Self.middle, 62.5, 62.55),
-                (Self.middle, 65.5, 65.55)], end: 135
+            [
+                (Self.middle, 0.1, 0.15), (Self.middle, 60.1, 60.15), (Self.left, 60.5, 60.55), (Self.middle, 62.5, 62.55),
+                (Self.middle, 65.5, 65.55),
+            ], end: 135
         ).write(toFile: folder + "/session.evemu", atomically: true, encoding: .utf8)
         let result = try Self.run([
             "--profile", folder + "/rig.yaml", "--replay", folder + "/session.evemu", "--work", folder + "/takes",
             "--output", folder, "--timing",
         ])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(Self.outcomes(result) == ["started take 1", "stopped take 1", "exporting 1 take", "started take 1", "stopped take 1"])
+        #expect(
+            Self.outcomes(result) == ["started take 1", "stopped take 1", "exporting 1 take", "started take 1", "stopped take 1"])
         let started = result.takes("started"), stopped = result.takes("stopped")
         #expect(started.count == 2 && stopped.count == 2 && result.takes("failed").isEmpty, "\(result.lines)")
         guard started.count == 2, stopped.count == 2 else { return }
@@ -457,7 +465,8 @@ import SlateTestSupport
             }
         }
         read(until: "recording testpattern")
-        try text.replacingOccurrences(of: "  fps: 30\n", with: "  fps: fast\n").write(toFile: profile, atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(of: "  fps: 30\n", with: "  fps: fast\n").write(
+            toFile: profile, atomically: true, encoding: .utf8)
         kill(process.processIdentifier, SIGHUP)
         read(until: "keeping the profile")
         #expect(process.isRunning)
@@ -493,8 +502,10 @@ import SlateTestSupport
         // Three times: a take, the next filter, an export.
         let presses = (0..<3).flatMap { round -> [(code: Int, down: Double, up: Double)] in
             let at = 0.1 + Double(round) * 1.5
-            return [(Self.middle, at, at + 0.05), (Self.middle, at + 0.5, at + 0.55), (Self.left, at + 0.8, at + 0.85),
-                (Self.right, at + 1.1, at + 1.15)]
+            return [
+                (Self.middle, at, at + 0.05), (Self.middle, at + 0.5, at + 0.55), (Self.left, at + 0.8, at + 0.85),
+                (Self.right, at + 1.1, at + 1.15),
+            ]
         }
         let result = try Self.runSession(Self.filterRig, presses, end: 4.8, in: folder)
         #expect(result.status == 0, "\(result.stderr)")
@@ -511,7 +522,8 @@ import SlateTestSupport
 
     /// Runs `slate` with `arguments` to its end (as `MediaFiles.unprivilegedUser`,
     /// if `unprivileged`): its exit status, standard output and standard error.
-    static func slate(_ arguments: [String], unprivileged: Bool = false) throws -> (status: Int32, stdout: String, stderr: String) {
+    static func slate(_ arguments: [String], unprivileged: Bool = false) throws -> (status: Int32, stdout: String, stderr: String)
+    {
         let err = Pipe()
         let (process, out) = try MediaFiles.launchSlate(arguments, errors: err, unprivileged: unprivileged)
         let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -524,12 +536,15 @@ import SlateTestSupport
         let folder = try MediaFiles.folder("run-unwritable-output")
         defer { MediaFiles.remove(folder) }
         let work = folder + "/takes", output = folder + "/exports"
-        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
+        try FileManager.default.createDirectory(
+            atPath: output, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
         for path in [folder, output] { try MediaFiles.giveToUnprivilegedUser(path) }
         try Self.filterRig.write(toFile: folder + "/rig.yaml", atomically: true, encoding: .utf8)
         try Self.footswitch(
-            [(Self.middle, 0.1, 0.15), (Self.middle, 0.6, 0.65), (Self.middle, 0.9, 0.95), (Self.middle, 1.4, 1.45),
-                (Self.right, 2.0, 2.05)], end: 2.5
+            [
+                (Self.middle, 0.1, 0.15), (Self.middle, 0.6, 0.65), (Self.middle, 0.9, 0.95), (Self.middle, 1.4, 1.45),
+                (Self.right, 2.0, 2.05),
+            ], end: 2.5
         ).write(toFile: folder + "/session.evemu", atomically: true, encoding: .utf8)
         let arguments = [
             "--profile", folder + "/rig.yaml", "--replay", folder + "/session.evemu", "--work", work, "--output", output,
@@ -543,12 +558,17 @@ import SlateTestSupport
             }
         }
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(Self.outcomes(result) == ["started take 1", "stopped take 1", "started take 2", "stopped take 2", "exporting 2 takes"])
+        #expect(
+            Self.outcomes(result) == [
+                "started take 1", "stopped take 1", "started take 2", "stopped take 2", "exporting 2 takes",
+            ])
         let failures = result.takes("failed").map { $0["message"] as? String ?? "" }
         #expect(
-            failures.count == 1 && failures.allSatisfy {
-                $0.hasPrefix("export: \(output)/") && $0.hasSuffix(": cannot create: openat: Permission denied (EACCES); the takes are kept")
-            }, "\(failures)")
+            failures.count == 1
+                && failures.allSatisfy {
+                    $0.hasPrefix("export: \(output)/")
+                        && $0.hasSuffix(": cannot create: openat: Permission denied (EACCES); the takes are kept")
+                }, "\(failures)")
         // The takes as their user lists them (the work folder is that user's alone).
         func listed() throws -> String {
             let list = try Self.slate(["takes", "list", "--work", work, "--json"], unprivileged: true)
@@ -556,8 +576,12 @@ import SlateTestSupport
             return list.stdout
         }
         let kept = try listed()
-        let takes = kept.split(separator: "\n").map { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] ?? [:] }
-        #expect(takes.map { $0["frames"] as? Int } == result.takes("stopped").map { $0["frames"] as? Int } && takes.count == 2, "\(kept)")
+        let takes = kept.split(separator: "\n").map {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] ?? [:]
+        }
+        #expect(
+            takes.map { $0["frames"] as? Int } == result.takes("stopped").map { $0["frames"] as? Int } && takes.count == 2,
+            "\(kept)")
         let files = takes.map { $0["path"] as? String ?? "" }
         #expect(takes.allSatisfy { $0["recording"] as? Bool == false } && files.allSatisfy(FileManager.default.fileExists))
 

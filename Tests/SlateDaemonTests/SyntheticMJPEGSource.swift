@@ -1,7 +1,7 @@
-import SystemPackage
-
 import SlateCore
 import SlateDevices
+import SystemPackage
+
 @testable import SlateMedia
 
 /// A fake MJPEG camera: the test pattern in real time, each frame encoded as a

@@ -1,13 +1,12 @@
 import Foundation
 import Logging
-import Testing
-
 import SlateCore
 import SlateDaemon
 import SlateDevices
 import SlateMedia
 import SlateSystem
 import SlateTestSupport
+import Testing
 
 extension TakeRecorder {
     /// A recorder for `folder` with a ledger of its own and no exports.
@@ -113,7 +112,8 @@ extension TakeRecorder {
             Issue.record("events: \(events)")
             return
         }
-        #expect(abs(first.microseconds - frame) <= 1, "the take begins \(first.microseconds - click.microseconds) µs after the click")
+        #expect(
+            abs(first.microseconds - frame) <= 1, "the take begins \(first.microseconds - click.microseconds) µs after the click")
     }
 
     @Test func shutdownClosesATakeInProgress() throws {
@@ -207,7 +207,9 @@ extension TakeRecorder {
         let (process, out) = try MediaFiles.launchSlate(
             ["record", "--size", "320x180", "--codec", "h264", "--seconds", "30", "--work", work, "--json"])
         let deadline = MonotonicClock.now() + .seconds(20)
-        while (try? TakeFolder(path: work, create: false).load().takes.first?.recording) != true && MonotonicClock.now() < deadline {
+        while (try? TakeFolder(path: work, create: false).load().takes.first?.recording) != true
+            && MonotonicClock.now() < deadline
+        {
             MonotonicClock.sleep(until: MonotonicClock.now() + .milliseconds(50))
         }
         MonotonicClock.sleep(until: MonotonicClock.now() + .milliseconds(700))

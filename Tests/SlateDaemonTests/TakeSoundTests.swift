@@ -1,12 +1,11 @@
 import Foundation
 import Logging
-import Testing
-
 import SlateCore
 import SlateDaemon
 import SlateDevices
 import SlateMedia
 import SlateSystem
+import Testing
 
 /// Takes with sound from the test tone, whose beeps start at each whole second
 /// of the monotonic clock: in the take file, each beep must start where that
@@ -96,7 +95,8 @@ import SlateSystem
         // The sound lasts as long as the picture, to within an audio frame.
         let info = try MediaProbe.probe(path: path)
         let sound = try #require(info.sound)
-        #expect(abs(sound.durationMicroseconds - info.durationMicroseconds) <= 21_334,
+        #expect(
+            abs(sound.durationMicroseconds - info.durationMicroseconds) <= 21_334,
             "sound \(sound.durationMicroseconds) µs, picture \(info.durationMicroseconds) µs")
         #expect(abs(recorded.sound.duration * 1e6 - Double(info.durationMicroseconds)) <= 21_334)
         #expect(recorded.sound.overruns == 0 && recorded.sound.clipped == 0 && recorded.sound.lostAt == nil)

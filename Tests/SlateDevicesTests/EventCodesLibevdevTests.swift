@@ -1,8 +1,7 @@
 import CEvdev
-import Testing
-
 import SlateCore
 import SlateDevices
+import Testing
 
 /// SlateCore's generated name table against the installed libevdev.
 @Suite struct EventCodesLibevdevTests {

@@ -1,10 +1,9 @@
 import Foundation
 import Logging
-import Testing
-
 import SlateCore
 import SlateDevices
 import SlateSystem
+import Testing
 
 /// The repository's `sounds/` folder.
 private let soundsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -90,7 +89,9 @@ private func temporaryFolder() throws -> String {
         }
         player.stop()
         #expect(
-            log.messages(.error).map { $0.replacingOccurrences(of: "; further failures of this sound on this device are logged at debug level", with: "") } == [
+            log.messages(.error).map {
+                $0.replacingOccurrences(of: "; further failures of this sound on this device are logged at debug level", with: "")
+            } == [
                 "cannot play sound 'kazoo' on ALSA device 'null': unknown sound 'kazoo' (built in: shutter, begin-video-recording or end-video-recording; others need an entry in sounds.files)",
                 "cannot play sound 'bad' (\(bad)) on ALSA device 'null': not a WAV file: 9 bytes is too short for a RIFF/WAVE header (12 bytes)",
                 "cannot play sound 'gone' (\(folder)/gone.wav) on ALSA device 'null': cannot open: No such file or directory (ENOENT)",
@@ -164,11 +165,13 @@ private func temporaryFolder() throws -> String {
         let missing = #expect(throws: ALSAError.self) { try PCMPlayback(device: "hw:99,0") }
         #expect(
             missing?.description
-                == "ALSA device 'hw:99,0': cannot open the device for playback: Invalid argument (alsa-lib: Cannot get card index for 99)")
+                == "ALSA device 'hw:99,0': cannot open the device for playback: Invalid argument (alsa-lib: Cannot get card index for 99)"
+        )
         let unknown = #expect(throws: ALSAError.self) { try PCMPlayback(device: "nonsense") }
         #expect(
             unknown?.description
-                == "ALSA device 'nonsense': cannot open the device for playback: No such file or directory (alsa-lib: Unknown PCM nonsense)")
+                == "ALSA device 'nonsense': cannot open the device for playback: No such file or directory (alsa-lib: Unknown PCM nonsense)"
+        )
     }
 
     @Test func playsEveryShippedSoundOnTheNullDevice() throws {

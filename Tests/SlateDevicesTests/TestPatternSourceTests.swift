@@ -1,8 +1,7 @@
-import Testing
-
 import SlateCore
 import SlateDevices
 import SlateSystem
+import Testing
 
 @Suite struct TestPatternSourceTests {
     /// Like a camera with four buffers: a reader that falls behind gets the frames

@@ -1,10 +1,9 @@
 import Foundation
 import Glibc
-import SystemPackage
-import Testing
-
 import SlateDevices
 import SlateSystem
+import SystemPackage
+import Testing
 
 /// What runs without a camera; streaming from vivid is tests/vm/scenario-camera.sh.
 @Suite struct V4L2CameraTests {
@@ -28,7 +27,8 @@ import SlateSystem
             _ = try V4L2Camera(path: "/dev/null")
             Issue.record("/dev/null opened as a camera")
         } catch {
-            #expect("\(error)" == "/dev/null: cannot query capabilities: VIDIOC_QUERYCAP: Inappropriate ioctl for device (ENOTTY)")
+            #expect(
+                "\(error)" == "/dev/null: cannot query capabilities: VIDIOC_QUERYCAP: Inappropriate ioctl for device (ENOTTY)")
             #expect(error.path == "/dev/null")
         }
     }
@@ -42,7 +42,9 @@ import SlateSystem
             "\(error)"
                 == "/dev/video0: cannot dequeue a frame: VIDIOC_DQBUF: No such device (ENODEV); the camera is gone (unplugged or its driver unbound)"
         )
-        #expect("\(CameraError.notACaptureDevice(path: "/dev/video1", card: "vivid"))" == "/dev/video1: 'vivid' is not a video capture device")
+        #expect(
+            "\(CameraError.notACaptureDevice(path: "/dev/video1", card: "vivid"))"
+                == "/dev/video1: 'vivid' is not a video capture device")
     }
 
     @Test func videoNodesInNumberOrder() throws {

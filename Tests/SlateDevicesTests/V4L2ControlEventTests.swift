@@ -1,9 +1,8 @@
 import Foundation
-import Testing
-
 import SlateCore
 import SlateDevices
 import SlateSystem
+import Testing
 
 /// Control events from vivid while it streams; tests/vm/scenario-controls.sh runs them in the rig VM.
 @Suite(.serialized) struct V4L2ControlEventTests {

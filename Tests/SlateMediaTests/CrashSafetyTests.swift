@@ -1,11 +1,10 @@
 import Foundation
 import Glibc
-import Testing
-
 import SlateCore
 import SlateMedia
 import SlateSystem
 import SlateTestSupport
+import Testing
 
 /// A recording killed with SIGKILL keeps everything up to its last fragment.
 @Suite struct CrashSafetyTests {
@@ -68,6 +67,8 @@ import SlateTestSupport
         let info = try MediaProbe.probe(path: path, decode: true)
         #expect(made > written, "the fragment of frames up to \(written) was written when frame \(written) was made")
         #expect(info.frameCount == made && info.decodedFrames == made, "\(made) frames made: \(info)")
-        #expect(abs(info.durationMicroseconds - Int64(made) * 1_000_000 / 30) <= 33_334, "\(info.durationMicroseconds) µs for \(made) frames")
+        #expect(
+            abs(info.durationMicroseconds - Int64(made) * 1_000_000 / 30) <= 33_334,
+            "\(info.durationMicroseconds) µs for \(made) frames")
     }
 }

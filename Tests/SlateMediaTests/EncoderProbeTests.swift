@@ -1,7 +1,6 @@
-import Testing
-
 import SlateCore
 import SlateMedia
+import Testing
 
 @Suite struct EncoderProbeTests {
     @Test func oneCodecIsTakenWithoutAProbe() {

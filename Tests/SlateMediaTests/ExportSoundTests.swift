@@ -1,10 +1,9 @@
 import Foundation
-import Testing
-
 import SlateCore
 import SlateMedia
 import SlateSystem
 import SlateTestSupport
+import Testing
 
 /// Exports of takes with sound: the sound copied or encoded again beside the
 /// picture, each take's 1 kHz burst where its take is in the export, to the
@@ -131,7 +130,8 @@ import SlateTestSupport
         let (onsets, decoded, info, sound) = try measure(outcome.path)
         #expect(info.frameCount == 105 && info.decodedFrames == 105)
         #expect(sound.codec == "aac" && sound.format == Self.mono48)
-        #expect(abs(sound.durationMicroseconds - info.durationMicroseconds) <= 21_334,
+        #expect(
+            abs(sound.durationMicroseconds - info.durationMicroseconds) <= 21_334,
             "sound \(sound.durationMicroseconds) µs, picture \(info.durationMicroseconds) µs")
         // Take b's packets start where take a's kept packets end, at the
         // packet boundary nearest its offset: take a's 96000 frames end
@@ -149,7 +149,8 @@ import SlateTestSupport
     /// ffprobe's packets of the file, in file order: stream kind, time and byte position.
     func packets(_ path: String) throws -> [(kind: String, time: Double, position: Int)]? {
         guard let ffprobe = MediaFiles.ffprobe else {
-            Issue.record("ffprobe is not installed (Debian package ffmpeg): \(path)'s interleaving was not checked", severity: .warning)
+            Issue.record(
+                "ffprobe is not installed (Debian package ffmpeg): \(path)'s interleaving was not checked", severity: .warning)
             return nil
         }
         let process = Process()
@@ -196,12 +197,14 @@ import SlateTestSupport
         try addTake(folder, "take-b.mp4", seconds: 1.5, burst: 0.3, format: AudioFormat(rate: 44100, channels: 2))
         let outcome = try TakeExporter(ledger: try TakeLedger(folder: folder), outputFolder: output).export(at: 0)
         #expect(outcome.method == .streamCopy)
-        let reason = "\(folder.file("take-b.mp4"))'s sound is aac 44100 Hz stereo, \(folder.file("take-a.mp4"))'s is aac 48000 Hz mono"
+        let reason =
+            "\(folder.file("take-b.mp4"))'s sound is aac 44100 Hz stereo, \(folder.file("take-a.mp4"))'s is aac 48000 Hz mono"
         #expect(outcome.sound == .reencode(reason: reason))
         #expect(outcome.soundSummary == "re-encoded with aac (\(reason))")
         let (onsets, _, info, sound) = try measure(outcome.path)
         #expect(sound.codec == "aac" && sound.format == Self.mono48)
-        #expect(abs(sound.durationMicroseconds - info.durationMicroseconds) <= 21_334,
+        #expect(
+            abs(sound.durationMicroseconds - info.durationMicroseconds) <= 21_334,
             "sound \(sound.durationMicroseconds) µs, picture \(info.durationMicroseconds) µs")
         expectBursts(onsets, at: [500_000, 2_300_000])
         #expect(files(folder.path) == ["takes.json"])
@@ -243,9 +246,12 @@ import SlateTestSupport
             Issue.record("the sound was \(String(describing: outcome.sound))")
             return
         }
-        #expect(reason.hasPrefix("\(folder.file("take-b.mp4"))'s sound stops 0.9") && reason.hasSuffix("s before its picture"), "\(reason)")
+        #expect(
+            reason.hasPrefix("\(folder.file("take-b.mp4"))'s sound stops 0.9") && reason.hasSuffix("s before its picture"),
+            "\(reason)")
         let (onsets, decoded, info, sound) = try measure(outcome.path)
-        #expect(abs(sound.durationMicroseconds - info.durationMicroseconds) <= 21_334,
+        #expect(
+            abs(sound.durationMicroseconds - info.durationMicroseconds) <= 21_334,
             "sound \(sound.durationMicroseconds) µs, picture \(info.durationMicroseconds) µs")
         expectBursts(onsets, at: [500_000, 2_300_000])
         #expect(Self.peak(in: decoded, from: 3_050_000, to: 3_950_000) < -60)
@@ -267,7 +273,9 @@ import SlateTestSupport
         let message = failure?.description ?? ""
         let take = folder.file("take-b.mp4")
         if firstRate == 48000 {
-            #expect(message.hasPrefix("\(take)'s sound is 0.5") && message.contains("s short of its picture in the joined file"), "\(message)")
+            #expect(
+                message.hasPrefix("\(take)'s sound is 0.5") && message.contains("s short of its picture in the joined file"),
+                "\(message)")
         } else {
             #expect(message.hasPrefix("\(take)'s sound decodes to 1.4") && message.contains("(a gap in it)"), "\(message)")
         }

@@ -1,6 +1,6 @@
+import SlateCore
 import Testing
 
-import SlateCore
 @testable import SlateMedia
 
 /// The libavfilter graph behind the export filters, mirroring and digital zoom.
@@ -73,11 +73,14 @@ import SlateCore
         let graph = try FilterGraph(
             width: 200, height: 100, chain: "crop@zoom=w=200:h=100:x=0:y=0,scale@zoom=200:100:flags=bilinear")
         #expect(try graph.apply(frame).y[0] == 0)
-        for (option, value) in [("w", 100), ("h", 50), ("x", 50), ("y", 24)] { try graph.send(option, "\(value)", to: "crop@zoom") }
+        for (option, value) in [("w", 100), ("h", 50), ("x", 50), ("y", 24)] {
+            try graph.send(option, "\(value)", to: "crop@zoom")
+        }
         try graph.send("w", "200", to: "scale@zoom")
         let zoomed = try graph.apply(frame)
         #expect(zoomed.width == 200 && zoomed.height == 100)
-        #expect((49...51).contains(Int(zoomed.y[0])) && (147...150).contains(Int(zoomed.y[199])), "\(zoomed.y[0]) \(zoomed.y[199])")
+        #expect(
+            (49...51).contains(Int(zoomed.y[0])) && (147...150).contains(Int(zoomed.y[199])), "\(zoomed.y[0]) \(zoomed.y[199])")
     }
 
     @Test func aChainLibavfilterCannotBuildIsAnErrorNamingIt() {

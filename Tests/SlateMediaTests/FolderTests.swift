@@ -1,11 +1,10 @@
 import Foundation
 import Glibc
-import SystemPackage
-import Testing
-
 import SlateCore
 import SlateMedia
 import SlateSystem
+import SystemPackage
+import Testing
 
 /// The folders Slate writes into: refused when another user could plant files
 /// in them, made private for takes, and never written through a link.
@@ -24,7 +23,10 @@ import SlateSystem
         mkdir(shared, 0o755)
         chmod(shared, 0o777)
         let failure = #expect(throws: Folder.Failure.self) { try Folder(shared) }
-        #expect(failure?.description == "\(shared): other users can write to it (mode 0777); they could plant files for Slate to write through: run 'chmod go-w \(shared)' or choose a folder of your own")
+        #expect(
+            failure?.description
+                == "\(shared): other users can write to it (mode 0777); they could plant files for Slate to write through: run 'chmod go-w \(shared)' or choose a folder of your own"
+        )
         #expect(throws: TakeFolder.Failure.self) { try TakeFolder(path: shared, create: true) }
         #expect(mode(shared) == 0o777, "a refused folder is left as it was")
     }

@@ -1,9 +1,8 @@
 import Foundation
-import Testing
-
 import SlateCore
 import SlateMedia
 import SlateTestSupport
+import Testing
 
 @Suite struct FrameDecoderTests {
     /// A flat-colour JPEG (full-range yuvj420p, as MJPEG cameras send) as one packet.

@@ -1,7 +1,6 @@
-import Testing
-
 import SlateCore
 import SlateMedia
+import Testing
 
 /// Zoom and mirroring on the recording thread.
 @Suite struct FrameTuningTests {
@@ -56,7 +55,8 @@ import SlateMedia
         _ = tuning.aim(at: 2)
         let zoomed = try tuning.apply(frame, interval: .seconds(1))
         // The centre half (columns 50..<150), mirrored: the left edge shows column ~149.
-        #expect((147...150).contains(Int(zoomed.y[0])) && (49...51).contains(Int(zoomed.y[199])), "\(zoomed.y[0]) \(zoomed.y[199])")
+        #expect(
+            (147...150).contains(Int(zoomed.y[0])) && (49...51).contains(Int(zoomed.y[199])), "\(zoomed.y[0]) \(zoomed.y[199])")
         _ = tuning.aim(at: 1)
         let whole = try tuning.apply(frame, interval: .seconds(1))
         #expect(whole.y[0] == 199 && whole.y[199] == 0)

@@ -1,10 +1,9 @@
 import Foundation
 import Glibc
-import Testing
-
 import SlateCore
 import SlateMedia
 import SlateSystem
+import Testing
 
 /// Links planted under the names Slate writes, pointing at a file of the user's
 /// (the victim) or at a path that does not exist: Slate never writes through
@@ -66,7 +65,8 @@ import SlateSystem
 
     @Test func aManifestThatIsALinkIsNotRead() throws {
         let folder = try work()
-        try TakeManifest(takes: [TakeManifestTests.take]).json.write(toFile: root + "/elsewhere.json", atomically: false, encoding: .utf8)
+        try TakeManifest(takes: [TakeManifestTests.take]).json.write(
+            toFile: root + "/elsewhere.json", atomically: false, encoding: .utf8)
         plant("takes.json", in: folder.path, to: root + "/elsewhere.json")
         let failure = #expect(throws: TakeFolder.Failure.self) { try folder.load() }
         #expect("\(String(describing: failure))".contains("takes.json"))

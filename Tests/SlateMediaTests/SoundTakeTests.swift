@@ -1,10 +1,9 @@
 import Foundation
-import Testing
-
 import SlateCore
 import SlateMedia
 import SlateSystem
 import SlateTestSupport
+import Testing
 
 /// Takes with sound: the sound encoder, the second stream of a take file, and
 /// the sound read back, to the frame.
@@ -87,7 +86,8 @@ import SlateTestSupport
         let decoded = try #require(try SoundReader.open(path: path)).decodeAll()
         let soundEnd = decoded.start + Int64(decoded.frames) * 1_000_000 / 48000
         #expect(info.frameCount >= 90)
-        #expect(abs(soundEnd - info.durationMicroseconds) <= 1_000_000 / 30 + 21_334,
+        #expect(
+            abs(soundEnd - info.durationMicroseconds) <= 1_000_000 / 30 + 21_334,
             "the sound ends at \(soundEnd) µs, the picture at \(info.durationMicroseconds) µs")
         #expect(Self.onset(in: decoded).map { abs($0 - 1_250_000) <= 1000 } == true)
     }

@@ -1,11 +1,10 @@
 import Foundation
-import Synchronization
-import Testing
-
 import SlateCore
 import SlateMedia
 import SlateSystem
 import SlateTestSupport
+import Synchronization
+import Testing
 
 @Suite struct TakeExporterTests {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("slate-export-\(UUID().uuidString)").path
@@ -34,7 +33,8 @@ import SlateTestSupport
         var manifest = try folder.load()
         manifest.takes.append(
             TakeManifest.Take(
-                id: name, file: name, thumbnail: nil, started: 1_795_253_112_000_000, duration: .microseconds(Int64(frames) * 33_333),
+                id: name, file: name, thumbnail: nil, started: 1_795_253_112_000_000,
+                duration: .microseconds(Int64(frames) * 33_333),
                 frames: frames, codec: encoder.parameters.codec, recording: false))
         try folder.save(manifest)
     }
@@ -111,7 +111,8 @@ import SlateTestSupport
     @Test func sepiaTintsEveryPixelWarm() throws {
         let (folder, output) = try folders()
         try addTake(folder, "take-a.mp4", frames: 10)
-        let outcome = try TakeExporter(ledger: try TakeLedger(folder: folder), outputFolder: output).export(at: 0, options: .init(filter: .sepia))
+        let outcome = try TakeExporter(ledger: try TakeLedger(folder: folder), outputFolder: output).export(
+            at: 0, options: .init(filter: .sepia))
         #expect(outcome.method == .reencode(reason: "the sepia filter is applied"))
         let exported = try pictures(outcome.path)
         #expect(exported.count == 10)
@@ -126,7 +127,9 @@ import SlateTestSupport
         try addTake(folder, "take-a.mp4", frames: 12, width: 320, height: 240)
         try addTake(folder, "take-b.mp4", frames: 9, width: 160, height: 120)
         var fractions: [Double] = []
-        let outcome = try TakeExporter(ledger: try TakeLedger(folder: folder), outputFolder: output).export(at: 0) { fractions.append($0.fraction) }
+        let outcome = try TakeExporter(ledger: try TakeLedger(folder: folder), outputFolder: output).export(at: 0) {
+            fractions.append($0.fraction)
+        }
         #expect(
             outcome.method
                 == .reencode(reason: "\(folder.file("take-b.mp4")) is 160x120, \(folder.file("take-a.mp4")) is 320x240"))
@@ -145,7 +148,8 @@ import SlateTestSupport
         try addTake(folder, "take-a.mp4", frames: 10, codec: "h264")
         try addTake(folder, "take-b.mp4", frames: 10, codec: "mpeg4")
         let outcome = try TakeExporter(ledger: try TakeLedger(folder: folder), outputFolder: output).export(at: 0)
-        #expect(outcome.method == .reencode(reason: "\(folder.file("take-b.mp4")) is mpeg4, \(folder.file("take-a.mp4")) is h264"))
+        #expect(
+            outcome.method == .reencode(reason: "\(folder.file("take-b.mp4")) is mpeg4, \(folder.file("take-a.mp4")) is h264"))
         let info = try MediaProbe.probe(path: outcome.path, decode: true)
         #expect(info.codec == "h264" && info.frameCount == 20 && info.decodedFrames == 20)
         #expect(abs(Double(info.durationMicroseconds) / 1e6 - 20.0 / 30) <= 0.034)
@@ -160,7 +164,8 @@ import SlateTestSupport
         let writer = try TakeWriter(creating: folder.file("take-b.mp4"), parameters: encoder.parameters)
         for index in 0..<10 {
             let noise = [0, 0, 0, 1, 0x41] + (0..<400).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ index &* 11) }
-            try writer.write(EncodedPacket(data: noise, pts: Int64(index), dts: Int64(index), duration: 1, isKeyframe: index == 0))
+            try writer.write(
+                EncodedPacket(data: noise, pts: Int64(index), dts: Int64(index), duration: 1, isKeyframe: index == 0))
         }
         try writer.finish()
         var manifest = try folder.load()
@@ -170,7 +175,8 @@ import SlateTestSupport
                 codec: "h264", recording: false))
         try folder.save(manifest)
         let failure = #expect(throws: TakeExporter.Failure.self) {
-            try TakeExporter(ledger: try TakeLedger(folder: folder), outputFolder: output).export(at: 0, options: .init(filter: .mono))
+            try TakeExporter(ledger: try TakeLedger(folder: folder), outputFolder: output).export(
+                at: 0, options: .init(filter: .mono))
         }
         #expect(failure?.description.hasPrefix(folder.file("take-b.mp4") + ": cannot decode a frame") == true)
         #expect(failure?.description.hasSuffix("the takes are kept") == true)
@@ -197,7 +203,8 @@ import SlateTestSupport
     /// The file's container tags as ffprobe reads them; nil, with a warning, without ffprobe.
     func tags(_ path: String) throws -> [String: String]? {
         guard let ffprobe = MediaFiles.ffprobe else {
-            Issue.record("ffprobe is not installed (Debian package ffmpeg): the tags of \(path) were not checked", severity: .warning)
+            Issue.record(
+                "ffprobe is not installed (Debian package ffmpeg): the tags of \(path) were not checked", severity: .warning)
             return nil
         }
         let process = Process()
@@ -231,7 +238,8 @@ import SlateTestSupport
         #expect(outcome.method == (filter == .none ? .streamCopy : .reencode(reason: "the mono filter is applied")))
         let layout = try boxes(outcome.path)
         #expect(Array(layout.prefix(2)) == ["ftyp", "moov"] && layout.contains("mdat"), "\(layout)")
-        #expect(layout.filter { $0 == "moov" }.count == 1 && !layout.contains { ["moof", "mfra", "sidx"].contains($0) }, "\(layout)")
+        #expect(
+            layout.filter { $0 == "moov" }.count == 1 && !layout.contains { ["moof", "mfra", "sidx"].contains($0) }, "\(layout)")
         let info = try MediaProbe.probe(path: outcome.path, decode: true)
         #expect(info.frameCount == 30 && info.decodedFrames == 30)
         if let tags = try tags(outcome.path) {
@@ -303,9 +311,11 @@ import SlateTestSupport
         let (folder, output) = try folders()
         let ledger = try TakeLedger(folder: folder)
         try addTake(folder, "take-a.mp4", frames: 30)
-        let first = try TakeExporter(ledger: try TakeLedger(folder: folder), outputFolder: output).export(at: 1_795_253_112_000_000)
+        let first = try TakeExporter(ledger: try TakeLedger(folder: folder), outputFolder: output).export(
+            at: 1_795_253_112_000_000)
         try addTake(folder, "take-b.mp4", frames: 15)
-        let second = try TakeExporter(ledger: try TakeLedger(folder: folder), outputFolder: output).export(at: 1_795_253_112_400_000)
+        let second = try TakeExporter(ledger: try TakeLedger(folder: folder), outputFolder: output).export(
+            at: 1_795_253_112_400_000)
         #expect(first.path == output + "/slate-20261121-092512.mp4")
         #expect(second.path == output + "/slate-20261121-092512-2.mp4")
         #expect(try MediaProbe.probe(path: first.path).frameCount == 30)

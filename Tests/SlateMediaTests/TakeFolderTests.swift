@@ -1,9 +1,8 @@
 import Foundation
-import Testing
-
 import SlateCore
 import SlateMedia
 import SlateSystem
+import Testing
 
 @Suite struct TakeFolderTests {
     func makeFolder() throws -> TakeFolder {
@@ -121,7 +120,9 @@ import SlateSystem
         // process's attempt is what a second daemon would see.
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        holder.arguments = [folder.file(".slate.lock"), "sh", "-c", "echo 'slate run (pid 4242)' > '\(path)/.slate.lock'; sleep 30"]
+        holder.arguments = [
+            folder.file(".slate.lock"), "sh", "-c", "echo 'slate run (pid 4242)' > '\(path)/.slate.lock'; sleep 30",
+        ]
         try holder.run()
         defer { holder.terminate() }
         let deadline = MonotonicClock.now() + .seconds(5)
@@ -143,7 +144,9 @@ import SlateSystem
     }
 
     @Test func aMissingFolderCannotBeLocked() {
-        #expect(throws: TakeFolder.Failure.self) { try TakeFolderLock(TakeFolder(path: "/nonexistent/slate", create: false), holder: "x") }
+        #expect(throws: TakeFolder.Failure.self) {
+            try TakeFolderLock(TakeFolder(path: "/nonexistent/slate", create: false), holder: "x")
+        }
     }
 }
 

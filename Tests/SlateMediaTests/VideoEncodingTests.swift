@@ -1,11 +1,10 @@
 import Foundation
-import SystemPackage
-import Testing
-
 import SlateCore
 import SlateMedia
 import SlateSystem
 import SlateTestSupport
+import SystemPackage
+import Testing
 
 /// The encoder, the take writer and the probe, on small frames.
 @Suite struct VideoEncodingTests {
@@ -85,7 +84,9 @@ import SlateTestSupport
             #expect(try MediaProbe.probe(path: path).rotation == (rotation + 360) % 360)
         }
         #expect(throws: MediaError.self) {
-            try TakeWriter(creating: folder + "/bad.mp4", parameters: VideoEncoder(codecs: ["h264"], width: 64, height: 64, fps: 30).parameters, rotation: 45)
+            try TakeWriter(
+                creating: folder + "/bad.mp4",
+                parameters: VideoEncoder(codecs: ["h264"], width: 64, height: 64, fps: 30).parameters, rotation: 45)
         }
     }
 
@@ -152,7 +153,8 @@ import SlateTestSupport
         defer { MediaFiles.remove(folder) }
         for (width, height, expected) in [(640, 360, (320, 180)), (1920, 1080, (320, 180)), (160, 90, (160, 90))] {
             let path = folder + "/\(width).jpg"
-            try JPEGThumbnail.write(TestPattern(width: width, height: height).frame(index: 1, time: Instant(microseconds: 33_333)), toPath: path)
+            try JPEGThumbnail.write(
+                TestPattern(width: width, height: height).frame(index: 1, time: Instant(microseconds: 33_333)), toPath: path)
             let bytes = try FileReading.bytes(atPath: path)
             #expect(Array(bytes.prefix(2)) == [0xFF, 0xD8])
             #expect(Array(bytes.suffix(2)) == [0xFF, 0xD9])

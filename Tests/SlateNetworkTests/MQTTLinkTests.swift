@@ -25,13 +25,13 @@ import Testing
             try "user rig\ntopic readwrite slate/#\nuser viewer\ntopic read slate/#\n"
                 .write(toFile: folder + "/acl", atomically: true, encoding: .utf8)
             try """
-                listener \(self.port) 127.0.0.1
-                allow_anonymous false
-                password_file \(folder)/passwords
-                acl_file \(folder)/acl
-                persistence false
-                log_dest none
-                """.write(toFile: folder + "/mosquitto.conf", atomically: true, encoding: .utf8)
+            listener \(self.port) 127.0.0.1
+            allow_anonymous false
+            password_file \(folder)/passwords
+            acl_file \(folder)/acl
+            persistence false
+            log_dest none
+            """.write(toFile: folder + "/mosquitto.conf", atomically: true, encoding: .utf8)
             pid = try ProcessLauncher.launch(["/usr/sbin/mosquitto", "-c", folder + "/mosquitto.conf"], environment: [])
             let deadline = Date().addingTimeInterval(10)
             while !Self.accepts(self.port) {

@@ -345,9 +345,10 @@ import Testing
             Issue.record("StopRecord gave no outputPath: \(stopped)")
             return
         }
-        #expect(await heard.wait(seconds: 30) {
-            ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int ?? 0) > 0
-        }, "\(path)")
+        #expect(
+            await heard.wait(seconds: 30) {
+                ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int ?? 0) > 0
+            }, "\(path)")
         link.stop()
     }
 }

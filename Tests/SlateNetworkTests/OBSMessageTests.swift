@@ -63,7 +63,8 @@ struct OBSMessageTests {
             return
         }
         #expect(response.responseData?["outputPath"] == .string("/home/rig/Videos/2026-11-24 10-00-00.mkv"))
-        #expect(try OBSMessage(json: #"{"op": 5, "d": {"eventType": "StudioModeStateChanged", "eventIntent": 1}}"#) == .other(op: 5))
+        #expect(
+            try OBSMessage(json: #"{"op": 5, "d": {"eventType": "StudioModeStateChanged", "eventIntent": 1}}"#) == .other(op: 5))
     }
 
     @Test func malformedMessagesThrow() {
@@ -90,7 +91,8 @@ struct OBSMessageTests {
     }
 
     @Test func aRequestCarriesItsDataAsJSON() throws {
-        let chapter = try JSONValue(parsing: #"{"chapterName": "Take 3 \"wide\"", "n": 2, "x": 1.5, "on": true, "none": null, "list": []}"#)
+        let chapter = try JSONValue(
+            parsing: #"{"chapterName": "Take 3 \"wide\"", "n": 2, "x": 1.5, "on": true, "none": null, "list": []}"#)
         let request = try object(.request(.init(requestType: "CreateRecordChapter", requestId: "r1", requestData: chapter)))
         #expect(request["op"] as? Int == 6)
         let data = try #require(request["d"] as? [String: Any])

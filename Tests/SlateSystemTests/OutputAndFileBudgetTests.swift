@@ -1,11 +1,10 @@
 import Dispatch
 import Foundation
 import Glibc
+import SlateSystem
 import Synchronization
 import SystemPackage
 import Testing
-
-import SlateSystem
 
 /// Budgets on what Slate reads and writes: report lines for a reader that
 /// stops reading, and files larger than their budget or not regular files.

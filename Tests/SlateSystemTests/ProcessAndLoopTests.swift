@@ -1,9 +1,9 @@
 import Foundation
 import Glibc
+import SlateCore
 import SystemPackage
 import Testing
 
-import SlateCore
 @testable import SlateSystem
 
 @Suite struct ProcessLauncherTests {

@@ -1,7 +1,6 @@
 import Foundation
-import Testing
-
 import SlateSystem
+import Testing
 
 /// Secrets (the HTTP API's token) in files only their owner reads.
 @Suite struct SecretFileTests {
@@ -41,7 +40,9 @@ import SlateSystem
         do {
             _ = try SecretFile.load(path)
         } catch {
-            #expect("\(error)" == "\(path): a secret file must be readable by its owner only (mode 0600), not 644; run chmod 600 \(path)")
+            #expect(
+                "\(error)"
+                    == "\(path): a secret file must be readable by its owner only (mode 0600), not 644; run chmod 600 \(path)")
         }
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
         #expect(try SecretFile.load(path) == "secret")

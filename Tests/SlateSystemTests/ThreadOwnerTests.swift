@@ -1,6 +1,5 @@
-import Testing
-
 import SlateSystem
+import Testing
 
 @Suite struct ThreadOwnerTests {
     /// Runs `body` on a worker thread of its own and waits for it.

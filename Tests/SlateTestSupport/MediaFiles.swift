@@ -1,9 +1,8 @@
 import Foundation
 import Glibc
+import SlateSystem
 import SystemPackage
 import Testing
-
-import SlateSystem
 
 /// The tests' media files and the `slate` executable: fresh folders, `slate`
 /// started as from a shell, and ffprobe's own reading of a video file.
@@ -97,9 +96,11 @@ package enum MediaFiles {
     /// standard error and the path; with `killed` (a file whose writing was
     /// killed), a last fragment cut short ("partial file") is not an error.
     /// Without ffprobe the result is nil and a warning says the file was not checked.
-    package static func ffprobeCount(_ path: String, killed: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) throws -> (
-        packets: Int, seconds: Double
-    )? {
+    package static func ffprobeCount(_ path: String, killed: Bool = false, sourceLocation: SourceLocation = #_sourceLocation)
+        throws -> (
+            packets: Int, seconds: Double
+        )?
+    {
         guard let ffprobe else {
             Issue.record(
                 "ffprobe is not installed (Debian package ffmpeg): \(path) was not checked with it", severity: .warning,
@@ -116,10 +117,10 @@ package enum MediaFiles {
         // Standard error goes to a file: a pipe left unread could fill up and block ffprobe.
         var template = Array((FileManager.default.temporaryDirectory.path + "/slate-ffprobe-XXXXXX").utf8CString)
         let errorsFD = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        let errorsPath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         guard errorsFD >= 0 else {
-            throw SystemCallError("mkstemp", subject: String(cString: template), errno: Errno(rawValue: errno))
+            throw SystemCallError("mkstemp", subject: errorsPath, errno: Errno(rawValue: errno))
         }
-        let errorsPath = String(cString: template)
         defer { unlink(errorsPath) }
         process.standardOutput = out
         process.standardError = FileHandle(fileDescriptor: errorsFD, closeOnDealloc: true)
@@ -129,7 +130,8 @@ package enum MediaFiles {
         let errors = (try? String(contentsOfFile: errorsPath, encoding: .utf8)) ?? ""
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
             throw FFprobeFailure(
-                description: "ffprobe \(path) failed (status \(process.terminationStatus)): \(errors.isEmpty ? "no message" : errors)")
+                description:
+                    "ffprobe \(path) failed (status \(process.terminationStatus)): \(errors.isEmpty ? "no message" : errors)")
         }
         let complaints = errors.split(separator: "\n").filter { !(killed && $0.hasSuffix(": partial file")) }
         guard complaints.isEmpty else {

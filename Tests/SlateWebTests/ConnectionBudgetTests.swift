@@ -95,7 +95,8 @@ extension RigServerTests {
         let (text, closed, after) = try await onThread { () -> (String, Bool, Double) in
             let client = RawConnection(port: port)
             client.send(
-                "POST /actions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(Self.token)\r\nContent-Length: 100\r\n\r\n{\"action\"")
+                "POST /actions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(Self.token)\r\nContent-Length: 100\r\n\r\n{\"action\""
+            )
             let start = MonotonicClock.now()
             let closed = client.read(for: .seconds(4))
             return (client.text, closed, Self.since(start))
@@ -109,7 +110,9 @@ extension RigServerTests {
         // The shipped timeouts: the refusal cannot be one of them.
         let (server, board) = try await serving()
         let port = server.address.port
-        for (request, auth) in [("POST /actions", "Authorization: Bearer \(Self.token)\r\n"), ("POST /actions", ""), ("GET /status.json", "")] {
+        for (request, auth) in [
+            ("POST /actions", "Authorization: Bearer \(Self.token)\r\n"), ("POST /actions", ""), ("GET /status.json", ""),
+        ] {
             let (text, answeredIn, closed) = try await onThread { () -> (String, Double, Bool) in
                 let client = RawConnection(port: port)
                 let start = MonotonicClock.now()
@@ -307,7 +310,8 @@ extension RigServerTests {
             reading.read(for: .seconds(1)) { _ in reading.received.count > before + 512 * 1024 }
             return (watchers, cutAfter, !reading.closed && reading.received.count > before + 512 * 1024)
         }
-        #expect(watchersWhileStalled == 1 && cutAfter > 1 && cutAfter < 10, "\(watchersWhileStalled) watching after \(cutAfter) s")
+        #expect(
+            watchersWhileStalled == 1 && cutAfter > 1 && cutAfter < 10, "\(watchersWhileStalled) watching after \(cutAfter) s")
         #expect(reader, "the client that reads goes on")
         try await stop(server, board, preview: preview)
     }

@@ -12,7 +12,8 @@ extension RigServerTests {
         port: Int, address: String = "127.0.0.1", host: String?, version: String = "HTTP/1.1", extra: String = ""
     ) -> (Int?, String) {
         let client = RawConnection(port: port, address: address)
-        client.send("GET /status.json \(version)\r\n" + (host.map { "Host: \($0)\r\n" } ?? "") + extra + "Connection: close\r\n\r\n")
+        client.send(
+            "GET /status.json \(version)\r\n" + (host.map { "Host: \($0)\r\n" } ?? "") + extra + "Connection: close\r\n\r\n")
         client.read(for: .seconds(3))
         let body = client.text.range(of: "\r\n\r\n").map { String(client.text[$0.upperBound...]) } ?? ""
         return (client.status, body)
@@ -36,7 +37,8 @@ extension RigServerTests {
         for (host, code, body) in answers {
             switch host {
             case "rebind.attacker.example:\(port)", "rig.example.attacker.example:\(port)":
-                #expect(code == 421 && body.contains("DNS rebinding") && body.contains("http.hosts"), "\(host): \(code ?? 0) \(body)")
+                #expect(
+                    code == 421 && body.contains("DNS rebinding") && body.contains("http.hosts"), "\(host): \(code ?? 0) \(body)")
                 #expect(body.contains("open http://127.0.0.1:\(port)/"), "\(body)")
             case "127.0.0.1:\(port + 1)", "localhost:80":
                 #expect(code == 421 && body.contains("the page listens on port \(port)"), "\(host): \(code ?? 0) \(body)")
@@ -45,7 +47,9 @@ extension RigServerTests {
             default:
                 #expect(code == 200 && body.contains(#""recording":false"#), "\(host): \(code ?? 0) \(body)")
             }
-            if code != 200 { #expect((try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: String])?["error"] != nil) }
+            if code != 200 {
+                #expect((try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: String])?["error"] != nil)
+            }
         }
         try await stop(server, board)
     }

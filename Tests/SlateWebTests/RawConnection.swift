@@ -90,7 +90,9 @@ final class RawConnection {
     /// Whether a whole response with a `Content-Length` body has arrived.
     static func hasResponse(_ text: String) -> Bool {
         guard let split = text.range(of: "\r\n\r\n"),
-            let field = text[..<split.lowerBound].split(separator: "\r\n").first(where: { $0.lowercased().hasPrefix("content-length: ") }),
+            let field = text[..<split.lowerBound].split(separator: "\r\n").first(where: {
+                $0.lowercased().hasPrefix("content-length: ")
+            }),
             let length = Int(field.dropFirst(16))
         else { return false }
         return text[split.upperBound...].utf8.count >= length

@@ -51,7 +51,9 @@ import Testing
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(connection, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(connection, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         #expect(connected == 0)
         let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(headers)\r\n".utf8)
@@ -120,7 +122,8 @@ import Testing
         let daemon = Task {
             while !Task.isCancelled {
                 for request in board.takeRequests() {
-                    request.answer(request.action == "take.toggle" ? .ran([StatusBoardTests.line(2)]) : .refused("unknown action"))
+                    request.answer(
+                        request.action == "take.toggle" ? .ran([StatusBoardTests.line(2)]) : .refused("unknown action"))
                 }
                 try? await Task.sleep(for: .milliseconds(5))
             }

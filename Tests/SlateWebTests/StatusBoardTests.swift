@@ -10,7 +10,11 @@ import Testing
     static func status(recording: Bool = false, takes: Int = 0) -> RigStatus {
         RigStatus(
             recording: recording, take: nil,
-            takes: (0..<takes).map { .init(number: $0 + 1, file: "take-20261121-103841-000\($0 + 1).mp4", duration: 1, frames: 30, dropped: 0, thumbnail: nil) },
+            takes: (0..<takes).map {
+                .init(
+                    number: $0 + 1, file: "take-20261121-103841-000\($0 + 1).mp4", duration: 1, frames: 30, dropped: 0,
+                    thumbnail: nil)
+            },
             camera: nil, filter: "none", controls: ControlsEntry(shown: "hidden", current: 0, highlight: nil, items: []),
             disk: nil, export: nil, sound: nil)
     }
@@ -64,7 +68,8 @@ import Testing
         #expect(events.map(\.name) == ["meter"])
         #expect(
             events.first?.data
-                == #"{"channels":[{"clipped":1,"label":"L","peak":0,"rms":-3.8},{"clipped":0,"label":"R","peak":-6,"rms":-10.8}]}"#)
+                == #"{"channels":[{"clipped":1,"label":"L","peak":0,"rms":-3.8},{"clipped":0,"label":"R","peak":-6,"rms":-10.8}]}"#
+        )
         let late = board.subscribe()
         for await event in late { Issue.record("a client joining later got \(event)") }
     }

@@ -11,9 +11,10 @@ import Testing
             $0.replacingOccurrences(of: #""time_us":[0-9]+"#, with: "T", options: .regularExpression)
         }
         #expect(
-            levels == ["0.1", "0.2", "0.3"].map {
-                #"{"channels":[{"clipped":0,"peak_db":"-inf","rms_db":"-inf"}],"clipped":0,"device":"null","overruns":0,"t":\#($0),T,"type":"level"}"#
-            })
+            levels
+                == ["0.1", "0.2", "0.3"].map {
+                    #"{"channels":[{"clipped":0,"peak_db":"-inf","rms_db":"-inf"}],"clipped":0,"device":"null","overruns":0,"t":\#($0),T,"type":"level"}"#
+                })
         #expect(
             result.lines.last
                 == #"{"channels":[{"clipped":0,"peak_db":"-inf","rms_db":"-inf"}],"clipped":0,"device":"null","filled":0,"frames":14400,"overruns":0,"rate":48000,"seconds":0.3,"type":"summary"}"#
@@ -49,7 +50,9 @@ import Testing
     @Test func aMissingDeviceIsAnErrorListingThosePresent() throws {
         let result = try CLI.run(["audio", "--meter", "hw:CARD=NoSuchCard,DEV=0"])
         #expect(result.status == 1)
-        #expect(result.stderr.hasPrefix("slate audio: no capture device 'hw:CARD=NoSuchCard,DEV=0' (cannot open the device for capture: "))
+        #expect(
+            result.stderr.hasPrefix(
+                "slate audio: no capture device 'hw:CARD=NoSuchCard,DEV=0' (cannot open the device for capture: "))
         #expect(result.stderr.contains("capture devices present: ") || result.stderr.contains("no capture devices are present"))
         #expect(result.stdout == "")
     }

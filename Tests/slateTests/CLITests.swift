@@ -67,7 +67,8 @@ struct CLI {
     @Test func everyErrorOfEveryFileIsPrintedAndExitIsTwo() throws {
         let bad = try CLI.temporaryFile(
             "bad.yaml",
-            "inputs:\n  p:\n    match: {name: x}\n    bind: {KEY_NOPE: primary, KEY_B: fly}\ncapture: {primary: {click: take.toggle}}\n")
+            "inputs:\n  p:\n    match: {name: x}\n    bind: {KEY_NOPE: primary, KEY_B: fly}\ncapture: {primary: {click: take.toggle}}\n"
+        )
         let result = try CLI.run(["check", "profiles/powermate.yaml", bad, "/nonexistent/rig.yaml"])
         #expect(result.status == 2)
         #expect(result.lines == ["profiles/powermate.yaml: ok (1 input)"])
@@ -223,7 +224,9 @@ struct CLI {
         ])
         #expect(given.status == 0, "\(given.stderr)")
         #expect(given.stderr.contains("'PCsensor FootSwitch' is input 'pedals'"))
-        let full = try CLI.run(["replay", "--profile", "profiles/pcsensor-footswitch.yaml", Self.fixture("pcsensor-footswitch.evemu")])
+        let full = try CLI.run([
+            "replay", "--profile", "profiles/pcsensor-footswitch.yaml", Self.fixture("pcsensor-footswitch.evemu"),
+        ])
         #expect(given.lines == full.lines)
         let bad = try CLI.run(["replay", "--profile", "profiles/pcsensor-footswitch.yaml", "--device-id", "3553:b001", snippet])
         #expect(bad.status != 0)
@@ -386,7 +389,8 @@ struct CLI {
             ])
             #expect(recorded.status == 0, "\(recorded.stderr)")
             entries.append(
-                "{\"id\": \"\(name)\", \"file\": \"\(name).mp4\", \"thumbnail\": \"\(name).jpg\", \"started\": 1795253112000000, \"codec\": \"h264\"}")
+                "{\"id\": \"\(name)\", \"file\": \"\(name).mp4\", \"thumbnail\": \"\(name).jpg\", \"started\": 1795253112000000, \"codec\": \"h264\"}"
+            )
         }
         try "{\"version\": 1, \"takes\": [\(entries.joined(separator: ","))]}".write(
             to: work.appendingPathComponent("takes.json"), atomically: true, encoding: .utf8)
@@ -423,7 +427,8 @@ struct CLI {
         let work = root.appendingPathComponent("takes")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         try recordTake(in: work)
-        try "{\"version\": 1, \"takes\": [{\"id\": \"a\", \"file\": \"take-a.mp4\", \"started\": 1795253112000000, \"recording\": true}]}"
+        try
+            "{\"version\": 1, \"takes\": [{\"id\": \"a\", \"file\": \"take-a.mp4\", \"started\": 1795253112000000, \"recording\": true}]}"
             .write(to: work.appendingPathComponent("takes.json"), atomically: true, encoding: .utf8)
         let list = try CLI.run(["takes", "list", "--json", "--work", work.path])
         #expect(list.status == 0, "\(list.stderr)")

@@ -28,6 +28,8 @@ import Testing
         #expect(try CLI.run(["cameras", "--max-size", "big"]).stderr.contains("--max-size must be WIDTHxHEIGHT"))
         let noValue = try CLI.run(["cameras", "--test", "/dev/video0", "--control", "Hue"])
         #expect(noValue.status != 0)
-        #expect(noValue.stderr.contains("--control takes ID=VALUE such as Brightness=200 or 0x00980900=200, not 'Hue'"), "\(noValue.stderr)")
+        #expect(
+            noValue.stderr.contains("--control takes ID=VALUE such as Brightness=200 or 0x00980900=200, not 'Hue'"),
+            "\(noValue.stderr)")
     }
 }

@@ -8,7 +8,9 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let take = folder + "/take.mp4"
-        let result = try CLI.run(["record-pattern", "--size", "320x180", "--fps", "20", "--codec", "h264", "--seconds", "1", take])
+        let result = try CLI.run([
+            "record-pattern", "--size", "320x180", "--fps", "20", "--codec", "h264", "--seconds", "1", take,
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.lines.count == 4)
         #expect(result.lines.first == "recording \(take): libx264 (h264, preset veryfast), 320x180 at 20 fps")

@@ -9,7 +9,10 @@ import Testing
 
     func replay(_ extra: [String]) throws -> [[String: Any]] {
         let result = try CLI.run(
-            ["replay", "--json", "--profile", Self.root + "/profiles/knob-controls.yaml", Self.root + "/recordings/knob-session.yml"]
+            [
+                "replay", "--json", "--profile", Self.root + "/profiles/knob-controls.yaml",
+                Self.root + "/recordings/knob-session.yml",
+            ]
                 + extra)
         #expect(result.status == 0, "\(result.stderr)")
         return result.stdout.split(separator: "\n").compactMap {
@@ -19,7 +22,9 @@ import Testing
 
     @Test func theKnobSessionZoomsToTheDetentAndPicksOnATypicalWebcam() throws {
         let lines = try replay([])
-        let zoom = lines.filter { $0["control"] as? String == "Zoom" && $0["source"] as? String == "knob" }.map { $0["text"] as? String ?? "" }
+        let zoom = lines.filter { $0["control"] as? String == "Zoom" && $0["source"] as? String == "knob" }.map {
+            $0["text"] as? String ?? ""
+        }
         #expect(zoom.prefix(10) == ["1.1×", "1.2×", "1.3×", "1.4×", "1.5×", "1.6×", "1.7×", "1.8×", "1.9×", "2.0×"])
         #expect(zoom.last == "1.5×")
         // Exposure (no bias, automatic exposure) and Temperature (automatic white balance) are skipped.
@@ -38,9 +43,13 @@ import Testing
         let highlighted = lines.first { $0["event"] as? String == "highlighted" }
         #expect(highlighted?["control"] as? String == "Exposure" && highlighted?["text"] as? String == "0.0 EV")
 
-        let bad = try CLI.temporaryFile("bad.json", #"{"type":"controls","camera":"x","path":"/dev/video0","controls":[{"id":"12"}]}"#)
+        let bad = try CLI.temporaryFile(
+            "bad.json", #"{"type":"controls","camera":"x","path":"/dev/video0","controls":[{"id":"12"}]}"#)
         let result = try CLI.run(
-            ["replay", "--profile", Self.root + "/profiles/knob-controls.yaml", Self.root + "/recordings/knob-session.yml", "--camera-controls", bad])
+            [
+                "replay", "--profile", Self.root + "/profiles/knob-controls.yaml", Self.root + "/recordings/knob-session.yml",
+                "--camera-controls", bad,
+            ])
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix(bad + ": error: "), "\(result.stderr)")
     }

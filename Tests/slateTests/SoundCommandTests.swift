@@ -67,6 +67,7 @@ import Testing
         #expect(missing.status == 1)
         #expect(
             missing.stderr
-                == "error: cannot play sound file /nonexistent/x.wav on ALSA device 'null': cannot open: No such file or directory (ENOENT)\n")
+                == "error: cannot play sound file /nonexistent/x.wav on ALSA device 'null': cannot open: No such file or directory (ENOENT)\n"
+        )
     }
 }

@@ -100,7 +100,8 @@ public struct AudioLevel: Sendable, Hashable {
         }
         let rms = cells(level.rmsDB)
         let peak = max(rms, cells(level.peakDB))
-        let bar = String(repeating: "█", count: rms) + String(repeating: "▒", count: peak - rms)
+        let bar =
+            String(repeating: "█", count: rms) + String(repeating: "▒", count: peak - rms)
             + String(repeating: "░", count: width - peak)
         func padded(_ decibels: Double) -> String {
             let text = Self.text(decibels: decibels)

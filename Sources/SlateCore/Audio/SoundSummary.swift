@@ -38,7 +38,9 @@ public struct SoundSummary: Codable, Sendable, Hashable {
         figures.append("corrected " + Self.signed(correctionPPM) + " ppm at most")
         figures.append("\(clipped) clipped")
         figures.append("\(overruns) overrun\(overruns == 1 ? "" : "s")")
-        if let lostAt { figures.append("lost at " + Instant.formatSeconds(Int64((lostAt * 1000).rounded()) * 1000, decimals: 3) + " s") }
+        if let lostAt {
+            figures.append("lost at " + Instant.formatSeconds(Int64((lostAt * 1000).rounded()) * 1000, decimals: 3) + " s")
+        }
         return figures.joined(separator: ", ")
     }
 

@@ -33,7 +33,9 @@ public struct CameraSetting: Sendable, Equatable {
         var problems: [SettingOutcome] = []
         for setting in settings {
             guard let control = controls.first(where: { $0.key == setting.key }) else {
-                problems.append(SettingOutcome(key: setting.key, asked: setting.value.description, problem: "the camera has no control \(setting.key)"))
+                problems.append(
+                    SettingOutcome(
+                        key: setting.key, asked: setting.value.description, problem: "the camera has no control \(setting.key)"))
                 continue
             }
             switch setting.value {
@@ -42,7 +44,10 @@ public struct CameraSetting: Sendable, Equatable {
             case .item(let name):
                 guard let item = control.menu.first(where: { $0.name.lowercased() == name.lowercased() }) else {
                     let items = control.menu.map(\.name).joined(separator: ", ")
-                    problems.append(SettingOutcome(key: setting.key, asked: name, problem: "\(setting.key) has no item '\(name)'" + (items.isEmpty ? "" : " (items: \(items))")))
+                    problems.append(
+                        SettingOutcome(
+                            key: setting.key, asked: name,
+                            problem: "\(setting.key) has no item '\(name)'" + (items.isEmpty ? "" : " (items: \(items))")))
                     continue
                 }
                 sets.append((control, item.index))

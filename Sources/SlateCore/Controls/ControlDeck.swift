@@ -51,8 +51,8 @@ public struct ControlDeck: Sendable {
 
     public var nextDeadline: Instant? {
         switch (hideAt, presetHold?.at) {
-        case let (hide?, hold?): min(hide, hold)
-        case let (hide, hold): hide ?? hold
+        case (let hide?, let hold?): min(hide, hold)
+        case (let hide, let hold): hide ?? hold
         }
     }
 
@@ -112,7 +112,9 @@ public struct ControlDeck: Sendable {
                 let gap = time - last.time
                 multiplier = gap < .milliseconds(25) ? 4 : gap < .milliseconds(50) ? 2 : 1
             }
-            adjust(current, direction: direction, detents: detents, multiplier: multiplier, source: .knob, at: time, book: &book, into: &effects)
+            adjust(
+                current, direction: direction, detents: detents, multiplier: multiplier, source: .knob, at: time, book: &book,
+                into: &effects)
             hideAt = time + settings.overlayTimeout
         }
         // A turn between two clicks makes them two clicks, not a double click.
@@ -123,7 +125,9 @@ public struct ControlDeck: Sendable {
     // MARK: Actions
 
     /// Runs a `control.*` action.
-    mutating func perform(_ action: ControlAction, value: Double?, at time: Instant, book: inout RigBook, into effects: inout [RigEffect]) {
+    mutating func perform(
+        _ action: ControlAction, value: Double?, at time: Instant, book: inout RigBook, into effects: inout [RigEffect]
+    ) {
         guard active, !controls.isEmpty else { return }
         switch action {
         case .show:
@@ -138,7 +142,9 @@ public struct ControlDeck: Sendable {
             let amount = Int((detents.map(Double.init) ?? value ?? 1).rounded())
             guard amount != 0 else { return }
             if mode != .overlay { show(at: time, into: &effects) }
-            adjust(current, direction: amount > 0 ? 1 : -1, detents: min(Int(amount.magnitude), 1000), multiplier: 1, source: .action, at: time, book: &book, into: &effects)
+            adjust(
+                current, direction: amount > 0 ? 1 : -1, detents: min(Int(amount.magnitude), 1000), multiplier: 1,
+                source: .action, at: time, book: &book, into: &effects)
             hideAt = time + settings.overlayTimeout
         case .set(let name, let text):
             guard let index = index(named: name) else { return }
@@ -240,7 +246,9 @@ public struct ControlDeck: Sendable {
             }
         case .presetSaved(let slot, let count):
             effects.append(
-                .report(.control(ControlReport(time: time, control: "preset \(slot)", event: .presetSaved, text: "\(count) controls"))))
+                .report(
+                    .control(ControlReport(time: time, control: "preset \(slot)", event: .presetSaved, text: "\(count) controls"))
+                ))
         case .presetFailed(let slot, let reason):
             effects.append(.report(.control(ControlReport(time: time, control: "preset \(slot)", reason: reason))))
         case .settingsApplied(let outcomes, let source):
@@ -254,7 +262,8 @@ public struct ControlDeck: Sendable {
                             ControlReport(
                                 time: time, control: outcome.key, value: outcome.kept.map(Double.init),
                                 text: outcome.keptText, source: source, reason: outcome.problem,
-                                asked: outcome.keptText == outcome.asked || outcome.kept.map(String.init) == outcome.asked ? nil : outcome.asked))))
+                                asked: outcome.keptText == outcome.asked || outcome.kept.map(String.init) == outcome.asked
+                                    ? nil : outcome.asked))))
             }
             refreshAll(source: nil, at: time, book: book, into: &effects)
         case .cameraOpened, .cameraSwitchFailed:

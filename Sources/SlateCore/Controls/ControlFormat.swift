@@ -21,7 +21,8 @@ public enum ControlFormat {
         case 1: return nil
         case 0: return "format needs one %@ where the value goes"
         default:
-            return "format needs exactly one %@, not \(places.count) (at positions \(places.map(String.init).joined(separator: ", ")))"
+            return
+                "format needs exactly one %@, not \(places.count) (at positions \(places.map(String.init).joined(separator: ", ")))"
         }
     }
 

@@ -103,7 +103,9 @@ struct LiveControl: Sendable {
             guard case .titles(let titles) = scale, titles.indices.contains(Int(value)) else { return "" }
             return titles[Int(value)]
         case .slider:
-            if case .list = scale { number = NumberText.format(value) } else {
+            if case .list = scale {
+                number = NumberText.format(value)
+            } else {
                 number = ControlText.fixed(value, decimals: scale.decimals)
             }
         }
@@ -175,7 +177,9 @@ extension LiveControl {
         drive = .none
     }
 
-    private mutating func resolveRecorder(_ setting: RecorderSetting, values: ControlSpec.SliderValues?, book: RigBook, detent: Double) {
+    private mutating func resolveRecorder(
+        _ setting: RecorderSetting, values: ControlSpec.SliderValues?, book: RigBook, detent: Double
+    ) {
         drive = .recorder(setting)
         let limit = book.zoomLimit
         if let values {
@@ -263,11 +267,16 @@ extension LiveControl {
                 value = 0
             }
         } else {
-            disable(automatic ? "the camera has no exposure bias, and its exposure is automatic" : "the camera's exposure time cannot be set")
+            disable(
+                automatic
+                    ? "the camera has no exposure bias, and its exposure is automatic"
+                    : "the camera's exposure time cannot be set")
         }
     }
 
-    private static func find(_ key: String, in catalog: [CameraControl.ID: CameraControl]?, for control: inout LiveControl) -> CameraControl? {
+    private static func find(_ key: String, in catalog: [CameraControl.ID: CameraControl]?, for control: inout LiveControl)
+        -> CameraControl?
+    {
         guard let catalog else {
             control.disable("no camera controls known")
             return nil

@@ -42,8 +42,10 @@ public struct ModelledCamera: Sendable {
             var outcomes = problems
             var changed: [CameraControl] = []
             for (control, value) in sets {
-                guard let index = controls.firstIndex(where: { $0.id == control.id }), let kept = Self.kept(value, by: control) else {
-                    outcomes.append(SettingOutcome(key: control.key, asked: String(value), problem: "\(control.key) has no item \(value)"))
+                guard let index = controls.firstIndex(where: { $0.id == control.id }), let kept = Self.kept(value, by: control)
+                else {
+                    outcomes.append(
+                        SettingOutcome(key: control.key, asked: String(value), problem: "\(control.key) has no item \(value)"))
                     continue
                 }
                 changed += store(kept, at: index, including: true)
@@ -70,7 +72,10 @@ public struct ModelledCamera: Sendable {
         for cluster in Self.clusters where cluster.automatic == controls[index].key {
             let manual = cluster.manual(value)
             for partner in controls.indices where cluster.partners.contains(controls[partner].key) {
-                let flags = manual ? controls[partner].flags & ~CameraControl.Flag.inactive : controls[partner].flags | CameraControl.Flag.inactive
+                let flags =
+                    manual
+                    ? controls[partner].flags & ~CameraControl.Flag.inactive
+                    : controls[partner].flags | CameraControl.Flag.inactive
                 guard flags != controls[partner].flags else { continue }
                 controls[partner].flags = flags
                 changed.append(controls[partner])

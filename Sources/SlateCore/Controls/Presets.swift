@@ -45,17 +45,21 @@ public enum PresetFile {
         }
         guard let node else { return [:] }
         guard case .mapping(let top) = node else {
-            throw PresetFileError(description: "\(file):\(node.mark?.line ?? 1): expected slots, each a mapping of controls to values")
+            throw PresetFileError(
+                description: "\(file):\(node.mark?.line ?? 1): expected slots, each a mapping of controls to values")
         }
         var slots: [Int: [PresetValue]] = [:]
         for (keyNode, valueNode) in top {
             guard let slot = keyNode.string.flatMap(Int.init), Self.slots.contains(slot), case .mapping(let pairs) = valueNode
             else {
-                throw PresetFileError(description: "\(file):\(keyNode.mark?.line ?? 1): expected a slot from 1 to 99 with a mapping of controls to values")
+                throw PresetFileError(
+                    description:
+                        "\(file):\(keyNode.mark?.line ?? 1): expected a slot from 1 to 99 with a mapping of controls to values")
             }
             slots[slot] = try pairs.map { (key, value) throws(PresetFileError) in
                 guard let name = key.string, let number = value.string.flatMap({ Int64($0) }) else {
-                    throw PresetFileError(description: "\(file):\(key.mark?.line ?? 1): expected a control's name and a whole number")
+                    throw PresetFileError(
+                        description: "\(file):\(key.mark?.line ?? 1): expected a control's name and a whole number")
                 }
                 return PresetValue(key: name, value: number)
             }

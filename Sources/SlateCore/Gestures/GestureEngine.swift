@@ -70,8 +70,8 @@ struct GestureEngine {
     var nextDeadline: Instant? {
         let hold = press.flatMap { $0.held ? nil : $0.holdDeadline }
         switch (hold, pendingDeadline) {
-        case let (h?, p?): return min(h, p)
-        case let (h, p): return h ?? p
+        case (let h?, let p?): return min(h, p)
+        case (let h, let p): return h ?? p
         }
     }
 

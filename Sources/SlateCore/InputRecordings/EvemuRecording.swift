@@ -154,7 +154,8 @@ private struct EvemuParser {
             case .start:
                 warnings.add(
                     line: line,
-                    "no device description ('N:' and 'I:' lines) before the events: the recording does not say the device's name and ids")
+                    "no device description ('N:' and 'I:' lines) before the events: the recording does not say the device's name and ids"
+                )
             case .named:
                 warnings.add(line: line, "no 'I:' line before the events: the recording does not say the device's ids")
             case .described, .events:

@@ -49,14 +49,16 @@ public struct EvemuWriter {
             lines += bitmaskLines(type: type, mask)
         }
         for axis in axes.sorted(by: { $0.code < $1.code }) {
-            lines.append("A: \(Hex.padded(axis.code, 2)) \(axis.minimum) \(axis.maximum) \(axis.fuzz) \(axis.flat) \(axis.resolution)")
+            lines.append(
+                "A: \(Hex.padded(axis.code, 2)) \(axis.minimum) \(axis.maximum) \(axis.fuzz) \(axis.flat) \(axis.resolution)")
         }
         return lines
     }
 
     private static func bitmaskLines(type: UInt16, _ mask: [UInt8]) -> [String] {
         stride(from: 0, to: mask.count, by: 8).map { start in
-            "B: \(Hex.padded(type, 2)) " + mask[start..<min(start + 8, mask.count)].map { Hex.padded($0, 2) }.joined(separator: " ")
+            "B: \(Hex.padded(type, 2)) "
+                + mask[start..<min(start + 8, mask.count)].map { Hex.padded($0, 2) }.joined(separator: " ")
         }
     }
 

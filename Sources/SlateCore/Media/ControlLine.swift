@@ -45,7 +45,8 @@ public struct ControlLine: Codable, Hashable, Sendable {
         guard let kind = CameraControl.Kind(name: typeName) else {
             throw corrupt(
                 .type,
-                "'\(typeName)' is no control type; one of int, bool, menu, button, int64, class, string, bitmask, intmenu, compound-N")
+                "'\(typeName)' is no control type; one of int, bool, menu, button, int64, class, string, bitmask, intmenu, compound-N"
+            )
         }
         let minimum = try container.decode(Int64.self, forKey: .min)
         let maximum = try container.decode(Int64.self, forKey: .max)

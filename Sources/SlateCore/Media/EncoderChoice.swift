@@ -52,7 +52,8 @@ public enum EncoderChoice {
                 return (probe, log)
             }
             log.append(
-                "\(probe.encoder) (\(probe.codec)) encodes \(size) at \(Int(speed)) fps, below the \(Int(needed)) fps needed for \(fps) fps")
+                "\(probe.encoder) (\(probe.codec)) encodes \(size) at \(Int(speed)) fps, below the \(Int(needed)) fps needed for \(fps) fps"
+            )
         }
         let candidates = fitting.isEmpty ? probes.filter { $0.framesPerSecond != nil } : fitting
         guard let fastest = candidates.max(by: { $0.framesPerSecond! < $1.framesPerSecond! }) else { return nil }

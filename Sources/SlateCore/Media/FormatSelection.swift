@@ -23,8 +23,7 @@ public struct FormatSelection: Sendable {
     public var passThrough: Bool
     public var allowsEmulated: Bool
 
-    public init(fps: Int, maxSize: (width: Int, height: Int)? = nil, passThrough: Bool = true, allowsEmulated: Bool = false)
-    {
+    public init(fps: Int, maxSize: (width: Int, height: Int)? = nil, passThrough: Bool = true, allowsEmulated: Bool = false) {
         self.fps = fps
         self.maxSize = maxSize
         self.passThrough = passThrough
@@ -92,7 +91,8 @@ public struct FormatSelection: Sendable {
         }
         guard !usable.isEmpty else {
             let formats = Set(fitting.map(\.pixelFormat.string)).sorted().joined(separator: ", ")
-            return .unavailable(reason: "no format Slate can \(passThrough ? "use" : "encode from without pass-through"): \(formats)")
+            return .unavailable(
+                reason: "no format Slate can \(passThrough ? "use" : "encode from without pass-through"): \(formats)")
         }
         let target = Fraction.interval(fps: fps)
         let reaching = usable.filter { $0.intervals.allows(target) }

@@ -51,11 +51,13 @@ public struct CommandInbox: Sendable {
         let ahead = Duration.microseconds(overflow ? (at < realtimeNs ? Int64.min : Int64.max) / 1000 : difference / 1000)
         if ahead < .zero - frame {
             return .refused(
-                "\(command.action) was timed \(Self.milliseconds(.zero - ahead)) ago, more than a frame (\(Self.milliseconds(frame))): not run late")
+                "\(command.action) was timed \(Self.milliseconds(.zero - ahead)) ago, more than a frame (\(Self.milliseconds(frame))): not run late"
+            )
         }
         if ahead > Self.horizon {
             return .refused(
-                "\(command.action) is timed \(Self.milliseconds(ahead)) ahead, more than \(Self.milliseconds(Self.horizon)): check the rigs' clocks")
+                "\(command.action) is timed \(Self.milliseconds(ahead)) ahead, more than \(Self.milliseconds(Self.horizon)): check the rigs' clocks"
+            )
         }
         let due = now + ahead
         schedule(command, due: due)

@@ -32,7 +32,9 @@ public enum CommandSteps {
             return .failure(ActionTextError("macro '\(trimmed)' is not one this rig accepts from others (mqtt.accept-macros)"))
         }
         if steps.contains(where: \.action.runsProgram), spec?.acceptedPrograms.contains(trimmed) != true {
-            return .failure(ActionTextError("macro '\(trimmed)' runs a program, which this rig does not accept from others (mqtt.accept-programs)"))
+            return .failure(
+                ActionTextError(
+                    "macro '\(trimmed)' runs a program, which this rig does not accept from others (mqtt.accept-programs)"))
         }
         return .success(steps)
     }

@@ -29,7 +29,8 @@ public struct RigCommandMessage: Codable, Hashable, Sendable {
             return .failure(CommandRefusal("a command is at most \(payloadLimit) bytes; this one is \(payload.count)"))
         }
         guard let command = try? JSONDecoder().decode(RigCommandMessage.self, from: Data(payload)) else {
-            return .failure(CommandRefusal("not a command: a command is {\"action\": \"take.start\", \"id\": \"...\", \"at\": NS}"))
+            return .failure(
+                CommandRefusal("not a command: a command is {\"action\": \"take.start\", \"id\": \"...\", \"at\": NS}"))
         }
         return .success(command)
     }
@@ -107,7 +108,8 @@ public struct RigState: Codable, Equatable, Sendable {
         take = status.take?.number
         takes = status.takes.count
         camera = status.camera
-        controls = status.controls.items.isEmpty
+        controls =
+            status.controls.items.isEmpty
             ? nil : Dictionary(status.controls.items.map { ($0.name, $0.text) }, uniquingKeysWith: { first, _ in first })
         diskFreeBytes = status.disk?.freeBytes
         diskSecondsLeft = status.disk?.secondsLeft

@@ -100,7 +100,9 @@ public struct RigNetworkMachine: Sendable {
     public mutating func connected() -> [Action] {
         connection = .joined
         lastState = nil
-        let patterns = [topics.topic(.cmd, of: spec.rig), topics.everyRigCommands, topics.pattern(.state), topics.pattern(.events)]
+        let patterns = [
+            topics.topic(.cmd, of: spec.rig), topics.everyRigCommands, topics.pattern(.state), topics.pattern(.events),
+        ]
         return [.log(.notice, "joined \(spec.broker) as rig \(spec.rig)")] + patterns.map { .subscribe($0) }
     }
 
@@ -116,11 +118,14 @@ public struct RigNetworkMachine: Sendable {
     public func dropped(oversized: Int, overflow: Int) -> [Action] {
         var actions: [Action] = []
         if oversized > 0 {
-            actions.append(.log(.warning, "dropped \(oversized) message(s) from \(spec.broker) over \(RigTopics.payloadLimit) bytes"))
+            actions.append(
+                .log(.warning, "dropped \(oversized) message(s) from \(spec.broker) over \(RigTopics.payloadLimit) bytes"))
         }
         if overflow > 0 {
             actions.append(
-                .log(.warning, "dropped \(overflow) message(s) from \(spec.broker): more than \(RigTopics.waitingLimit) were waiting"))
+                .log(
+                    .warning,
+                    "dropped \(overflow) message(s) from \(spec.broker): more than \(RigTopics.waitingLimit) were waiting"))
         }
         return actions
     }
@@ -176,7 +181,8 @@ public struct RigNetworkMachine: Sendable {
         guard let (rig, kind) = topics.parse(topic) else { return [] }
         switch kind {
         case .cmd:
-            let (command, arrival) = inbox.receive(payload: payload, now: now, realtimeNs: realtimeNs, frame: frame, profile: profile)
+            let (command, arrival) = inbox.receive(
+                payload: payload, now: now, realtimeNs: realtimeNs, frame: frame, profile: profile)
             guard case .refused(let reason) = arrival else { return [] }
             return refuse(command ?? RigCommandMessage(action: "?", id: ""), reason, now: now)
         case .state where rig != spec.rig:
@@ -189,7 +195,9 @@ public struct RigNetworkMachine: Sendable {
             guard let event = try? JSONDecoder().decode(RigEventMessage.self, from: Data(payload)),
                 let id = event.command, sent[id] != nil
             else { return [] }
-            var actions: [Action] = [.report(.rig(RigReport(time: now, rig: rig, event: .line(text: event.text, line: event.line))))]
+            var actions: [Action] = [
+                .report(.rig(RigReport(time: now, rig: rig, event: .line(text: event.text, line: event.line))))
+            ]
             if let line = event.line { firstFrame(of: line, rig: rig, command: id, now: now) }
             actions += takeReady()
             return actions
@@ -205,7 +213,8 @@ public struct RigNetworkMachine: Sendable {
         if now - refusals.since >= .seconds(1) {
             if refusals.unreported > 0 {
                 actions.append(
-                    .log(.warning,
+                    .log(
+                        .warning,
                         "refused \(refusals.unreported) more command(s) from \(spec.broker) without printing them (at most \(Self.refusalsPerSecond) a second)"
                     ))
             }
@@ -258,13 +267,16 @@ public struct RigNetworkMachine: Sendable {
             if joined { actions.append(.publish(topic: topics.topic(.cmd, of: name), payload: payload, qos: 1, retain: false)) }
         }
         guard joined || command.target == .rig(spec.rig) else {
-            let reason = "the broker \(spec.broker) is not connected: " + (command.target == .every ? "run on this rig only" : "not sent")
+            let reason =
+                "the broker \(spec.broker) is not connected: " + (command.target == .every ? "run on this rig only" : "not sent")
             return (.rig(RigReport(time: time, rig: spec.rig, event: .refused(action: command.text, reason: reason))), actions)
         }
         sent[id] = Sent(
             startsTakes: command.startsTakes, expected: expected,
             deadline: time + (command.startsTakes ? spec.startDelay + Self.spreadWait : Self.answerWait))
-        return (.rig(RigReport(time: time, rig: spec.rig, event: .sent(action: command.text, target: target, atNs: atNs))), actions)
+        return (
+            .rig(RigReport(time: time, rig: spec.rig, event: .sent(action: command.text, target: target, atNs: atNs))), actions
+        )
     }
 
     /// A command of this rig's for itself: it waits for its instant, or is refused with why.
@@ -328,7 +340,10 @@ public struct RigNetworkMachine: Sendable {
 
     private func publishEvent(_ event: RigEventMessage) -> [Action] {
         guard connection == .joined else { return [] }
-        return [.publish(topic: topics.topic(.events, of: spec.rig), payload: Array(JSONLine.encode(event).utf8), qos: 0, retain: false)]
+        return [
+            .publish(
+                topic: topics.topic(.events, of: spec.rig), payload: Array(JSONLine.encode(event).utf8), qos: 0, retain: false)
+        ]
     }
 
     private static func startsTake(_ effect: RigEffect) -> Bool {

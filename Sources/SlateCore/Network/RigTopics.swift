@@ -45,7 +45,8 @@ public struct RigTopics: Hashable, Sendable {
         guard !prefix.isEmpty, prefix.utf8.count <= 64, levels.allSatisfy({ !$0.isEmpty }),
             !prefix.contains(where: { $0 == "+" || $0 == "#" || $0 == " " || $0.isNewline })
         else {
-            return "a topic prefix is one or more levels such as slate or studio/slate, without +, #, spaces or empty levels, not '\(prefix)'"
+            return
+                "a topic prefix is one or more levels such as slate or studio/slate, without +, #, spaces or empty levels, not '\(prefix)'"
         }
         return nil
     }

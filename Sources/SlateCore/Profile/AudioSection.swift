@@ -15,7 +15,10 @@ extension ProfileParser {
             case "device":
                 guard let name = reader.string(value, key) else { continue }
                 if name.isEmpty || name.contains(where: { $0.isWhitespace }) {
-                    reader.error(value, "audio.device must be an ALSA device name such as default or hw:CARD=USB,DEV=0, testtone or none, not '\(name)'")
+                    reader.error(
+                        value,
+                        "audio.device must be an ALSA device name such as default or hw:CARD=USB,DEV=0, testtone or none, not '\(name)'"
+                    )
                 } else {
                     audio.device = AudioSpec.Device(name)
                 }
@@ -33,7 +36,8 @@ extension ProfileParser {
             }
         }
         if audio.codec == .opus, audio.format.rate != 48000 {
-            reader.error(rateNode ?? node, "Opus records at 48000 Hz only, not \(audio.format.rate); use codec aac for other rates")
+            reader.error(
+                rateNode ?? node, "Opus records at 48000 Hz only, not \(audio.format.rate); use codec aac for other rates")
         }
         return audio
     }

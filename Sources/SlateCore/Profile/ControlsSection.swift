@@ -65,14 +65,18 @@ extension ProfileParser {
             if let problem = ControlFormat.problem(format) { reader.error(formatNode, problem) } else { spec.format = format }
         }
         if let node = value("prominent"), let items = reader.sequence(node, "prominent") {
-            spec.prominent = items.compactMap { reader.number($0, "each prominent value", in: -Self.controlLimit...Self.controlLimit) }
+            spec.prominent = items.compactMap {
+                reader.number($0, "each prominent value", in: -Self.controlLimit...Self.controlLimit)
+            }
         }
         spec.wraps = value("wrap").flatMap { reader.bool($0, "wrap") } ?? false
         let targetNode = value("target")
         if let targetNode, let text = reader.string(targetNode, "target") {
             guard let target = ControlTarget(text) else {
                 let settings = RecorderSetting.allCases.map { ControlTarget.recorder($0).description }
-                reader.error(targetNode, "unknown target '\(text)' (expected v4l2:NAME such as v4l2:brightness, or \(YAMLReader.list(settings)))")
+                reader.error(
+                    targetNode,
+                    "unknown target '\(text)' (expected v4l2:NAME such as v4l2:brightness, or \(YAMLReader.list(settings)))")
                 return nil
             }
             spec.target = target
@@ -139,11 +143,17 @@ extension ProfileParser {
                 reader.error(node, "recorder:fps takes the values 30 and 60: give it values: [30, 60], or no range")
             case (_, .continuous(let range)), (_, .stepped(let range, _)):
                 if let allowed, !(allowed.contains(range.lowerBound) && allowed.contains(range.upperBound)) {
-                    reader.error(node, "\(target) ranges within \(NumberText.format(allowed.lowerBound)) and \(NumberText.format(allowed.upperBound))")
+                    reader.error(
+                        node,
+                        "\(target) ranges within \(NumberText.format(allowed.lowerBound)) and \(NumberText.format(allowed.upperBound))"
+                    )
                 }
             case (_, .explicit(let list)):
                 if let allowed, list.contains(where: { !allowed.contains($0) }) {
-                    reader.error(node, "\(target) ranges within \(NumberText.format(allowed.lowerBound)) and \(NumberText.format(allowed.upperBound))")
+                    reader.error(
+                        node,
+                        "\(target) ranges within \(NumberText.format(allowed.lowerBound)) and \(NumberText.format(allowed.upperBound))"
+                    )
                 }
             default: break
             }

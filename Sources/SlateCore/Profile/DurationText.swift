@@ -17,7 +17,7 @@ public enum DurationText {
     private static func microseconds(_ number: String, scale: Int64) -> Int64? {
         let parts = number.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         guard let wholeText = parts.first, !wholeText.isEmpty || parts.count == 2,
-              wholeText.allSatisfy(\.isASCIIDigit), wholeText.count <= 9
+            wholeText.allSatisfy(\.isASCIIDigit), wholeText.count <= 9
         else { return nil }
         let whole = Int64(wholeText) ?? 0
         var micros = whole * scale

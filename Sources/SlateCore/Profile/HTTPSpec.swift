@@ -24,7 +24,8 @@ public struct HTTPSpec: Hashable, Sendable {
             return nil
         }
         if name.contains(":") {
-            return "'\(name)' names a port or is an IPv6 address without brackets: write the host alone (the port is listen's), an IPv6 address as [fd00::2]"
+            return
+                "'\(name)' names a port or is an IPv6 address without brackets: write the host alone (the port is listen's), an IPv6 address as [fd00::2]"
         }
         let labels = name.split(separator: ".", omittingEmptySubsequences: false)
         guard name.utf8.count <= 253, labels.allSatisfy({ (1...63).contains($0.utf8.count) }),

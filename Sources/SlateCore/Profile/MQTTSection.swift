@@ -68,8 +68,13 @@ extension ProfileParser {
                 }
                 if steps.contains(where: \.action.sendsOn) {
                     reader.error(node, "mqtt.\(key): '\(name)' sends on (rigs or rig), which no command from another rig may do")
-                } else if key == "accept-macros", steps.contains(where: \.action.runsProgram), !spec.acceptedPrograms.contains(name) {
-                    reader.error(node, "mqtt.accept-macros: '\(name)' runs a program: list it in mqtt.accept-programs too to let other rigs run it")
+                } else if key == "accept-macros", steps.contains(where: \.action.runsProgram),
+                    !spec.acceptedPrograms.contains(name)
+                {
+                    reader.error(
+                        node,
+                        "mqtt.accept-macros: '\(name)' runs a program: list it in mqtt.accept-programs too to let other rigs run it"
+                    )
                 } else if key == "accept-programs", !steps.contains(where: \.action.runsProgram) {
                     reader.error(node, "mqtt.accept-programs: '\(name)' runs no program; list it in accept-macros only")
                 } else if key == "accept-programs", !spec.acceptedMacros.contains(name) {
@@ -110,7 +115,8 @@ extension ProfileParser {
             return nil
         }
         guard !RigsAction.refusedNames.contains(first) else {
-            reader.error(argument, "\(name) cannot send \(first): a rig runs programs only from its own profile, and does not send on")
+            reader.error(
+                argument, "\(name) cannot send \(first): a rig runs programs only from its own profile, and does not send on")
             return nil
         }
         let checked = !first.hasPrefix("control.") && !first.hasPrefix("prompter.")

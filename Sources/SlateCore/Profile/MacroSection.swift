@@ -60,7 +60,9 @@ extension ProfileParser {
         var refused: Set<String> = []
         for macro in rawMacros {
             guard let depth = depth(of: macro.name, calls: calls, known: &depths) else {
-                if let path = cycle(from: macro.name, calls: calls), let site = calls[macro.name]?.first(where: { $0.0 == path[1] }) {
+                if let path = cycle(from: macro.name, calls: calls),
+                    let site = calls[macro.name]?.first(where: { $0.0 == path[1] })
+                {
                     reader.error(site.1, "macro '\(macro.name)' is recursive: \(path.joined(separator: " -> "))")
                     refused.insert(macro.name)
                 }
@@ -94,7 +96,8 @@ extension ProfileParser {
             if let body = expandedMacros[name], body.contains(where: \.action.sendsOn) {
                 reader.error(
                     node,
-                    "\(what) sends \(name) to the rigs, but \(name) sends on (rigs or rig) itself, which no rig runs from a command")
+                    "\(what) sends \(name) to the rigs, but \(name) sends on (rigs or rig) itself, which no rig runs from a command"
+                )
                 return
             }
         }

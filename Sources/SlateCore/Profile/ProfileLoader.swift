@@ -7,7 +7,9 @@ public enum ProfileLoader {
     /// The largest profile read, in bytes.
     public static let sizeLimit = 1 << 20
 
-    static let sections = ["description", "inputs", "capture", "macros", "camera", "controls", "sounds", "audio", "http", "prompter", "mqtt", "obs"]
+    static let sections = [
+        "description", "inputs", "capture", "macros", "camera", "controls", "sounds", "audio", "http", "prompter", "mqtt", "obs",
+    ]
 
     public static func load(_ text: String, file: String) -> Result<Profile, ProfileErrors> {
         var loader = ProfileParser(file: file)
@@ -18,9 +20,10 @@ public enum ProfileLoader {
             return .failure(ProfileErrors(diagnostics: [yamlDiagnostic(error, file: file)]))
         }
         guard let root else {
-            return .failure(ProfileErrors(diagnostics: [
-                Diagnostic(file: file, line: 1, column: 1, message: "the profile is empty: a rig needs inputs")
-            ]))
+            return .failure(
+                ProfileErrors(diagnostics: [
+                    Diagnostic(file: file, line: 1, column: 1, message: "the profile is empty: a rig needs inputs")
+                ]))
         }
         let profile = loader.parse(root)
         let diagnostics = loader.reader.diagnostics.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
@@ -167,7 +170,10 @@ struct ProfileParser {
             return nil
         }
         guard window <= InputSpec.debounceLimit else {
-            reader.error(node, "debounce is at most \(DurationText.format(InputSpec.debounceLimit)), not \(text): a quick second press would be folded into the first")
+            reader.error(
+                node,
+                "debounce is at most \(DurationText.format(InputSpec.debounceLimit)), not \(text): a quick second press would be folded into the first"
+            )
             return nil
         }
         return window
@@ -251,7 +257,8 @@ struct ProfileParser {
                 } else if isControlBinding(value) {
                     keys.append((code.code, .control))
                 } else if case .scalar(let scalar) = value, scalar.string.hasPrefix("preset ") {
-                    guard let slot = Int(String(scalar.string.dropFirst(7)).trimmingSpaces), PresetFile.slots.contains(slot) else {
+                    guard let slot = Int(String(scalar.string.dropFirst(7)).trimmingSpaces), PresetFile.slots.contains(slot)
+                    else {
                         reader.error(value, "preset takes a slot from 1 to 99, such as preset 1")
                         continue
                     }
@@ -353,7 +360,8 @@ struct ProfileParser {
             let parts = text.split(separator: " ", maxSplits: 1)
             let name = parts.first.map(String.init) ?? ""
             let argument = parts.count > 1 ? String(parts[1]).trimmingSpaces : nil
-            if name.hasPrefix("control."), controls.isEmpty, Action.bareNames[name] != nil || Action.argumentNames.contains(name) {
+            if name.hasPrefix("control."), controls.isEmpty, Action.bareNames[name] != nil || Action.argumentNames.contains(name)
+            {
                 reader.error(node, "\(name) needs a controls section")
                 return nil
             }
@@ -380,7 +388,10 @@ struct ProfileParser {
                 return nil
             }
             guard Action.argumentNames.contains(name) else {
-                reader.error(keyNode, "unknown action '\(name)' in \(what) (actions with arguments: \(YAMLReader.list(Action.argumentNames.sorted())))")
+                reader.error(
+                    keyNode,
+                    "unknown action '\(name)' in \(what) (actions with arguments: \(YAMLReader.list(Action.argumentNames.sorted())))"
+                )
                 return nil
             }
             if name.hasPrefix("prompter."), !hasPrompter {
@@ -389,7 +400,10 @@ struct ProfileParser {
             }
             return action(name, value, node)
         default:
-            reader.error(node, "each action of \(what) must be a name such as take.toggle or a one-key mapping such as {exec: [program, argument]}")
+            reader.error(
+                node,
+                "each action of \(what) must be a name such as take.toggle or a one-key mapping such as {exec: [program, argument]}"
+            )
             return nil
         }
     }
@@ -403,7 +417,9 @@ struct ProfileParser {
         }
         switch name {
         case "zoom.step":
-            return reader.number(argument, "zoom.step", in: -Self.zoomStepLimit...Self.zoomStepLimit).map { .action(.zoomStep($0)) }
+            return reader.number(argument, "zoom.step", in: -Self.zoomStepLimit...Self.zoomStepLimit).map {
+                .action(.zoomStep($0))
+            }
         case "zoom.set":
             guard let factor = reader.number(argument, "zoom.set") else { return nil }
             guard RigBook.zoomRange.contains(factor) else {
@@ -417,14 +433,17 @@ struct ProfileParser {
             guard let choice = TakeChoice.parse(text, numberLimit: Self.takeNumberLimit) else {
                 reader.error(
                     argument,
-                    "take.delete names a take by its number (1 to \(Self.takeNumberLimit)) or its file (take-20261121-103841-0003.mp4), not '\(text)'")
+                    "take.delete names a take by its number (1 to \(Self.takeNumberLimit)) or its file (take-20261121-103841-0003.mp4), not '\(text)'"
+                )
                 return nil
             }
             return .action(.takeDelete(choice))
         case "takes.export":
             guard let name = reader.string(argument, "takes.export") else { return nil }
             guard let filter = ExportFilter(rawValue: name) else {
-                reader.error(argument, "takes.export's filter is one of \(YAMLReader.list(ExportFilter.allCases.map(\.rawValue))), not '\(name)'")
+                reader.error(
+                    argument,
+                    "takes.export's filter is one of \(YAMLReader.list(ExportFilter.allCases.map(\.rawValue))), not '\(name)'")
                 return nil
             }
             return .action(.takesExport(filter))
@@ -450,7 +469,10 @@ struct ProfileParser {
         case "sound":
             guard let sound = reader.string(argument, "sound") else { return nil }
             guard sounds.isKnown(sound) else {
-                reader.error(argument, "unknown sound '\(sound)' (built in: \(YAMLReader.list(SoundSpec.builtIn)); others need an entry in sounds.files)")
+                reader.error(
+                    argument,
+                    "unknown sound '\(sound)' (built in: \(YAMLReader.list(SoundSpec.builtIn)); others need an entry in sounds.files)"
+                )
                 return nil
             }
             return .action(.sound(sound))
@@ -491,11 +513,16 @@ struct ProfileParser {
         }
         let count = name == "control.set" ? 2 : 1
         guard words.count == count, !words[0].isEmpty else {
-            reader.error(argument, name == "control.set" ? "control.set takes a control's name and a value: control.set Zoom 2, or [White balance, 4600]" : "control.reset takes a control's name")
+            reader.error(
+                argument,
+                name == "control.set"
+                    ? "control.set takes a control's name and a value: control.set Zoom 2, or [White balance, 4600]"
+                    : "control.reset takes a control's name")
             return nil
         }
         guard let control = controls.first(where: { $0.name.lowercased() == words[0].lowercased() }) else {
-            reader.error(argument, "\(name): no control is named '\(words[0])' (controls: \(YAMLReader.list(controls.map(\.name))))")
+            reader.error(
+                argument, "\(name): no control is named '\(words[0])' (controls: \(YAMLReader.list(controls.map(\.name))))")
             return nil
         }
         guard count == 2 else { return .action(.control(.reset(control.name))) }

@@ -103,7 +103,8 @@ public enum Action: Hashable, Sendable {
     /// `wait 200ms`, `exec [argv]`, `control.adjust 2`, `control.set NAME VALUE`, `control.reset NAME`,
     /// `take.delete 3`, `takes.export mono`, `rigs take.start`, `rig cam-b zoom.set 2`, `obs StartRecord`.
     public static let argumentNames: Set<String> = [
-        "take.delete", "takes.export", "zoom.set", "zoom.step", "sound", "wait", "exec", "control.adjust", "control.set", "control.reset",
+        "take.delete", "takes.export", "zoom.set", "zoom.step", "sound", "wait", "exec", "control.adjust", "control.set",
+        "control.reset",
         "preset.load", "preset.save", "prompter.back", "rigs", "rig", "obs",
     ]
 

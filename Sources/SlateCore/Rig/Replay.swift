@@ -37,8 +37,8 @@ public final class Replay {
         guard !finished else { return nil }
         let item = index < timeline.items.count ? timeline.items[index].time : nil
         switch (item, driver.machine.nextDeadline) {
-        case let (i?, t?): return min(i, t)
-        case let (i?, nil): return i
+        case (let i?, let t?): return min(i, t)
+        case (let i?, nil): return i
         default: return lastTime
         }
     }

@@ -70,7 +70,9 @@ public struct ReportFormat: Sendable {
         if let done = take.done { figures.append("\(Int((done * 100).rounded()))% done") }
         var line = words.joined(separator: " ")
         if !figures.isEmpty { line += "  " + figures.joined(separator: ", ") }
-        if let message = take.message { line += (take.event == .failed ? ": " : "  (") + message + (take.event == .failed ? "" : ")") }
+        if let message = take.message {
+            line += (take.event == .failed ? ": " : "  (") + message + (take.event == .failed ? "" : ")")
+        }
         return line
     }
 

@@ -245,7 +245,9 @@ public struct RigMachine: Sendable {
 
     /// A preset's button: a click loads the slot, a long press saves it. Like
     /// the knob's, it is not a capture event.
-    private mutating func presetButton(_ slot: Int, _ event: InputEvent, input: Int, skipped: Bool, into effects: inout [RigEffect]) {
+    private mutating func presetButton(
+        _ slot: Int, _ event: InputEvent, input: Int, skipped: Bool, into effects: inout [RigEffect]
+    ) {
         guard !skipped else { return }
         switch event.value {
         case 1 where !engine.isActive:
@@ -327,14 +329,14 @@ public struct RigMachine: Sendable {
     private mutating func dispatch(into effects: inout [RigEffect]) {
         for output in engineOutput {
             switch output {
-            case let .phase(_, input, code, role, phase, time):
+            case .phase(_, let input, let code, let role, let phase, let time):
                 effects.append(
                     .report(
                         .phase(
                             PhaseReport(
                                 time: time, input: profile.inputs[input].name,
                                 code: EventCode(type: EventType.key, code: code), role: role, phase: phase))))
-            case let .gesture(_, input, code, target, gesture, time):
+            case .gesture(_, let input, let code, let target, let gesture, let time):
                 let steps: [Step]?
                 switch target {
                 case .role(let role): steps = bindings.handler(role, gesture)
@@ -347,11 +349,11 @@ public struct RigMachine: Sendable {
                 runner.run(
                     steps, trigger: trigger, value: nil, feedback: bindings.remote[input], at: time, book: &book,
                     deck: &deck, into: &effects)
-            case let .ignored(_, input, code, cause, time):
+            case .ignored(_, let input, let code, let cause, let time):
                 let reason: IgnoredReport.Reason
                 switch cause {
                 case .captureInactive: reason = .captureInactive
-                case let .inProgress(other, otherCode):
+                case .inProgress(let other, let otherCode):
                     reason = .inProgress(
                         input: profile.inputs[other].name, code: EventCode(type: EventType.key, code: otherCode))
                 }

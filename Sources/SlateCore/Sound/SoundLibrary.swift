@@ -22,7 +22,9 @@ public struct SoundLibrary: Sendable {
         guard SoundSpec.builtIn.contains(name) else {
             throw SoundLookupError(
                 sound: name,
-                message: "unknown sound '\(name)' (built in: \(YAMLReader.list(SoundSpec.builtIn)); others need an entry in sounds.files)")
+                message:
+                    "unknown sound '\(name)' (built in: \(YAMLReader.list(SoundSpec.builtIn)); others need an entry in sounds.files)"
+            )
         }
         guard let builtInFolder else {
             throw SoundLookupError(

@@ -156,13 +156,15 @@ public struct ExportPlan: Equatable, Sendable {
             return .reencode(reason: "\(silent.path) has no sound")
         }
         for take in takes {
-            guard let other = take.sound, other.codec != sound.codec || other.format != sound.format || other.extradata != sound.extradata
+            guard let other = take.sound,
+                other.codec != sound.codec || other.format != sound.format || other.extradata != sound.extradata
             else { continue }
             if other.codec == sound.codec && other.format == sound.format {
                 return .reencode(reason: "\(take.path)'s sound has other codec parameters than \(first.path)'s")
             }
             return .reencode(
-                reason: "\(take.path)'s sound is \(other.codec) \(other.format), \(first.path)'s is \(sound.codec) \(sound.format)")
+                reason:
+                    "\(take.path)'s sound is \(other.codec) \(other.format), \(first.path)'s is \(sound.codec) \(sound.format)")
         }
         if sound.codec == "pcm_s16le" { return .reencode(reason: "PCM sound is stored as AAC in an MP4 export") }
         for take in takes {
@@ -186,8 +188,10 @@ public struct ExportPlan: Equatable, Sendable {
     public static func soundMismatch(_ spans: [SoundSpan], format: AudioFormat, tolerance: Int64) -> String? {
         guard let off = spans.first(where: { abs($0.sound - $0.picture) > tolerance }) else { return nil }
         let seconds = { (frames: Int64) in Instant.formatSeconds(frames * 1_000_000 / Int64(format.rate), decimals: 3) }
-        let how = off.sound < off.picture ? "\(seconds(off.picture - off.sound)) s short" : "\(seconds(off.sound - off.picture)) s long"
-        return "\(off.path)'s sound is \(how) of its picture in the joined file (\(seconds(off.sound)) s of sound for \(seconds(off.picture)) s)"
+        let how =
+            off.sound < off.picture ? "\(seconds(off.picture - off.sound)) s short" : "\(seconds(off.sound - off.picture)) s long"
+        return
+            "\(off.path)'s sound is \(how) of its picture in the joined file (\(seconds(off.sound)) s of sound for \(seconds(off.picture)) s)"
     }
 
     /// `slate-20261121-094512.mp4`: the export's file name for a wall-clock time (µs since 1970).

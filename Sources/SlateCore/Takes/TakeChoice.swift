@@ -14,7 +14,11 @@ public enum TakeChoice: Hashable, Sendable, CustomStringConvertible {
     public static func parse(_ text: String, numberLimit: Int) -> TakeChoice? {
         if let number = Int(text) { return (1...numberLimit).contains(number) ? .number(number) : nil }
         guard text.hasPrefix("take-"), text.utf8.count <= fileLimit,
-            text.utf8.allSatisfy({ $0 < 0x80 && ($0 == 0x2D || $0 == 0x2E || $0 == 0x5F || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39)) }),
+            text.utf8.allSatisfy({
+                $0 < 0x80
+                    && ($0 == 0x2D || $0 == 0x2E || $0 == 0x5F || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A)
+                        || ($0 >= 0x30 && $0 <= 0x39))
+            }),
             !text.contains("..")
         else { return nil }
         return .file(text)

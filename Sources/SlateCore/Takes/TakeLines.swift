@@ -83,7 +83,8 @@ public struct ExportLine: Codable, Hashable, Sendable {
     public var short: [String]?
 
     public init(
-        path: String, takes: Int, frames: Int, duration: Double, method: ExportPlan.Method, encoder: String?, sound: String? = nil,
+        path: String, takes: Int, frames: Int, duration: Double, method: ExportPlan.Method, encoder: String?,
+        sound: String? = nil,
         kept: Bool, short: [String]
     ) {
         self.path = path

@@ -1,8 +1,8 @@
 import Logging
 import SlateCore
-import SlateSystem
 import SlateDevices
 import SlateMedia
+import SlateSystem
 
 /// Which camera to open: a position and a rate, by the profile's camera settings.
 public struct CameraOpening: Sendable {
@@ -115,7 +115,8 @@ public final class CameraOpener {
         let zoomControl = camera.flatMap { try? $0.control(.zoomAbsolute) }.flatMap { $0.maximum > $0.minimum ? $0 : nil }
         let passThrough = spec.passthrough && source.codec != nil
         if passThrough, softwareMirror {
-            log.warning("\(name) is recorded as it comes (pass-through) and has no horizontal flip control: takes are not mirrored")
+            log.warning(
+                "\(name) is recorded as it comes (pass-through) and has no horizontal flip control: takes are not mirrored")
         }
         let reach = zoomControl.map(Self.reach) ?? ZoomRamp.limit
         let codec = passThrough ? spec.codecs.first ?? "h264" : pickEncoder(spec.codecs, for: source.format)

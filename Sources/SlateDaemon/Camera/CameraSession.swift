@@ -1,8 +1,8 @@
 import Logging
 import SlateCore
-import SlateSystem
 import SlateDevices
 import SlateMedia
+import SlateSystem
 
 /// The camera's one owner: a thread that streams its frames into the take
 /// pipeline and carries out everything else asked of it, in order, from its
@@ -166,7 +166,9 @@ private final class CameraOwner {
             log.warning("\(error); keeping the \(kept.position.rawValue) camera at \(kept.fps) fps")
             do {
                 let again = try opener.open(current, present: present)
-                use(again, as: current, saying: .cameraSwitchFailed("\(error)", keeping: again.facts, unsplit: false), startAt: splitAt)
+                use(
+                    again, as: current, saying: .cameraSwitchFailed("\(error)", keeping: again.facts, unsplit: false),
+                    startAt: splitAt)
             } catch {
                 pipeline.post { $0.backlog.push(.end(lost: "\(error)"), at: MonotonicClock.now(), pinned: true) }
             }
@@ -203,7 +205,10 @@ private final class CameraOwner {
             if !onlyDrifted {
                 say(
                     .settingsApplied(
-                        settings.map { SettingOutcome(key: $0.key, asked: $0.value.description, problem: "\(opened.facts.name) has no controls") },
+                        settings.map {
+                            SettingOutcome(
+                                key: $0.key, asked: $0.value.description, problem: "\(opened.facts.name) has no controls")
+                        },
                         source: .settings))
             }
             return

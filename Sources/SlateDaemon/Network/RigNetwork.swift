@@ -87,7 +87,8 @@ final class RigNetwork {
             defer { counts = (0, 0) }
             return counts
         }
-        carryOut(machine.poll(fps: rig.machine.book.fps, profile: profile, origin: effects.printer.format.origin), effects: effects)
+        carryOut(
+            machine.poll(fps: rig.machine.book.fps, profile: profile, origin: effects.printer.format.origin), effects: effects)
         carryOut(machine.dropped(oversized: dropped.oversized, overflow: dropped.overflow), effects: effects)
         for event in events {
             let actions: [RigNetworkMachine.Action]
@@ -95,7 +96,8 @@ final class RigNetwork {
             case .connected: actions = machine.connected()
             case .disconnected(let reason): actions = machine.disconnected(reason: reason)
             case .message(let message):
-                actions = machine.received(topic: message.topic, payload: message.payload, at: now, realtimeNs: Self.realtimeNs(at: now))
+                actions = machine.received(
+                    topic: message.topic, payload: message.payload, at: now, realtimeNs: Self.realtimeNs(at: now))
             case .oversized: actions = []
             }
             carryOut(actions, effects: effects)

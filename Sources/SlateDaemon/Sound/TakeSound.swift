@@ -74,7 +74,8 @@ final class TakeSound {
             let into = recording.placement.position(of: at) / Double(format.rate)
             if recording.lostAt == nil { recording.lostAt = at }
             self.recording = recording
-            return "take \(take.map(String.init) ?? "in progress") lost its sound \(Instant.formatSeconds(Int64(into * 1_000_000), decimals: 3)) s in: \(reason); the picture goes on"
+            return
+                "take \(take.map(String.init) ?? "in progress") lost its sound \(Instant.formatSeconds(Int64(into * 1_000_000), decimals: 3)) s in: \(reason); the picture goes on"
         case .back:
             lost = nil
             return nil

@@ -67,7 +67,8 @@ public enum CaptureDevices {
             if open.result == -EBUSY {
                 line.busy = true
             } else {
-                line.error = ALSAError("open the device for capture", device: device, code: open.result, detail: open.detail)
+                line.error =
+                    ALSAError("open the device for capture", device: device, code: open.result, detail: open.detail)
                     .reason
             }
             return
@@ -78,7 +79,8 @@ public enum CaptureDevices {
         defer { snd_pcm_hw_params_free(params) }
         let any = PCMPlayback.call { snd_pcm_hw_params_any(pcm, params) }
         guard any.result >= 0 else {
-            line.error = ALSAError("read the hardware parameters", device: device, code: any.result, detail: any.detail)
+            line.error =
+                ALSAError("read the hardware parameters", device: device, code: any.result, detail: any.detail)
                 .reason
             return
         }

@@ -58,7 +58,8 @@ public final class PCMPlayback {
         let blocking = PCMPlayback.call { snd_pcm_nonblock(handle, 0) }
         guard blocking.result == 0 else {
             snd_pcm_close(handle)
-            throw ALSAError("switch the device to blocking writes", device: device, code: blocking.result, detail: blocking.detail)
+            throw ALSAError(
+                "switch the device to blocking writes", device: device, code: blocking.result, detail: blocking.detail)
         }
     }
 
@@ -95,7 +96,9 @@ public final class PCMPlayback {
             let count = min(piece, frames - written)
             let result = samples.withUnsafeBufferPointer { buffer in
                 PCMPlayback.call {
-                    Int32(truncatingIfNeeded: snd_pcm_writei(pcm, buffer.baseAddress! + written * channels, snd_pcm_uframes_t(count)))
+                    Int32(
+                        truncatingIfNeeded: snd_pcm_writei(
+                            pcm, buffer.baseAddress! + written * channels, snd_pcm_uframes_t(count)))
                 }
             }
             if result.result >= 0 {
@@ -138,9 +141,9 @@ public final class PCMPlayback {
     }
 
     #if _endian(big)
-    static let nativeS16 = SND_PCM_FORMAT_S16_BE
+        static let nativeS16 = SND_PCM_FORMAT_S16_BE
     #else
-    static let nativeS16 = SND_PCM_FORMAT_S16_LE
+        static let nativeS16 = SND_PCM_FORMAT_S16_LE
     #endif
 
     /// Sends alsa-lib's messages to the per-thread buffer rather than standard error (process-wide, once).

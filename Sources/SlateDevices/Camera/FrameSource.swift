@@ -1,6 +1,6 @@
 import SlateCore
-import SystemPackage
 import SlateSystem
+import SystemPackage
 
 /// What waiting on a frame source brought.
 public enum SourceRead {

@@ -1,7 +1,7 @@
 import CV4L2
 import SlateCore
-import SystemPackage
 import SlateSystem
+import SystemPackage
 
 /// Why a camera operation failed; every case names the device.
 public enum CameraError: Error, CustomStringConvertible {

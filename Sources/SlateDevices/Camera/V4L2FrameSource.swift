@@ -1,6 +1,6 @@
 import SlateCore
-import SystemPackage
 import SlateSystem
+import SystemPackage
 
 /// Frames from a V4L2 camera for the recorder: the mode the seed's rule picks,
 /// streamed with 4 buffers, each frame stamped with the driver's capture time.

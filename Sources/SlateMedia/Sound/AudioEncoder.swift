@@ -80,7 +80,8 @@ public final class AudioEncoder {
         }
         let frameSize = context.pointee.frame_size > 0 ? Int(context.pointee.frame_size) : 1024
         let extradata =
-            context.pointee.extradata.map { Array(UnsafeBufferPointer(start: $0, count: Int(context.pointee.extradata_size))) } ?? []
+            context.pointee.extradata.map { Array(UnsafeBufferPointer(start: $0, count: Int(context.pointee.extradata_size))) }
+            ?? []
         parameters = AudioStreamParameters(
             codec: String(cString: avcodec_get_name(context.pointee.codec_id)), format: format, frameSize: frameSize,
             initialPadding: Int(context.pointee.initial_padding), extradata: extradata,
@@ -145,7 +146,8 @@ public final class AudioEncoder {
         frame.pointee.nb_samples = Int32(frameSize)
         frame.pointee.format = context.pointee.sample_fmt.rawValue
         frame.pointee.sample_rate = Int32(format.rate)
-        try check(av_channel_layout_copy(&frame.pointee.ch_layout, &context.pointee.ch_layout), "allocate a frame", path: encoderName)
+        try check(
+            av_channel_layout_copy(&frame.pointee.ch_layout, &context.pointee.ch_layout), "allocate a frame", path: encoderName)
         try check(av_frame_get_buffer(frame, 0), "allocate a frame", path: encoderName)
     }
 

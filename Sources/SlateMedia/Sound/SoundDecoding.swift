@@ -28,8 +28,10 @@ final class SoundDecoding {
         self.reader = reader
         self.target = target
         let parameters = reader.parameters
-        guard let codec = avcodec_find_decoder_by_name(parameters.codec) ?? avcodec_find_decoder(
-            avcodec_descriptor_get_by_name(parameters.codec)?.pointee.id ?? AV_CODEC_ID_NONE)
+        guard
+            let codec = avcodec_find_decoder_by_name(parameters.codec)
+                ?? avcodec_find_decoder(
+                    avcodec_descriptor_get_by_name(parameters.codec)?.pointee.id ?? AV_CODEC_ID_NONE)
         else { throw MediaError("decode the sound", path: reader.path, message: "no decoder for \(parameters.codec)") }
         context = avcodec_alloc_context3(codec)
         frame = av_frame_alloc()

@@ -27,7 +27,11 @@ package final class WorkerThread: Sendable {
 
     /// Waits for the thread's body to return (at once when it has, or was joined).
     package func join() {
-        guard let thread = handle.withLock({ handle in defer { handle = nil }; return handle }) else { return }
+        guard
+            let thread = handle.withLock({ handle in
+                defer { handle = nil }; return handle
+            })
+        else { return }
         Syscall.joinThread(thread)
     }
 }
