@@ -521,7 +521,8 @@ final class TakePipeline {
         carryOut(flow.commandsTaken())
     }
 
-    /// The switch is over: the commands posted meanwhile, then those it held, go on.
+    /// The switch is over: the commands it held go on, in order, those posted
+    /// since the last frame last (they join the held ones first).
     private func releaseHeld() {
         takeCommands()
         take(flow.switchEnded())

@@ -13,9 +13,10 @@ import SlateCore
 ///     0.200 message slate/all/cmd {"action":"take.start","at":@0.350,"id":"cam-b-1","from":"cam-b"}
 ///     0.300 dropped 2 1              (messages the worker dropped: oversized, overflow)
 ///     0.400 poll                     (a poll begins: the camera at 30 fps)
-///     0.400 due                      (the commands and spreads due run)
+///     0.400 due                      (the commands due run, then the spreads due are printed)
 ///     0.500 send rigs take.start     (this rig sends a command, pressed at 0.500)
 ///     0.600 started 1 @0.583         (this rig's take 1 started, its first frame at 0.583)
+///     0.600 failed                   (this rig's take could not start)
 ///     0.600 state recording          (this rig's state, as its payload's text)
 ///     0.700 goodbye
 ///     [expect]
@@ -149,7 +150,9 @@ struct NetworkTranscript {
                 show(machine.dropped(oversized: counts.first ?? 0, overflow: counts.last ?? 0), at: time)
             case "poll":
                 show(machine.poll(fps: Int(rest) ?? 30, profile: profile, origin: origin), at: time)
-            case "due": show(machine.due(at: time), at: time)
+            case "due":
+                show(machine.due(at: time), at: time)
+                show(machine.spreadsDue(at: time), at: time)
             case "send":
                 let command = try Self.command(rest)
                 let (report, actions) = machine.send(
@@ -160,6 +163,9 @@ struct NetworkTranscript {
                 let first = Self.instant(Double(parts[1].dropFirst()) ?? 0)
                 let report = Report.take(
                     TakeReport(time: first, event: .started, take: Int(parts[0]), realtimeNs: Self.realtimeNs(first)))
+                show(machine.lineOut(report, ReportLine(report, origin: origin), text: format.body(report), at: time), at: time)
+            case "failed":
+                let report = Report.take(TakeReport(time: time, event: .failed, message: "the camera is not streaming"))
                 show(machine.lineOut(report, ReportLine(report, origin: origin), text: format.body(report), at: time), at: time)
             case "state":
                 show(machine.state(Array("{\"online\":true,\"text\":\"\(rest)\"}".utf8)), at: time)

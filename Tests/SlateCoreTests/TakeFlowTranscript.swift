@@ -18,10 +18,12 @@ import Foundation
 ///     0.100 zoom 2
 ///
 /// Commands: start T, stop T, zoom F, preroll S, await-switch, delete-last,
-/// delete N, export NAME, mute FROM UNTIL.
+/// delete N, export NAME, mute FROM UNTIL. `start T opens` opens its take
+/// at once, as a start with pre-roll does.
 struct TakeFlowTranscript {
     var name: String
-    var events: [(time: Instant, input: String, commands: [TakeFlow<String>.Command])] = []
+    /// Each command with whether its take opens at once (a start with pre-roll).
+    var events: [(time: Instant, input: String, commands: [(TakeFlow<String>.Command, opens: Bool)])] = []
     var expected: [String] = []
 
     struct ParseError: Error, CustomStringConvertible {
@@ -38,7 +40,9 @@ struct TakeFlowTranscript {
                     throw ParseError(description: "\(name):\(number): \(content)")
                 }
                 let commands = try (words.count > 2 ? words[2] : "").split(separator: ";").map {
-                    try Self.command($0.trimmingCharacters(in: .whitespaces), line: number)
+                    let text = $0.trimmingCharacters(in: .whitespaces)
+                    let opens = text.hasSuffix(" opens")
+                    return (try Self.command(opens ? String(text.dropLast(6)) : text, line: number), opens)
                 }
                 events.append((NetworkTranscript.instant(seconds), words[1], commands))
             case "expect": expected.append(Transcript.fold(content))
@@ -75,9 +79,16 @@ struct TakeFlowTranscript {
         let origin = Instant(microseconds: 0)
         func seconds(_ time: Instant) -> String { time.seconds(since: origin, decimals: 3) }
         for (time, input, commands) in events {
-            // Each batch as the pipeline hands it over: one command at a time, then taken.
-            func take(_ commands: [TakeFlow<String>.Command]) -> [TakeFlow<String>.Action] {
-                commands.flatMap { flow.received($0) } + flow.commandsTaken()
+            // Each batch as the pipeline hands it over: one command at a time,
+            // what it leads to carried out before the next, then taken.
+            func take(_ commands: [(TakeFlow<String>.Command, opens: Bool)]) -> [TakeFlow<String>.Action] {
+                var actions: [TakeFlow<String>.Action] = []
+                for (command, opens) in commands {
+                    let done = flow.received(command)
+                    if opens, done.contains(where: { if case .start = $0 { true } else { false } }) { flow.takeOpened() }
+                    actions += done
+                }
+                return actions + flow.commandsTaken()
             }
             var actions: [TakeFlow<String>.Action] = []
             switch input {
@@ -87,7 +98,7 @@ struct TakeFlowTranscript {
             case "closed": actions = flow.takeClosed()
             case "switched":
                 actions = take(commands)
-                actions += take(flow.switchEnded())
+                actions += take(flow.switchEnded().map { ($0, opens: false) })
             case "ended":
                 flow.streamEnded()
                 actions = take(commands)

@@ -95,10 +95,10 @@ private struct Plane {
                 for line in 0..<height {
                     let start = line * width
                     // bars[shift...] then bars[..<shift]: the row scrolled left.
-                    UnsafeMutableBufferPointer(rebasing: buffer[start..<start + tail])
+                    _ = UnsafeMutableBufferPointer(rebasing: buffer[start..<start + tail])
                         .update(fromContentsOf: UnsafeBufferPointer(rebasing: source[shift..<width]))
                     if shift > 0 {
-                        UnsafeMutableBufferPointer(rebasing: buffer[start + tail..<start + width])
+                        _ = UnsafeMutableBufferPointer(rebasing: buffer[start + tail..<start + width])
                             .update(fromContentsOf: UnsafeBufferPointer(rebasing: source[0..<shift]))
                     }
                 }

@@ -147,7 +147,7 @@ public struct RigNetworkMachine: Sendable {
         return takeReady()
     }
 
-    /// The commands due at `now` run; the spreads due are printed.
+    /// The commands due at `now`, to run in order; then `spreadsDue(at:)`.
     public mutating func due(at now: Instant) -> [Action] {
         var actions: [Action] = []
         for (command, due) in inbox.takeDue(at: now) {
@@ -156,7 +156,15 @@ public struct RigNetworkMachine: Sendable {
             let source = command.from.map { $0 == spec.rig ? "rigs" : "rig \($0)" } ?? "mqtt"
             actions.append(.run(ActionRequest(steps: steps, source: source, time: due), id: command.id))
         }
-        for (id, entry) in sent.sorted(by: { $0.value.deadline < $1.value.deadline }) where entry.deadline <= now {
+        return actions
+    }
+
+    /// The spreads due at `now` (their rigs' first frames awaited long
+    /// enough), by deadline, then by id; commands whose answers are no longer awaited are let go.
+    public mutating func spreadsDue(at now: Instant) -> [Action] {
+        let due = sent.filter { $0.value.deadline <= now }.sorted { ($0.value.deadline, $0.key) < ($1.value.deadline, $1.key) }
+        var actions: [Action] = []
+        for (id, entry) in due {
             sent[id] = nil
             if entry.startsTakes { actions.append(.report(spread(entry, at: now))) }
         }
@@ -309,6 +317,9 @@ public struct RigNetworkMachine: Sendable {
         if let command { firstFrame(of: line, rig: spec.rig, command: command, now: now) }
         return publishEvent(RigEventMessage(rig: spec.rig, command: command, text: text, line: line))
     }
+
+    /// Whether the broker has the rig: only then is its state worth making.
+    public var isJoined: Bool { connection == .joined }
 
     /// The rig's state as `payload`: published (retained) when it changed.
     public mutating func state(_ payload: [UInt8]) -> [Action] {

@@ -43,6 +43,8 @@ public struct RigReport: Sendable {
         case .sent(let action, let target, let at):
             return "\(rig): sent \(action) to \(target)" + (at.map { " for " + UTCTime.format(microseconds: $0 / 1000) } ?? "")
         case .refused(let action, let reason): return "\(rig): refused \(action): \(reason)"
+        case .spread(let firstFrames, let expected) where firstFrames.isEmpty:
+            return "\(rig): no rig started: \(expected) did not"
         case .spread(let firstFrames, let expected):
             let (spread, offsets) = Self.offsets(firstFrames)
             let each = offsets.sorted { $0.key < $1.key }.map { "\($0.key) +\(NumberText.format($0.value))" }

@@ -116,8 +116,8 @@ public struct TakeFlow<Export: Sendable>: Sendable {
         take = .none
     }
 
-    /// The switch is over, whatever came of it: returns the commands it held,
-    /// which the pipeline hands over again, in order, after those that came with its end.
+    /// The switch is over, whatever came of it: returns the commands it held
+    /// (those that came with its end last), which the pipeline hands over again, in order.
     public mutating func switchEnded() -> [Command] {
         defer { held = nil }
         return held ?? []

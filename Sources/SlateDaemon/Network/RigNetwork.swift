@@ -77,7 +77,7 @@ final class RigNetwork {
     }
 
     /// Takes what arrived from the broker, then runs the commands due through
-    /// `rig` and reports the spreads that are due.
+    /// `rig`, then reports the spreads that are due.
     func poll(rig: RigDriver, profile: Profile, effects: EffectCarrier, at now: Instant) {
         let events = arrivals.events.withLock { events in
             defer { events.removeAll() }
@@ -103,6 +103,7 @@ final class RigNetwork {
             carryOut(actions, effects: effects)
         }
         carryOut(machine.due(at: now), effects: effects, rig: rig)
+        carryOut(machine.spreadsDue(at: now), effects: effects)
     }
 
     /// A report line went out here: it is published on the events topic.
@@ -112,6 +113,7 @@ final class RigNetwork {
 
     /// The rig's state, published (retained) when it changed.
     func publish(_ status: RigStatus) {
+        guard machine.isJoined else { return }
         let payload = Array(JSONLine.encode(RigState(status, clock: RealtimeClock.sync(), version: SlateVersion.current)).utf8)
         carryOut(machine.state(payload), effects: nil)
     }
