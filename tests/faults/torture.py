@@ -27,13 +27,17 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SLATE = os.path.join(ROOT, ".build", "debug", "slate")
-SHIM = os.path.join(ROOT, ".build", "faults", "libslate-faults.so")
-DEMO_SESSION = os.path.join(ROOT, "recordings", "demo-session.evemu")
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import harness  # noqa: E402
 
-sys.path.insert(0, os.path.join(ROOT, "tests", "vm"))
-from rig import write_run_profile  # noqa: E402
+ROOT = harness.ROOT
+SLATE = harness.binary()
+SHIM = harness.faults_library()
+DEMO_SESSION = os.path.join(ROOT, "recordings", "demo-session.evemu")
+# The rig VM's pedal rig (the demo's pedals), for `slate run`.
+PEDALS = {"KEY_B": "primary", "KEY_A": "secondary", "KEY_C": "take.delete-last"}
+CAPTURE = ("capture:\n  primary:\n    click: take.toggle\n    hold: take.start\n    release: take.stop\n"
+           "  secondary:\n    click: takes.export\n")
 
 FPS = 30
 RECORD = ["--camera", "testpattern", "--size", "320x180", "--fps", str(FPS), "--codec", "h264"]
@@ -66,11 +70,11 @@ RECORD_STEPS = ("reserving space", "creating the take", "writing the take", "syn
 # Running Slate
 
 class Result:
-    """A finished `slate` process."""
+    """A finished `slate` process: its JSON lines and its standard error."""
 
-    def __init__(self, args, pid, returncode, stdout, stderr, timed_out=False):
+    def __init__(self, args, pid, returncode, lines, stderr, timed_out=False):
         self.args, self.pid, self.returncode = args, pid, returncode
-        self.stdout, self.stderr, self.timed_out = stdout, stderr, timed_out
+        self.lines, self.stderr, self.timed_out = lines, stderr, timed_out
 
     @property
     def killed(self):
@@ -85,13 +89,7 @@ class Result:
         return (errors or lines or ["(nothing on stderr)"])[-1]
 
     def json_lines(self):
-        lines = []
-        for line in self.stdout.splitlines():
-            try:
-                lines.append(json.loads(line))
-            except ValueError:
-                pass
-        return lines
+        return self.lines
 
 
 def environment(faults=None, only=None, trace=None, clock=None):
@@ -107,18 +105,17 @@ def environment(faults=None, only=None, trace=None, clock=None):
 
 
 def start(args, **faults):
-    return subprocess.Popen([SLATE] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=environment(**faults))
+    """`slate ARGS` with `faults` (environment()); its standard error in a temporary file, which no
+    SLATE_FAULTS_PATH of a trial's folder matches."""
+    return harness.Slate(args, env=environment(**faults), binary_path=SLATE)
 
 
 def finish(process, args, timeout=TIMEOUT):
     try:
-        stdout, stderr = process.communicate(timeout=timeout)
-        return Result(args, process.pid, process.returncode, stdout, stderr)
+        process.wait(timeout)
     except subprocess.TimeoutExpired:
-        process.kill()
-        stdout, stderr = process.communicate()
-        return Result(args, process.pid, process.returncode, stdout, stderr, timed_out=True)
+        pass
+    return Result(args, process.pid, process.returncode, list(process.lines), process.log(), process.timed_out)
 
 
 def slate(args, timeout=TIMEOUT, **faults):
@@ -155,17 +152,9 @@ def probe(path):
         return Stream([], 0)
     key = (path, info.st_ino, info.st_size, info.st_mtime_ns)
     if key not in _streams:
-        result = subprocess.run(
-            ["ffprobe", "-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
-             "stream=nb_read_frames:packet=data_hash", "-show_data_hash", "MD5", "-of", "json", path],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        try:
-            parsed = json.loads(result.stdout or "{}")
-        except ValueError:
-            parsed = {}
-        hashes = [packet.get("data_hash") for packet in parsed.get("packets", [])]
-        decoded = (parsed.get("streams") or [{}])[0].get("nb_read_frames", "0")
-        _streams[key] = Stream(hashes, int(decoded) if decoded.isdigit() else 0)
+        reading = harness.probe(path, "v:0", packets=True)
+        hashes = [packet.get("data_hash") for packet in reading["packets"]]
+        _streams[key] = Stream(hashes, harness.media.decoded(reading))
     return _streams[key]
 
 
@@ -431,9 +420,10 @@ def from_verdict(label, verdict, extra=()):
 
 
 class Report:
+    """Each check's outcomes over its runs, a check that passes or fails (harness.Checks), and the totals."""
+
     def __init__(self):
-        self.passed = 0
-        self.failed = []
+        self.checks = harness.Checks()
         self.points = 0
         self.runs = 0
         self.takes = 0
@@ -449,12 +439,8 @@ class Report:
         self.unreached += sum(1 for outcome in outcomes if not outcome.reached)
         bad = [outcome for outcome in outcomes if outcome.problems]
         size = (counted(points, "point") + ", " if points else "") + counted(len(outcomes), "run")
-        if not bad:
-            self.passed += 1
-            print("ok    %s (%s)" % (name, size), flush=True)
+        if self.checks(not bad, "%s (%s%s)" % (name, size, "; %d failed" % len(bad) if bad else "")):
             return
-        self.failed.append(name)
-        print("FAIL  %s (%s; %d failed)" % (name, size, len(bad)))
         shown = set()
         for outcome in bad:
             for problem in outcome.problems:
@@ -603,8 +589,8 @@ class Torture:
         print("time: %.0f s" % (time.monotonic() - started))
         if self.options.keep:
             print("folders kept in %s" % self.base)
-        print("%d passed, %d failed" % (report.passed, len(report.failed)))
-        return 1 if report.failed else 0
+        print(report.checks.summary())
+        return 1 if report.checks.failures else 0
 
     # SIGKILL at each step
 
@@ -777,22 +763,25 @@ class Torture:
             return trial.record_args(seconds)
         # The rig VM's pedal rig, small, and exporting by stream copy so that the
         # export's packets can be matched with the takes'.
-        profile = write_run_profile(trial.root, camera="testpattern", max_size="320x180")
+        profile = harness.write(os.path.join(trial.root, "rig.yaml"), harness.profile(
+            None, PEDALS, size="320x180", inputs_more="    grab: always\n", more=CAPTURE))
         return ["run", "--profile", profile, "--replay", DEMO_SESSION, "--camera", "testpattern", "--work",
                 trial.work, "--output", trial.output, "--json"]
 
     @staticmethod
     def wait_for_recording(work, process, seconds=20):
-        """Until takes.json lists a take being recorded (the first daemon holds the folder)."""
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline and process.poll() is None:
+        """Until takes.json lists a take being recorded (the first daemon holds the folder): whether it did
+        before `seconds` passed and while `process` ran."""
+
+        def recording():
+            if not process.running():
+                return "ended"
             try:
-                if any(take.get("recording") for take in read_manifest(work)):
-                    return True
+                return "recording" if any(take.get("recording") for take in read_manifest(work)) else None
             except (OSError, ValueError, KeyError):
-                pass
-            time.sleep(0.02)
-        return False
+                return None
+
+        return harness.wait_for(recording, seconds, "a take recording", every=0.02, raises=False) == "recording"
 
     def second_daemon(self, first_kind, second_kind):
         """A second daemon on a folder a first one holds: it refuses, or waits,
@@ -1002,8 +991,9 @@ def main():
     parser.add_argument("--keep", action="store_true", help="keep the trial folders")
     options = parser.parse_args()
     options.repeat = options.repeat or (10 if options.full else 1)
-    for path, what in ((SLATE, "the slate binary (swift build)"), (SHIM, "the fault library (make %s)" % os.path.relpath(
-            SHIM, ROOT))):
+    for path, what in ((SLATE, "the slate binary (swift build, or SLATE names one)"),
+                       (SHIM, "the fault library (make .build/faults/libslate-faults.so, or SLATE_FAULTS_LIBRARY names "
+                              "one)")):
         if not os.path.exists(path):
             sys.exit("missing %s: %s" % (what, path))
     if shutil.which("ffprobe") is None:

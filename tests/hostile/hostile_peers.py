@@ -25,85 +25,37 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-SLATE = os.environ.get("SLATE", os.path.join(ROOT, ".build", "debug", "slate"))
-sys.path.insert(0, os.path.join(ROOT, "tests"))
-from checks import Checks, pedal_session  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import harness  # noqa: E402
+from harness import devices  # noqa: E402
 
-check = Checks()
+check = harness.Checks()
 INT64_MIN = -9223372036854775808
 RSS_LIMIT_MB = 200
+# A rig started in the background by a shell: SIGINT ignored, as the shell leaves it.
+IN_BACKGROUND = ["bash", "-c", 'trap "" INT && exec "$0" "$@"']
 
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class Broker:
-    """Mosquitto on loopback, anonymous, with no size limit of its own."""
-
-    def __init__(self, folder):
-        self.port = free_port()
-        config = os.path.join(folder, "mosquitto.conf")
-        with open(config, "w") as out:
-            out.write(f"listener {self.port} 127.0.0.1\nallow_anonymous true\n")
-        os.chmod(folder, 0o755)
-        os.chmod(config, 0o644)
-        # Its log goes to a file: a pipe nobody reads would fill and stall the broker.
-        with open(os.path.join(folder, "mosquitto.log"), "w") as log:
-            self.process = subprocess.Popen(["mosquitto", "-c", config], stdout=subprocess.DEVNULL, stderr=log)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                return
-            except OSError:
-                time.sleep(0.05)
-        raise SystemExit("mosquitto did not start")
-
-    def publish(self, topic, payload, retain=False, file=None):
-        """Publishes `payload` (or the file `file`) at QoS 1."""
-        if file is None:
-            with tempfile.NamedTemporaryFile("w", delete=False, suffix=".json") as out:
-                out.write(payload)
-            file = out.name
-        argv = ["mosquitto_pub", "-h", "127.0.0.1", "-p", str(self.port), "-t", topic, "-q", "1", "-f", file]
-        subprocess.run(argv + (["-r"] if retain else []), check=True, timeout=30)
-
-    def stop(self):
-        self.process.terminate()
-        self.process.wait(timeout=10)
-
-
-PROFILE = """description: A rig under attack.
-inputs:
-  pedals:
-    match:
-      - {{vendor: 0x3553, product: 0xb001}}
-    bind:
-      KEY_B: take.toggle
-camera:
-  back: [testpattern]
-  fps: 30
-  max-size: 640x360
-  codec: [h264]
-macros:
+# The rig: the middle pedal records, the test pattern at 640x360.
+RIG = harness.profile("A rig under attack.", {"KEY_B": "take.toggle"})
+# Its macros (one runs a program: `pwned`), its broker (the one at `url`) and its page.
+PEERS = """macros:
   mark: [zoom.set 2]
   relay: [zoom.set 2, rigs zoom.set 1]
   backup: [{{exec: [touch, {pwned}]}}]
-mqtt: {{broker: "mqtt://127.0.0.1:{port}", rig: cam-a, accept-macros: [mark]}}
+mqtt: {{broker: "{url}", rig: cam-a, accept-macros: [mark]}}
 http: {{listen: "127.0.0.1:0"}}
 """
+
+
+def profile(broker, pwned):
+    return RIG + PEERS.format(url=broker.url, pwned=pwned)
+
 
 BOMB = "  l0: [sound shutter]\n" + "".join(
     f"  l{level}: [{', '.join([f'l{level - 1}'] * 10)}]\n" for level in range(1, 10))
@@ -136,68 +88,24 @@ def commands(rig_time_ns):
     return [(what, payload if isinstance(payload, str) else json.dumps(payload)) for what, payload in hostile]
 
 
-class Rig:
-    """slate run, its lines and its RSS sampled every 0.2 s."""
+def start(folder, profile, recording, work, stdout="text", **launch):
+    """slate run replaying `recording`, its text output collected (or sent to `stdout`), its state in
+    folder/state; `launch`: more of harness.slate_run's arguments."""
+    return harness.slate_run(folder, profile, replay=recording, work=work, json_lines=False, stdout=stdout, **launch)
 
-    def __init__(self, argv, env, stdout=subprocess.PIPE, ignore_sigint=False):
-        def child_setup():
-            if ignore_sigint:
-                signal.signal(signal.SIGINT, signal.SIG_IGN)
-        self.process = subprocess.Popen(argv, stdout=stdout, stderr=subprocess.PIPE, env=env, preexec_fn=child_setup)
-        self.raw = b""
-        self.errors = []
-        self.peak_rss_kb = 0
-        self.started = threading.Event()
-        self.threads = [threading.Thread(target=self.read_errors, daemon=True),
-                        threading.Thread(target=self.sample, daemon=True)]
-        if stdout == subprocess.PIPE:
-            self.threads.append(threading.Thread(target=self.read_output, daemon=True))
-        for thread in self.threads:
-            thread.start()
 
-    def read_output(self):
-        while True:
-            chunk = self.process.stdout.read1(65536)
-            if not chunk:
-                return
-            self.raw += chunk
-            if b"started take" in self.raw:
-                self.started.set()
+class PeakRSS:
+    """A rig's resident memory at its highest, sampled every 0.2 s while it runs."""
 
-    def read_errors(self):
-        for line in self.process.stderr:
-            self.errors.append(line.decode(errors="replace"))
+    def __init__(self, rig):
+        self.kb = 0
+        self.thread = threading.Thread(target=self.sample, args=(rig,), daemon=True)
+        self.thread.start()
 
-    def sample(self):
-        while self.process.poll() is None:
-            try:
-                with open(f"/proc/{self.process.pid}/status") as status:
-                    for line in status:
-                        if line.startswith("VmRSS:"):
-                            self.peak_rss_kb = max(self.peak_rss_kb, int(line.split()[1]))
-            except OSError:
-                return
+    def sample(self, rig):
+        while rig.running():
+            self.kb = max(self.kb, rig.resources()[0])
             time.sleep(0.2)
-
-    def page_port(self, timeout=30):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            for line in self.errors:
-                found = re.search(r"the rig's page: http://127\.0\.0\.1:(\d+)/", line)
-                if found:
-                    return int(found.group(1))
-            time.sleep(0.05)
-        raise SystemExit("slate run printed no page address:\n" + "".join(self.errors))
-
-    def wait(self, timeout):
-        self.process.wait(timeout=timeout)
-        for thread in self.threads:
-            thread.join(5)
-        return self.process.returncode
-
-    @property
-    def text(self):
-        return self.raw.decode(errors="replace")
 
 
 def take_lines(text):
@@ -215,20 +123,16 @@ def takes_json_matches(work):
 def attack(folder, broker):
     """The recording under attack; returns nothing, checks as it goes."""
     pwned = os.path.join(folder, "pwned")
-    profile = os.path.join(folder, "rig.yaml")
-    good = PROFILE.format(port=broker.port, pwned=pwned)
-    with open(profile, "w") as out:
-        out.write(good)
-    recording = os.path.join(folder, "pedals.evemu")
+    good = profile(broker, pwned)
+    rig_profile = harness.write(os.path.join(folder, "rig.yaml"), good)
     click_start, click_stop, end = 6.0, 16.0, 19.0
-    with open(recording, "w") as out:
-        out.write(pedal_session([click_start, click_stop], end=end))
+    recording = devices.write_session(os.path.join(folder, "pedals.evemu"), [click_start, click_stop], end=end)
     work = os.path.join(folder, "takes")
     # A retained command that trapped every rig at every start.
     broker.publish("slate/all/cmd", json.dumps({"action": "zoom.step", "at": INT64_MIN, "id": "retained"}), retain=True)
-    env = dict(os.environ, XDG_STATE_HOME=os.path.join(folder, "state"))
-    rig = Rig([SLATE, "run", "--profile", profile, "--replay", recording, "--work", work, "--output", folder], env)
-    rig.page_port()
+    rig = start(folder, rig_profile, recording, work)
+    peak = PeakRSS(rig)
+    rig.page_port(30)
     began = time.monotonic()
 
     def rig_time_ns():
@@ -249,19 +153,17 @@ def attack(folder, broker):
          f"mosquitto_pub -h 127.0.0.1 -p {broker.port} -t slate/all/cmd -q 0 -l"], timeout=60)
     check(flood.returncode == 0, "3,000 commands sent in a burst")
     # SIGHUP to an expansion bomb: refused, the old profile kept, the take goes on.
-    with open(profile, "w") as out:
-        out.write(good.replace("macros:\n", "macros:\n" + BOMB))
-    rig.process.send_signal(signal.SIGHUP)
+    harness.write(rig_profile, good.replace("macros:\n", "macros:\n" + BOMB))
+    rig.send(signal.SIGHUP)
     time.sleep(1.0)
-    with open(profile, "w") as out:
-        out.write(good.replace("description: A rig under attack.", "description: A rig under attack.\nprompter: {script: fifo}"))
+    harness.write(rig_profile, good.replace("description: A rig under attack.",
+                                            "description: A rig under attack.\nprompter: {script: fifo}"))
     os.mkfifo(os.path.join(folder, "fifo"))
-    rig.process.send_signal(signal.SIGHUP)
+    rig.send(signal.SIGHUP)
     time.sleep(1.0)
-    with open(profile, "w") as out:
-        out.write(good)
+    harness.write(rig_profile, good)
     check(time.monotonic() - began < click_stop, "the attack ended before the second click (%.1f s)" % (time.monotonic() - began))
-    status = rig.wait(timeout=60)
+    status = rig.wait(60)
     check(status == 0, "slate run ended by itself with status 0 (got %s)" % status)
     text = rig.text
     lines = take_lines(text)
@@ -280,7 +182,8 @@ def attack(folder, broker):
     matches, listed, present = takes_json_matches(work)
     check(matches, "takes.json lists exactly the take files, none recording (%s; %s)" % (listed, present))
     check(not os.path.exists(pwned), "the exec macro no command may run did not run")
-    check(rig.peak_rss_kb < RSS_LIMIT_MB * 1024, "peak RSS %.0f MB (under %d)" % (rig.peak_rss_kb / 1024, RSS_LIMIT_MB))
+    peak.thread.join(5)
+    check(peak.kb < RSS_LIMIT_MB * 1024, "peak RSS %.0f MB (under %d)" % (peak.kb / 1024, RSS_LIMIT_MB))
     controls = sorted({"%02x" % byte for byte in rig.raw if (byte < 0x20 and byte != 0x0A) or byte == 0x7F})
     check(not controls, "the text output holds no control byte but the newline (found: %s)" % controls)
     check(len(rig.raw) < 1 << 20, "the output stayed small: %d bytes" % len(rig.raw))
@@ -294,7 +197,7 @@ def attack(folder, broker):
         check(any(reason in line for line in refusals), f"{what}: refused saying '{reason}'")
     check(any("\\u{1B}[2J\\u{1B}]0;owned\\u{7}take.stop" in line for line in refusals),
           "escape sequences are shown escaped in refusals")
-    errors = "".join(rig.errors)
+    errors = rig.log()
     check("over 65536 bytes" in errors, "the 4 MB commands were dropped unread, and the log says so")
     check("expands to 1000000000 steps" in errors, "the bomb's reload was refused with why")
     check("only a regular file is read" in errors, "the FIFO prompter script's reload was refused with why")
@@ -304,24 +207,19 @@ def attack(folder, broker):
 
 def stop_mid_take(folder, broker, how):
     """SIGTERM, or SIGINT to a rig started with SIGINT ignored, while a take records."""
-    profile = os.path.join(folder, f"stop-{how}.yaml")
-    with open(profile, "w") as out:
-        out.write(PROFILE.format(port=broker.port, pwned=os.path.join(folder, "pwned")).replace("rig: cam-a", "rig: cam-b"))
-    recording = os.path.join(folder, f"stop-{how}.evemu")
-    with open(recording, "w") as out:
-        out.write(pedal_session([1.0], end=60.0))
+    rig_profile = harness.write(os.path.join(folder, f"stop-{how}.yaml"),
+                                profile(broker, os.path.join(folder, "pwned")).replace("rig: cam-a", "rig: cam-b"))
+    recording = devices.write_session(os.path.join(folder, f"stop-{how}.evemu"), [1.0], end=60.0)
     work = os.path.join(folder, f"takes-{how}")
-    env = dict(os.environ, XDG_STATE_HOME=os.path.join(folder, "state"))
-    rig = Rig([SLATE, "run", "--profile", profile, "--replay", recording, "--work", work, "--output", folder], env,
-              ignore_sigint=how == "SIGINT")
-    rig.page_port()
-    check(rig.started.wait(20), f"{how}: the take started")
+    rig = start(folder, rig_profile, recording, work, wrap=IN_BACKGROUND if how == "SIGINT" else ())
+    rig.page_port(30)
+    check(harness.wait_for(lambda: "started take" in rig.text, 20, "the take to start", raises=False),
+          f"{how}: the take started")
     time.sleep(1.0)
-    rig.process.send_signal(signal.SIGTERM if how == "SIGTERM" else signal.SIGINT)
+    rig.send(signal.SIGTERM if how == "SIGTERM" else signal.SIGINT)
     try:
-        status = rig.wait(timeout=20)
+        status = rig.wait(20)
     except subprocess.TimeoutExpired:
-        rig.process.kill()
         status = "still running 20 s later"
     check(status == 0, f"{how} with the page and the broker on: exit status 0 (got {status})")
     check("stopped take 1" in rig.text, f"{how}: the take's stopped line was printed")
@@ -331,10 +229,8 @@ def stop_mid_take(folder, broker, how):
 
 def stalled_reader(folder):
     """A reader of the output that stops reading: takes start and stop on time all the same."""
-    recording = os.path.join(folder, "stalled.evemu")
     clicks = [1.0 + 2 * index for index in range(8)]
-    with open(recording, "w") as out:
-        out.write(pedal_session(clicks, end=clicks[-1] + 2.0))
+    recording = devices.write_session(os.path.join(folder, "stalled.evemu"), clicks, end=clicks[-1] + 2.0)
     work = os.path.join(folder, "takes-stalled")
     read_end, write_end = os.pipe()
     # A full pipe: nothing more can be written until someone reads.
@@ -345,17 +241,12 @@ def stalled_reader(folder):
     except BlockingIOError:
         pass
     os.set_blocking(write_end, True)
-    env = dict(os.environ, XDG_STATE_HOME=os.path.join(folder, "state"))
-    profile = os.path.join(folder, "stalled.yaml")
-    with open(profile, "w") as out:
-        out.write(PROFILE.split("macros:")[0].format())
-    rig = Rig([SLATE, "run", "--profile", profile, "--replay", recording, "--work", work, "--output", folder, "--timing"],
-              env, stdout=write_end)
+    rig_profile = harness.write(os.path.join(folder, "stalled.yaml"), RIG)
+    rig = start(folder, rig_profile, recording, work, options=["--timing"], stdout=write_end)
     os.close(write_end)
     try:
-        status = rig.wait(timeout=clicks[-1] + 30)
+        status = rig.wait(clicks[-1] + 30)
     except subprocess.TimeoutExpired:
-        rig.process.kill()
         status = "still running"
     os.close(read_end)
     check(status == 0, f"with its output unread, slate run ended by itself with status 0 (got {status})")
@@ -364,7 +255,7 @@ def stalled_reader(folder):
     durations = [round(take["duration"], 1) for take in takes]
     check(len(takes) == 4 and all(abs(duration - 2.0) <= 0.1 for duration in durations),
           f"four takes of 2 s recorded on time with the output unread ({durations})")
-    errors = "".join(rig.errors)
+    errors = rig.log()
     check("report line(s) dropped: standard output was not read" in errors, "the report lines never read were counted at exit")
 
 
@@ -374,9 +265,9 @@ def flooded_viewer(broker):
         ["bash", "-c", f"for i in $(seq 1 300); do mosquitto_pub -h 127.0.0.1 -p {broker.port} -r -q 1 "
          f"-t slate/flood-$i/state -m '{{\"online\":true}}' || exit 1; done"], timeout=120)
     check(flood.returncode == 0, "300 rigs' states published, retained")
-    viewer = subprocess.run([SLATE, "rigs", "--broker", f"mqtt://127.0.0.1:{broker.port}", "--seconds", "2", "--json"],
-                            capture_output=True, text=True, timeout=60)
-    listed = [json.loads(line)["rig"] for line in viewer.stdout.splitlines()]
+    viewer = harness.Slate(["rigs", "--broker", broker.url, "--seconds", "2", "--json"])
+    viewer.wait(60)
+    listed = [line["rig"] for line in viewer.lines]
     flooded = [rig for rig in listed if rig.startswith("flood-")]
     check(viewer.returncode == 0 and len(listed) == 256 and len(flooded) >= 250,
           "slate rigs lists 256 of the rigs (got %d, %d of the flood; status %d)" % (len(listed), len(flooded),
@@ -388,7 +279,7 @@ def main():
         if shutil.which(tool) is None:
             raise SystemExit(f"{tool} is missing: scripts/install-deps mosquitto mosquitto-clients")
     with tempfile.TemporaryDirectory(prefix="slate-hostile-") as folder:
-        broker = Broker(folder)
+        broker = harness.Broker(folder)
         try:
             attack(folder, broker)
             stop_mid_take(folder, broker, "SIGTERM")
@@ -397,8 +288,7 @@ def main():
         finally:
             broker.stop()
         stalled_reader(folder)
-    print(f"hostile peers: {check.failures} failed")
-    sys.exit(1 if check.failures else 0)
+    check.finish("hostile peers")
 
 
 if __name__ == "__main__":

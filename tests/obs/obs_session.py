@@ -22,23 +22,18 @@ import os
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from harness import TimedOut, free_port, listening, wait_for  # noqa: E402
+
 PROFILE = "Slate"
 COLLECTION = "Slate"
 SCENE = "Scene"
 COLOR_SOURCE = "Color"
-
-
-def free_port():
-    """A TCP port on 127.0.0.1 that nothing listens on now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def free_display():
@@ -47,14 +42,6 @@ def free_display():
         if not os.path.exists(f"/tmp/.X11-unix/X{number}") and not os.path.exists(f"/tmp/.X{number}-lock"):
             return number
     raise RuntimeError("no free X display number between :90 and :399")
-
-
-def accepts(port, host="127.0.0.1"):
-    try:
-        with socket.create_connection((host, port), timeout=0.5):
-            return True
-    except OSError:
-        return False
 
 
 def obs_flags():
@@ -247,11 +234,15 @@ class OBSSession:
             self.xvfb = subprocess.Popen(
                 ["Xvfb", f":{self.display}", "-screen", "0", "1280x720x24", "-nolisten", "tcp", "-noreset"],
                 stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-        deadline = time.monotonic() + 10
-        while not os.path.exists(f"/tmp/.X11-unix/X{self.display}"):
-            if self.xvfb.poll() is not None or time.monotonic() > deadline:
+        def xvfb_up():
+            if self.xvfb.poll() is not None:
                 raise OBSError(f"Xvfb :{self.display} did not start: {self.read('xvfb.out')}")
-            time.sleep(0.05)
+            return os.path.exists(f"/tmp/.X11-unix/X{self.display}")
+
+        try:
+            wait_for(xvfb_up, 10, "Xvfb")
+        except TimedOut:
+            raise OBSError(f"Xvfb :{self.display} did not start: {self.read('xvfb.out')}") from None
         self.environment = {
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": self.home, "XDG_CONFIG_HOME": self.config,
             "XDG_RUNTIME_DIR": self.runtime, "DISPLAY": f":{self.display}", "LANG": "C.UTF-8",
@@ -270,15 +261,17 @@ class OBSSession:
             self.obs = subprocess.Popen(
                 self.command, cwd=self.home, env=self.environment, stdin=subprocess.DEVNULL, stdout=out,
                 stderr=subprocess.STDOUT, start_new_session=True)
-        deadline = time.monotonic() + timeout
-        while not accepts(self.port):
+        def websocket_up():
             if self.obs.poll() is not None:
                 raise OBSError(f"OBS exited with {self.obs.returncode} before its websocket listened\n"
                                f"--- output:\n{self.output()[-4000:]}\n--- log:\n{self.obs_log()[-6000:]}")
-            if time.monotonic() > deadline:
-                raise OBSError(f"OBS's websocket did not listen on {self.port} within {timeout} s\n"
-                               f"--- output:\n{self.output()[-4000:]}\n--- log:\n{self.obs_log()[-6000:]}")
-            time.sleep(0.1)
+            return listening(self.port)
+
+        try:
+            wait_for(websocket_up, timeout, "OBS's websocket", every=0.1)
+        except TimedOut:
+            raise OBSError(f"OBS's websocket did not listen on {self.port} within {timeout} s\n"
+                           f"--- output:\n{self.output()[-4000:]}\n--- log:\n{self.obs_log()[-6000:]}") from None
         self.startup_seconds = time.monotonic() - began
         return self
 

@@ -16,12 +16,12 @@ import os
 import shutil
 import socket
 import struct
-import subprocess
 import sys
 import time
 import uuid
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import harness  # noqa: E402
 from obs_session import OBSError, OBSSession  # noqa: E402
 
 
@@ -147,33 +147,6 @@ class OBSClient:
         self.ws.close()
 
 
-def ffprobe(path):
-    """ffprobe's reading of a file (format and streams), and how many video frames it decodes."""
-    if shutil.which("ffprobe") is None:
-        return None
-    shown = subprocess.run(
-        ["ffprobe", "-v", "error", "-show_entries",
-         "format=format_name,duration,size:stream=codec_type,codec_name,width,height,avg_frame_rate",
-         "-of", "json", path], capture_output=True, text=True, timeout=60)
-    counted = subprocess.run(
-        ["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
-         "stream=nb_read_frames", "-of", "csv=p=0", path], capture_output=True, text=True, timeout=120)
-    if shown.returncode != 0:
-        return {"error": shown.stderr.strip()}
-    reading = json.loads(shown.stdout)
-    reading["decoded_video_frames"] = int(counted.stdout.strip() or 0) if counted.returncode == 0 else None
-    return reading
-
-
-def wait_until(predicate, seconds=10):
-    deadline = time.monotonic() + seconds
-    while not predicate():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.1)
-    return True
-
-
 def recording(obs):
     """GetRecordStatus's outputActive."""
     return (obs.request("GetRecordStatus").get("responseData") or {}).get("outputActive")
@@ -181,15 +154,15 @@ def recording(obs):
 
 def settled_size(path, seconds=10):
     """The size of the file at `path` once it has not changed for half a second (0 if there is none)."""
-    deadline = time.monotonic() + seconds
-    last = -1
-    while time.monotonic() < deadline:
+    sizes = [-1]
+
+    def settled():
         size = os.path.getsize(path) if path and os.path.exists(path) else 0
-        if size and size == last:
-            return size
-        last = size
-        time.sleep(0.5)
-    return max(last, 0)
+        last = sizes[-1]
+        sizes.append(size)
+        return size if size and size == last else None
+
+    return harness.wait_for(settled, seconds, "the recording's size", every=0.5, raises=False) or max(sizes[-1], 0)
 
 
 def main():
@@ -197,89 +170,87 @@ def main():
     parser.add_argument("--seconds", type=float, default=3, help="how long to record")
     parser.add_argument("--keep", action="store_true", help="keep the session's folder")
     args = parser.parse_args()
-    passed, failed = [], []
-
-    def check(name, ok, detail=""):
-        (passed if ok else failed).append(name)
-        print(f"{'ok  ' if ok else 'FAIL'} {name}" + (f": {detail}" if detail else ""), flush=True)
+    check = harness.Checks()
 
     session = OBSSession(keep=args.keep)
     try:
         session.start()
     except OBSError as error:
-        check("OBS starts under Xvfb", False, str(error))
+        check(False, f"OBS starts under Xvfb: {error}")
         session.stop()
-        print(f"{len(passed)} passed, {len(failed)} failed")
+        print(check.summary())
         return 1
     try:
-        check("OBS starts under Xvfb", True,
-              f"{session.startup_seconds:.1f} s to its websocket at {session.url}; {' '.join(session.command)}")
+        check(True, f"OBS starts under Xvfb: {session.startup_seconds:.1f} s to its websocket at {session.url}; "
+                    f"{' '.join(session.command)}")
         try:
             OBSClient(session.port, session.password + "x")
-            check("a wrong password is closed with 4009", False, "it was identified")
+            check(False, "a wrong password is closed with 4009: it was identified")
         except Closed as closed:
-            check("a wrong password is closed with 4009", closed.code == 4009, str(closed))
+            check(closed.code == 4009, f"a wrong password is closed with 4009: {closed}")
         obs = OBSClient(session.port, session.password)
-        check("the right password is identified", True, f"obs-websocket {obs.hello.get('obsWebSocketVersion')}")
+        check(True, f"the right password is identified: obs-websocket {obs.hello.get('obsWebSocketVersion')}")
         version = obs.request("GetVersion")
         print(f"     GetVersion: {json.dumps(version.get('responseData', {}))[:300]}")
         started = obs.request("StartRecord")
-        check("StartRecord", started["requestStatus"]["result"], json.dumps(started["requestStatus"]))
+        check(started["requestStatus"]["result"], f"StartRecord: {json.dumps(started['requestStatus'])}")
         time.sleep(args.seconds)
         status = obs.request("GetRecordStatus")
-        check("GetRecordStatus says it records", status.get("responseData", {}).get("outputActive") is True,
-              json.dumps(status.get("responseData")))
+        check(status.get("responseData", {}).get("outputActive") is True,
+              f"GetRecordStatus says it records: {json.dumps(status.get('responseData'))}")
         chapter = obs.request("CreateRecordChapter", {"chapterName": "Probe"})
         print(f"     CreateRecordChapter: {json.dumps(chapter['requestStatus'])}")
         stopped = obs.request("StopRecord")
-        check("StopRecord", stopped["requestStatus"]["result"], json.dumps(stopped.get("responseData")))
+        check(stopped["requestStatus"]["result"], f"StopRecord: {json.dumps(stopped.get('responseData'))}")
         path = (stopped.get("responseData") or {}).get("outputPath")
         # StopRecord answers before the muxer has finished the file: wait for the
         # output to be inactive and the file's size to settle.
         answered = time.monotonic()
-        wait_until(lambda: recording(obs) is False)
+        harness.wait_for(lambda: recording(obs) is False, 10, "OBS to stop recording", every=0.1, raises=False)
         print(f"     the output was inactive {time.monotonic() - answered:.2f} s after StopRecord's response")
         size = settled_size(path)
-        check("the recording is a file with data", size > 0, f"{path}, {size} bytes")
-        check("the recording is in the session's folder", bool(path) and path.startswith(session.recordings + "/"),
-              session.recordings)
+        check(size > 0, f"the recording is a file with data: {path}, {size} bytes")
+        check(bool(path) and path.startswith(session.recordings + "/"),
+              f"the recording is in the session's folder: {session.recordings}")
         if size:
-            reading = ffprobe(path)
-            if reading is None:
+            if shutil.which("ffprobe") is None:
                 print("     ffprobe is not installed (apt-get install ffmpeg): the file was not decoded")
             else:
-                frames = reading.get("decoded_video_frames") or 0
-                check("ffprobe decodes the recording's video", frames > 0, json.dumps(reading))
+                reading = harness.probe(path)
+                frames = harness.frames(path)
+                check(frames > 0, f"ffprobe decodes the recording's video: {json.dumps(reading)}")
         # ToggleRecord's outputActive may not show the new state yet: ask GetRecordStatus.
         toggled = obs.request("ToggleRecord")
-        check("ToggleRecord starts a recording", toggled["requestStatus"]["result"]
-              and wait_until(lambda: recording(obs) is True), json.dumps(toggled.get("responseData")))
+        check(toggled["requestStatus"]["result"]
+              and harness.wait_for(lambda: recording(obs) is True, 10, "OBS to record", every=0.1, raises=False),
+              f"ToggleRecord starts a recording: {json.dumps(toggled.get('responseData'))}")
         time.sleep(1)
         toggled = obs.request("ToggleRecord")
-        check("ToggleRecord stops it", toggled["requestStatus"]["result"]
-              and wait_until(lambda: recording(obs) is False), json.dumps(toggled.get("responseData")))
+        check(toggled["requestStatus"]["result"]
+              and harness.wait_for(lambda: recording(obs) is False, 10, "OBS to stop recording", every=0.1,
+                                   raises=False),
+              f"ToggleRecord stops it: {json.dumps(toggled.get('responseData'))}")
         replay = obs.request("StartReplayBuffer")
         print(f"     StartReplayBuffer: {json.dumps(replay['requestStatus'])}")
         time.sleep(2)
         before = set(session.recording_files())
         saved = obs.request("SaveReplayBuffer")
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and not set(session.recording_files()) - before:
-            time.sleep(0.2)
+        harness.wait_for(lambda: set(session.recording_files()) - before, 10, "the replay's file", every=0.2,
+                         raises=False)
         new = sorted(set(session.recording_files()) - before)
-        check("SaveReplayBuffer writes a file", saved["requestStatus"]["result"] and bool(new),
-              f"{json.dumps(saved['requestStatus'])} {new}")
+        check(saved["requestStatus"]["result"] and bool(new),
+              f"SaveReplayBuffer writes a file: {json.dumps(saved['requestStatus'])} {new}")
         obs.request("StopReplayBuffer")
         obs.close()
         print(f"     recordings: {session.recording_files()}")
     except (OSError, ConnectionError, Closed, AssertionError, KeyError) as error:
-        check("the websocket exchange", False, repr(error))
+        check(False, f"the websocket exchange: {error!r}")
         print(session.obs_log()[-4000:])
     finally:
         status = session.stop()
         print(f"     OBS ended with {status}" + (f"; folder kept: {session.folder}" if args.keep else ""))
-    print(f"{len(passed)} passed, {len(failed)} failed")
-    return 1 if failed else 0
+    print(check.summary())
+    return 1 if check.failures else 0
 
 
 if __name__ == "__main__":

@@ -21,10 +21,9 @@ import statistics
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import harness  # noqa: E402
 import rig_net  # noqa: E402
-from checks import pedal_session  # noqa: E402
 
 TAKES = 10
 PEDAL = [(1.0 + 2.5 * index, 2.5 + 2.5 * index) for index in range(TAKES)]
@@ -49,20 +48,19 @@ def main():
     links = []
     broker = None
     try:
-        broker = rig_net.Broker(network, folder, USERS)
+        broker = rig_net.broker(network, folder, USERS)
         ports = {}
         for index, (name, distance) in enumerate(DISTANCE_MS.items()):
             ports[name] = rig_net.PORT
             if distance:
                 ports[name] = rig_net.PORT + 1 + index
                 links.append(rig_net.SlowLink(network, ports[name], distance))
-        recording = os.path.join(folder, "pedal.evemu")
-        with open(recording, "w") as out:
-            out.write(pedal_session([time for take in PEDAL for time in take], END))
+        recording = harness.devices.write_session(os.path.join(folder, "pedal.evemu"),
+                                                  [time for take in PEDAL for time in take], END)
         rigs = [rig_net.Rig(network, folder, name, USERS[name], timing=True, port=ports[name]) for name in ("cam-b", "cam-c")]
         for rig in rigs:
-            if not rig.wait_for_log("joined mqtt://", 20):
-                raise SystemExit("%s did not join the broker:\n%s" % (rig.name, "".join(rig.errors)))
+            if not rig.wait_log("joined mqtt://", 20, raises=False):
+                raise SystemExit("%s did not join the broker:\n%s" % (rig.name, rig.log()))
         cam_a = rig_net.Rig(network, folder, "cam-a", USERS["cam-a"], replay=recording, timing=True, port=ports["cam-a"])
         rigs.insert(0, cam_a)
         began = time.monotonic()
@@ -71,7 +69,7 @@ def main():
                 time.sleep(max(0, at - (time.monotonic() - began)))
                 rig_net.client(network, "cam-a", "cam-a", USERS["cam-a"], "mosquitto_pub", "-q", "1", "-t", "slate/all/cmd",
                                "-m", json.dumps({"action": action, "id": "plain-%s-%d" % (action, index)}))
-        cam_a.process.wait(timeout=END + 60)
+        cam_a.wait(END + 60)
         time.sleep(2)
         started = [rig.started() for rig in rigs]
         if any(len(lines) != 2 * TAKES for lines in started):

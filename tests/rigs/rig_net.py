@@ -8,23 +8,19 @@ import asyncio
 import json
 import os
 import pwd
-import queue
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
-import threading
-import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SLATE = os.environ.get("SLATE", os.path.join(ROOT, ".build", "debug", "slate"))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import harness  # noqa: E402
+
 NOBODY = pwd.getpwnam("nobody")
 AS_NOBODY = ["setpriv", "--reuid", "nobody", "--regid", "nogroup", "--clear-groups"]
 SUBNET = "10.77.0"
 BROKER_ADDRESS = SUBNET + ".1"
 PORT = 1883
-
 
 
 def why_not_here():
@@ -73,136 +69,41 @@ class Network:
             subprocess.run(["ip", "netns", "delete", namespace], capture_output=True)
 
 
-class Broker:
+def broker(network, folder, users):
     """Mosquitto in the broker namespace, as nobody: passwords, and an ACL
     that lets each rig use slate/# and the viewer only read it."""
-
-    def __init__(self, network, folder, users):
-        self.network = network
-        self.folder = folder
-        self.passwords = os.path.join(folder, "passwords")
-        for index, (user, password) in enumerate(users.items()):
-            run("mosquitto_passwd", *(["-c"] if index == 0 else []), "-b", self.passwords, user, password)
-        self.acl = os.path.join(folder, "acl")
-        with open(self.acl, "w") as out:
-            for user in users:
-                out.write("user %s\ntopic %s slate/#\n\n" % (user, "read" if user == "viewer" else "readwrite"))
-        self.config = os.path.join(folder, "mosquitto.conf")
-        with open(self.config, "w") as out:
-            out.write("listener %d %s\nallow_anonymous false\npassword_file %s\nacl_file %s\npersistence false\n"
-                      "log_dest stderr\nlog_type error\nlog_type warning\nlog_type notice\n" % (
-                          PORT, BROKER_ADDRESS, self.passwords, self.acl))
-        for path in (self.passwords, self.acl, self.config):
-            os.chown(path, NOBODY.pw_uid, NOBODY.pw_gid)
-            os.chmod(path, 0o600)
-        self.log = open(os.path.join(folder, "mosquitto.log"), "a")
-        self.process = None
-        self.start()
-
-    def start(self):
-        self.process = subprocess.Popen(
-            self.network.inside(self.network.broker) + AS_NOBODY + ["mosquitto", "-c", self.config],
-            stdout=self.log, stderr=self.log)
-        end = time.monotonic() + 10
-        while time.monotonic() < end:
-            probe = subprocess.run(
-                self.network.inside(self.network.broker) + ["bash", "-c", "echo > /dev/tcp/%s/%d" % (BROKER_ADDRESS, PORT)],
-                capture_output=True)
-            if probe.returncode == 0:
-                return
-            time.sleep(0.05)
-        raise SystemExit("mosquitto did not listen on %s:%d; its log: %s" % (BROKER_ADDRESS, PORT, self.log.name))
-
-    def kill(self):
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait()
+    return harness.Broker(folder, users, address=BROKER_ADDRESS, port=PORT, inside=network.inside(network.broker),
+                          user="nobody")
 
 
-class Rig:
+class Rig(harness.Slate):
     """One `slate run --json` in its namespace, as nobody; its lines read as they come."""
 
     def __init__(self, network, folder, name, password, replay=None, start_delay=None, timing=False, port=PORT):
         self.name = name
         self.folder = os.path.join(folder, name)
         os.makedirs(self.folder)
-        secret = os.path.join(self.folder, "password")
-        with open(secret, "w") as out:
-            out.write(password + "\n")
-        os.chmod(secret, 0o600)
-        self.profile = os.path.join(self.folder, "rig.yaml")
-        with open(self.profile, "w") as out:
-            out.write(
-                "description: %s, one of three rigs on one broker.\n"
-                "inputs:\n  pedals:\n    match:\n      - {vendor: 0x3553, product: 0xb001}\n"
-                "    bind:\n      KEY_B: rigs take.toggle\n"
-                "camera:\n  back: [testpattern]\n  fps: 30\n  max-size: 640x360\n  codec: [h264]\n"
-                "sounds:\n  feedback: false\n"
-                "mqtt:\n  broker: mqtt://%s:%d\n  rig: %s\n  username: %s\n  password-file: %s\n  keep-alive: 5s\n%s" % (
-                    name, BROKER_ADDRESS, port, name, name, secret,
-                    "  start-delay: %s\n" % start_delay if start_delay else ""))
+        secret = harness.write(os.path.join(self.folder, "password"), password + "\n", mode=0o600)
+        mqtt = "mqtt:\n  broker: mqtt://%s:%d\n  rig: %s\n  username: %s\n  password-file: %s\n  keep-alive: 5s\n%s" % (
+            BROKER_ADDRESS, port, name, name, secret, "  start-delay: %s\n" % start_delay if start_delay else "")
+        self.profile = harness.write(os.path.join(self.folder, "rig.yaml"), harness.profile(
+            "%s, one of three rigs on one broker." % name, {"KEY_B": "rigs take.toggle"},
+            more="sounds:\n  feedback: false\n" + mqtt))
         for path in [self.folder] + [os.path.join(self.folder, entry) for entry in os.listdir(self.folder)]:
             os.chown(path, NOBODY.pw_uid, NOBODY.pw_gid)
         self.work = os.path.join(self.folder, "takes")
-        argv = [SLATE, "run", "--profile", self.profile, "--work", self.work, "--output", self.folder, "--json"]
+        args = ["run", "--profile", self.profile, "--work", self.work, "--output", self.folder, "--json"]
         if replay:
-            argv += ["--replay", replay]
+            args += ["--replay", replay]
         if timing:
-            argv.append("--timing")
-        self.lines = []
-        self.queue = queue.Queue()
-        self.errors = []
-        self.process = subprocess.Popen(
-            network.inside(network.rigs[name]) + AS_NOBODY + ["env", "HOME=" + self.folder] + argv,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        threading.Thread(target=self._read, daemon=True).start()
-        threading.Thread(target=lambda: self.errors.extend(self.process.stderr), daemon=True).start()
-
-    def _read(self):
-        for line in self.process.stdout:
-            parsed = json.loads(line)
-            self.lines.append(parsed)
-            self.queue.put(parsed)
-
-    def wait_for(self, predicate, seconds, what):
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            if any(predicate(line) for line in list(self.lines)):
-                return next(line for line in list(self.lines) if predicate(line))
-            time.sleep(0.05)
-        raise SystemExit("%s: no line %s within %s s; stderr:\n%s" % (self.name, what, seconds, "".join(self.errors)))
-
-    def wait_for_log(self, text, seconds):
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            if any(text in line for line in list(self.errors)):
-                return True
-            time.sleep(0.05)
-        return False
-
-    def wait_for_log_count(self, text, count, seconds):
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            if sum(text in line for line in list(self.errors)) >= count:
-                return True
-            time.sleep(0.05)
-        return False
+            args.append("--timing")
+        super().__init__(args, wrap=network.inside(network.rigs[name]) + AS_NOBODY + ["env", "HOME=" + self.folder])
 
     def started(self):
-        return [line for line in self.lines if line["type"] == "take" and line["event"] == "started"]
+        return self.matching(harness.is_take("started"))
 
     def stop(self):
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        return self.process.returncode
-
-    def kill(self):
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait()
+        return super().stop(30)
 
     def takes(self):
         with open(os.path.join(self.work, "takes.json")) as handle:
@@ -217,15 +118,11 @@ class SlowLink:
         self.process = subprocess.Popen(
             network.inside(network.broker) + AS_NOBODY + [sys.executable, os.path.abspath(__file__), "relay", str(port),
                                                            str(delay_ms)])
-        end = time.monotonic() + 10
-        while time.monotonic() < end:
-            probe = subprocess.run(
-                network.inside(network.broker) + ["bash", "-c", "echo > /dev/tcp/%s/%d" % (BROKER_ADDRESS, port)],
-                capture_output=True)
-            if probe.returncode == 0:
-                return
-            time.sleep(0.05)
-        raise SystemExit("the relay on port %d did not listen" % port)
+        try:
+            harness.wait_for(lambda: harness.listening(port, BROKER_ADDRESS, network.inside(network.broker)), 10,
+                             "the relay to listen")
+        except harness.TimedOut:
+            raise SystemExit("the relay on port %d did not listen" % port) from None
 
     def stop(self):
         self.process.terminate()

@@ -27,10 +27,9 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import harness  # noqa: E402
 import rig_net  # noqa: E402
-from checks import Checks, frames, pedal_session  # noqa: E402
 
 FRAME_MS = 1000 / 30
 # How far a test-pattern frame's timestamp may stray from its slot on a loaded machine.
@@ -49,50 +48,48 @@ USERS = {"cam-a": "pass-a", "cam-b": "pass-b", "cam-c": "pass-c", "viewer": "loo
 def main():
     reason = rig_net.why_not_here()
     if reason:
-        print("three rigs: skipped: " + reason)
-        sys.exit(1 if os.environ.get("SLATE_REQUIRE_VM") == "1" else 0)
-    check = Checks()
+        harness.skip("three rigs: skipped: " + reason, required_by="SLATE_REQUIRE_VM")
+    check = harness.Checks()
     folder = rig_net.folder()
     network = rig_net.Network(["cam-a", "cam-b", "cam-c"])
     rigs = []
     broker = None
     try:
-        broker = rig_net.Broker(network, folder, USERS)
-        recording = os.path.join(folder, "pedal.evemu")
-        with open(recording, "w") as out:
-            out.write(pedal_session([time for take in SCHEDULE for time in take], END))
+        broker = rig_net.broker(network, folder, USERS)
+        recording = harness.devices.write_session(os.path.join(folder, "pedal.evemu"),
+                                                  [time for take in SCHEDULE for time in take], END)
         cam_b = rig_net.Rig(network, folder, "cam-b", USERS["cam-b"])
         cam_c = rig_net.Rig(network, folder, "cam-c", USERS["cam-c"])
         rigs = [cam_b, cam_c]
         for rig in rigs:
-            check(rig.wait_for_log("joined mqtt://%s:%d as rig %s" % (rig_net.BROKER_ADDRESS, rig_net.PORT, rig.name), 20),
+            check(rig.wait_log("joined mqtt://%s:%d as rig %s" % (rig_net.BROKER_ADDRESS, rig_net.PORT, rig.name), 20,
+                               raises=False),
                   "%s joins the broker from its namespace" % rig.name)
         cam_a = rig_net.Rig(network, folder, "cam-a", USERS["cam-a"], replay=recording)
         rigs.insert(0, cam_a)
         began = time.monotonic()
 
         # The broker dies during take 5 and comes back.
-        cam_a.wait_for(lambda line: line["type"] == "take" and line["event"] == "started" and line.get("take") == 5,
-                       BROKER_DIES_AT + 20, "take 5 started")
+        cam_a.wait_line(harness.is_take("started", 5), BROKER_DIES_AT + 20, "cam-a's take 5 started")
         time.sleep(max(0, BROKER_DIES_AT - (time.monotonic() - began)))
         broker.kill()
         died = time.monotonic()
         time.sleep(max(0, BROKER_BACK_AT - (time.monotonic() - began)))
         broker.start()
         for rig in rigs:
-            check(rig.wait_for_log("lost mqtt://", 10), "%s notices the broker is gone and goes on" % rig.name)
+            check(rig.wait_log("lost mqtt://", 10, raises=False), "%s notices the broker is gone and goes on" % rig.name)
         for rig in rigs:
-            joined_again = rig.wait_for_log_count("joined mqtt://", 2, 40)
+            joined_again = rig.wait_log("joined mqtt://", 40, count=2, raises=False)
             check(joined_again, "%s joins the broker again after it restarts" % rig.name)
         state = rig_net.client(network, "cam-b", "viewer", USERS["viewer"], "mosquitto_sub", "-t", "slate/+/state", "-v",
                                "-W", "2")
         republished = {line.split(" ", 1)[0] for line in state.stdout.splitlines() if '"online":true' in line}
         check(republished == {"slate/cam-a/state", "slate/cam-b/state", "slate/cam-c/state"},
               "each rig published its state again to the restarted broker (which kept none): %s" % sorted(republished))
-        check(all(rig.process.poll() is None for rig in rigs), "every rig runs on through the broker's death (%.1f s down)"
+        check(all(rig.running() for rig in rigs), "every rig runs on through the broker's death (%.1f s down)"
               % (BROKER_BACK_AT - (died - began)))
 
-        cam_a.process.wait(timeout=END + 60)
+        cam_a.wait(END + 60)
         time.sleep(2)
 
         # Every take on every rig, and their first frames' spread.
@@ -100,7 +97,7 @@ def main():
             takes = rig.takes()
             check(len(takes) == TAKES and len(rig.started()) == TAKES,
                   "%s recorded all %d takes (%d in takes.json)" % (rig.name, TAKES, len(takes)))
-            playable = all(frames(os.path.join(rig.work, take["file"])) > 0 for take in takes)
+            playable = all(harness.frames(os.path.join(rig.work, take["file"])) > 0 for take in takes)
             check(playable, "%s's takes decode" % rig.name)
             long_take = takes[4] if len(takes) > 4 else None
             check(long_take is not None and long_take["duration"] > 7,
@@ -161,27 +158,28 @@ def main():
         time.sleep(1.5)
         check(all(len(rig.started()) == TAKES for rig in (cam_b, cam_c)),
               "the viewer's take.start on slate/all/cmd starts nothing (publish exit %d)" % denied.returncode)
-        rigs_wrong = subprocess.run(
-            network.inside(network.rigs["cam-c"]) + rig_net.AS_NOBODY
-            + [rig_net.SLATE, "rigs", "--profile", cam_c.profile, "--password-file", write_secret(cam_c.folder, "guess")],
-            capture_output=True, text=True, timeout=30)
-        check(rigs_wrong.returncode == 1 and "not authorised" in rigs_wrong.stderr.lower(),
-              "slate rigs with a wrong password says so: %s" % rigs_wrong.stderr.strip())
+        rigs_wrong = harness.Slate(["rigs", "--profile", cam_c.profile, "--password-file",
+                                    write_secret(cam_c.folder, "guess")],
+                                   wrap=network.inside(network.rigs["cam-c"]) + rig_net.AS_NOBODY, stdout="text")
+        rigs_wrong.wait(30)
+        check(rigs_wrong.returncode == 1 and "not authorised" in rigs_wrong.log().lower(),
+              "slate rigs with a wrong password says so: %s" % rigs_wrong.log().strip())
 
         # cam-c killed: its last will.
         cam_c.kill()
         killed = time.monotonic()
-        seen = cam_b.wait_for(lambda line: line["type"] == "rig" and line["rig"] == "cam-c" and line["event"] == "offline",
-                              10, "rig cam-c offline")
+        seen = cam_b.wait_line(
+            lambda line: line["type"] == "rig" and line["rig"] == "cam-c" and line["event"] == "offline", 10,
+            "cam-b's line: rig cam-c offline")
         after = time.monotonic() - killed
         check(seen is not None and after <= 7.5, "cam-b saw cam-c offline %.1f s after it was killed "
               "(within 1.5 keep-alives of 5 s)" % after)
-        listed = subprocess.run(
-            network.inside(network.rigs["cam-b"]) + rig_net.AS_NOBODY + [rig_net.SLATE, "rigs", "--profile", cam_b.profile],
-            capture_output=True, text=True, timeout=30)
-        names = {line.split("  ")[0]: line.split("  ")[1] for line in listed.stdout.splitlines()}
+        listed = harness.Slate(["rigs", "--profile", cam_b.profile],
+                               wrap=network.inside(network.rigs["cam-b"]) + rig_net.AS_NOBODY, stdout="text")
+        listed.wait(30)
+        names = {line.split("  ")[0]: line.split("  ")[1] for line in listed.text.splitlines()}
         check(names == {"cam-a": "offline", "cam-b": "online", "cam-c": "offline"},
-              "slate rigs lists cam-a gone (it said goodbye), cam-b online, cam-c offline:\n" + listed.stdout)
+              "slate rigs lists cam-a gone (it said goodbye), cam-b online, cam-c offline:\n" + listed.text)
     finally:
         for rig in rigs:
             rig.stop()
@@ -190,18 +188,16 @@ def main():
         network.remove()
         if check.failures:
             for rig in rigs:
-                print("--- %s's log\n%s" % (rig.name, "".join(rig.errors)))
-            print("%d check(s) failed; the rigs' folders: %s" % (check.failures, folder))
-            sys.exit(1)
-        shutil.rmtree(folder, ignore_errors=True)
+                print("--- %s's log\n%s" % (rig.name, rig.log()))
+            print("the rigs' folders: %s" % folder)
+        else:
+            shutil.rmtree(folder, ignore_errors=True)
+    check.finish("three rigs")
 
 
 def write_secret(folder, text):
-    path = os.path.join(folder, "wrong-password")
-    with open(path, "w") as out:
-        out.write(text + "\n")
+    path = harness.write(os.path.join(folder, "wrong-password"), text + "\n", mode=0o600)
     os.chown(path, rig_net.NOBODY.pw_uid, rig_net.NOBODY.pw_gid)
-    os.chmod(path, 0o600)
     return path
 
 

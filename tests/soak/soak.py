@@ -15,7 +15,6 @@ Usage: python3 tests/soak/soak.py [--minutes 60]   (SLATE names the binary)
 import argparse
 import json
 import os
-import re
 import socket
 import subprocess
 import sys
@@ -23,29 +22,16 @@ import tempfile
 import threading
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-SLATE = os.environ.get("SLATE", os.path.join(ROOT, ".build", "release", "slate"))
-sys.path.insert(0, os.path.join(ROOT, "tests"))
-from checks import KEY_A, pedal_session  # noqa: E402
-sys.path.insert(0, os.path.join(ROOT, "tests", "hostile"))
-from hostile_peers import Broker  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import harness  # noqa: E402
+from harness import devices  # noqa: E402
 
-PROFILE = """description: The soak rig, takes from the middle pedal and exports from the left.
-inputs:
-  pedals:
-    match:
-      - {{vendor: 0x3553, product: 0xb001}}
-    bind:
-      KEY_B: take.toggle
-      KEY_A: takes.export
-camera:
-  back: [testpattern]
-  fps: 30
-  max-size: 1920x1080
-  codec: [h264]
-mqtt: {{broker: "mqtt://127.0.0.1:{port}", rig: soak}}
-"""
+
+def profile(broker):
+    """The soak rig: takes from the middle pedal, exports from the left, 1080p30, commands from `broker`."""
+    return harness.profile("The soak rig, takes from the middle pedal and exports from the left.",
+                           {"KEY_B": "take.toggle", "KEY_A": "takes.export"}, size="1920x1080",
+                           more='mqtt: {broker: "%s", rig: soak}\n' % broker.url)
 
 
 def session(minutes):
@@ -56,15 +42,8 @@ def session(minutes):
     for minute in range(minutes):
         clicks += [minute * 60 + 1.0, minute * 60 + 59.0]
         if minute % 10 == 9:
-            clicks.append((minute * 60 + 59.5, KEY_A))
-    return pedal_session(clicks, end=minutes * 60 + 30.0)
-
-
-def sample(pid):
-    """(RSS in kB, open descriptors, threads) of `pid` now."""
-    with open(f"/proc/{pid}/status") as status:
-        rss = next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
-    return rss, len(os.listdir(f"/proc/{pid}/fd")), len(os.listdir(f"/proc/{pid}/task"))
+            clicks.append((minute * 60 + 59.5, devices.KEY_A))
+    return devices.session(clicks, end=minutes * 60 + 30.0)
 
 
 def stream_client(port, path, stop):
@@ -93,9 +72,8 @@ def status_poller(port, stop):
 
 def commands(broker, stop):
     """A command a second on the rig's topic, through one mosquitto_pub."""
-    publisher = subprocess.Popen(
-        ["mosquitto_pub", "-h", "127.0.0.1", "-p", str(broker.port), "-t", "slate/soak/cmd", "-q", "1", "-l"],
-        stdin=subprocess.PIPE, text=True)
+    publisher = subprocess.Popen(broker.client("mosquitto_pub", "-t", "slate/soak/cmd", "-q", "1", "-l"),
+                                 stdin=subprocess.PIPE, text=True)
     number = 0
     while not stop.wait(1.0):
         number += 1
@@ -112,30 +90,12 @@ def main():
     if minutes < 6:
         raise SystemExit("the soak runs for at least 6 minutes (growth is measured from minute 5)")
     with tempfile.TemporaryDirectory(prefix="slate-soak-") as folder:
-        broker = Broker(folder)
-        profile = os.path.join(folder, "soak.yaml")
-        with open(profile, "w") as out:
-            out.write(PROFILE.format(port=broker.port))
-        recording = os.path.join(folder, "pedal.evemu")
-        with open(recording, "w") as out:
-            out.write(session(minutes))
-        env = dict(os.environ, XDG_STATE_HOME=os.path.join(folder, "state"))
-        process = subprocess.Popen(
-            [SLATE, "run", "--profile", profile, "--replay", recording, "--work", os.path.join(folder, "takes"),
-             "--output", folder, "--http", "127.0.0.1:0", "--json"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-        port = None
-        for line in process.stderr:
-            found = re.search(r"the rig's page: http://127\.0\.0\.1:(\d+)/", line)
-            if found:
-                port = int(found.group(1))
-                break
-        if port is None:
-            raise SystemExit("slate run printed no page address")
-        errors = []
-        threading.Thread(target=lambda: errors.extend(process.stderr), daemon=True).start()
-        lines = []
-        threading.Thread(target=lambda: lines.extend(json.loads(line) for line in process.stdout), daemon=True).start()
+        broker = harness.Broker(folder)
+        rig_profile = harness.write(os.path.join(folder, "soak.yaml"), profile(broker))
+        recording = harness.write(os.path.join(folder, "pedal.evemu"), session(minutes))
+        rig = harness.slate_run(folder, rig_profile, replay=recording, http="127.0.0.1:0",
+                                binary_path=harness.binary("release"))
+        port = rig.page_port()
         stop = threading.Event()
         clients = [threading.Thread(target=stream_client, args=(port, "/events", stop), daemon=True) for _ in range(5)]
         clients += [threading.Thread(target=stream_client, args=(port, "/preview.mjpg", stop), daemon=True),
@@ -146,32 +106,32 @@ def main():
         began = time.monotonic()
         samples = []
         # Each sample half-way through a minute's take, when no export runs.
-        while process.poll() is None:
+        while rig.running():
             minute = len(samples) + 1
-            while process.poll() is None and time.monotonic() - began < minute * 60 + 30:
+            while rig.running() and time.monotonic() - began < minute * 60 + 30:
                 time.sleep(0.5)
-            if process.poll() is None:
-                samples.append(sample(process.pid))
+            if rig.running():
+                samples.append(rig.resources())
                 rss, fds, threads = samples[-1]
                 print(f"minute {minute:3d}: RSS {rss / 1024:7.1f} MB  descriptors {fds:4d}  threads {threads:3d}", flush=True)
         stop.set()
-        process.wait()
+        rig.wait()
         broker.stop()
-    stopped = [line for line in lines if line.get("type") == "take" and line.get("event") == "stopped"]
-    exported = [line for line in lines if line.get("type") == "take" and line.get("event") == "exported"]
-    failed = [line for line in lines if line.get("type") == "take" and line.get("event") == "failed"]
+    stopped = rig.matching(harness.is_take("stopped"))
+    exported = rig.matching(harness.is_take("exported"))
+    failed = rig.matching(harness.is_take("failed"))
     dropped = sum(line.get("dropped", 0) for line in stopped)
     first, last = samples[4], samples[min(minutes, len(samples)) - 1]
     growth = (last[0] - first[0]) / 1024
-    print(f"slate run exited {process.returncode} after {len(samples)} minutes")
+    print(f"slate run exited {rig.returncode} after {len(samples)} minutes")
     print(f"takes: {len(stopped)} stopped, {dropped} frames dropped (goal 0); exports: {len(exported)} of "
           f"{minutes // 10} finished; {len(failed)} failed lines")
     print(f"from minute 5 to {min(minutes, len(samples))}: RSS {growth:+.1f} MB (goal under 5), descriptors {last[1] - first[1]:+d} "
           f"(goal 0), threads {last[2] - first[2]:+d}")
     if failed:
         print("failed:", failed[:3])
-    if process.returncode != 0:
-        print("".join(errors[-20:]))
+    if rig.returncode != 0:
+        print("".join(rig.log().splitlines(keepends=True)[-20:]))
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from checks import FOOTSWITCH  # noqa: E402
+from harness.devices import footswitch  # noqa: E402
 from rig import CODES, ROOT, SLATE, Checks, Slate, UInput, read_keys, save_output  # noqa: E402
 
 EVIOCSCLOCKID = 0x400445A0
@@ -126,7 +126,7 @@ print("debounce: 0: %s" % [line.get("result") for line in lines(raw, "action", a
 recording = os.path.join(folder, "bouncing.evemu")
 origin = kernel[0][1]
 with open(recording, "w") as handle:
-    handle.write(FOOTSWITCH + "E: 0.000000 0000 0000 0\n")
+    handle.write(footswitch() + "E: 0.000000 0000 0000 0\n")
     for _, stamp, value in kernel:
         t = (stamp - origin) / 1e9
         handle.write("E: %.6f 0001 %04x %d\nE: %.6f 0000 0000 0\n" % (t, KEY_B, value, t))

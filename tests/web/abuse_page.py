@@ -20,18 +20,14 @@ Usage: python3 tests/web/abuse_page.py   (SLATE names the binary)
 import asyncio
 import json
 import os
-import re
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-SLATE = os.environ.get("SLATE", os.path.join(ROOT, ".build", "debug", "slate"))
-sys.path.insert(0, os.path.join(ROOT, "tests"))
-from checks import pedal_session  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import harness  # noqa: E402
+from harness import devices, is_take, profiles  # noqa: E402
+from harness.page import exchange, request  # noqa: E402
 
 CLIENTS = 200
 # slate run raises its descriptor limit to 4096: 256 connections, half of them streams.
@@ -60,37 +56,6 @@ TRAVERSALS = [
     "/%c0%ae%c0%ae/%c0%ae%c0%ae/etc/passwd",
     "//etc/passwd",
 ]
-
-
-async def exchange(port, raw, timeout=5.0):
-    """Sends raw bytes and reads until the server closes or `timeout` passes: (status or None, answer)."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    try:
-        writer.write(raw)
-        await writer.drain()
-        answer = b""
-        try:
-            while True:
-                chunk = await asyncio.wait_for(reader.read(65536), timeout)
-                if not chunk:
-                    break
-                answer += chunk
-                head, _, body = answer.partition(b"\r\n\r\n")
-                length = re.search(rb"(?i)content-length: (\d+)", head)
-                if length and len(body) >= int(length.group(1)):
-                    break
-        except (asyncio.TimeoutError, ConnectionError):
-            pass
-        found = re.match(rb"HTTP/1\.1 (\d{3})", answer)
-        return (int(found.group(1)) if found else None), answer
-    finally:
-        writer.close()
-
-
-def request(method, path, token=None, body=b"", headers=""):
-    auth = f"Authorization: Bearer {token}\r\n" if token else ""
-    return (f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{auth}{headers}"
-            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode() + body
 
 
 class Listener:
@@ -151,102 +116,79 @@ async def slowloris(port, done, held, cut):
         cut.append(1)
 
 
-async def hostile_requests(port, token):
+def hostile_requests(port, token):
     """Each hostile request and what it got; raises on any answer that is not a refusal."""
+
+    def ask(raw):
+        answer = exchange(port, raw, timeout=5.0)
+        return answer.status, answer.raw
+
     checks = []
     for path in TRAVERSALS:
         for raw in (request("GET", path), request("GET", path, token=token)):
-            code, answer = await exchange(port, raw)
+            code, answer = ask(raw)
             assert code in (400, 404, None), (path, code, answer[:200])
             assert b"root:" not in answer and b"swift-tools-version" not in answer, (path, answer[:300])
         checks.append(f"{path} -> {code}")
 
-    code, _ = await exchange(port, request("GET", "/status.json", headers="X-Big: " + "a" * 65536 + "\r\n"))
+    code, _ = ask(request("GET", "/status.json", headers="X-Big: " + "a" * 65536 + "\r\n"))
     assert code in (431, 400, None), code
     checks.append(f"a 64 KiB header -> {code or 'closed'}")
-    code, _ = await exchange(port, request("GET", "/" + "a" * 16384))
+    code, _ = ask(request("GET", "/" + "a" * 16384))
     assert code in (400, 404, 414, 431, None), code
     checks.append(f"a 16 KiB URL -> {code or 'closed'}")
     for raw in (b"NONSENSE\r\n\r\n", b"GET / HTTP/9.9\r\n\r\n", b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + b"\0" * 64,
                 b"GET /status.json HTTP/1.1\r\nHost: a\r\nContent-Length: -5\r\n\r\n",
                 b"POST /actions HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nContent-Length: 4\r\n\r\nzz\r\n"):
-        code, _ = await exchange(port, raw)
+        code, _ = ask(raw)
         assert code in (400, 401, 411, 413, 421, 501, 505, None), (raw[:40], code)
         checks.append(f"{raw[:24]!r}... -> {code or 'closed'}")
 
-    code, answer = await exchange(port, request("POST", "/actions", token=token, body=b'{"action":"' + b"a" * 8192 + b'"}'))
+    code, answer = ask(request("POST", "/actions", token=token, body=b'{"action":"' + b"a" * 8192 + b'"}'))
     assert code == 413, (code, answer[:200])
     checks.append(f"an 8 KiB action -> {code}")
     for body, word in ((b"[1,2,3]", b"must be JSON"), (b'{"action": 7}', b"must be JSON"),
                        (b"\xff\xfe\x00", b"must be JSON"), (b'{"action":"warp.drive 9"}', b"warp.drive"),
                        (b'{"action":"exec [/bin/sh, -c, reboot]"}', b"macro"),
                        (b'{"action":"take.delete 999999999999"}', b"take.delete")):
-        code, answer = await exchange(port, request("POST", "/actions", token=token, body=body))
+        code, answer = ask(request("POST", "/actions", token=token, body=body))
         assert code == 400 and word in answer, (body, code, answer[-300:])
         error = json.loads(answer.split(b"\r\n\r\n", 1)[1])["error"]
         checks.append(f"{body[:32]!r} -> 400 {error[:60]!r}")
-    code, _ = await exchange(port, request("POST", "/actions", body=b'{"action":"take.toggle"}'))
+    code, _ = ask(request("POST", "/actions", body=b'{"action":"take.toggle"}'))
     assert code == 401, code
     checks.append("an action without the token -> 401")
     return checks
 
 
-async def abuse(port, token, recording_started):
+async def abuse(port, token, rig):
     done = asyncio.Event()
     listeners = [Listener() for _ in range(CLIENTS)]
     tasks = [asyncio.create_task(listener.run(port, done)) for listener in listeners]
     held, cut = [], []
     slow = [asyncio.create_task(slowloris(port, done, held, cut)) for _ in range(SLOW_CLIENTS)]
-    while not recording_started.is_set():
+    while not rig.line(is_take("started")):
         await asyncio.sleep(0.05)
     await asyncio.sleep(1.0)
-    checks = await hostile_requests(port, token)
+    # The requests, one after another, on a thread of their own: the clients above go on meanwhile.
+    checks = await asyncio.to_thread(hostile_requests, port, token)
     # A client arriving now, with all the others held, gets the status at once.
     began = time.monotonic()
-    code, answer = await exchange(port, request("GET", "/status.json"))
+    answer = await asyncio.to_thread(exchange, port, request("GET", "/status.json"), 5.0)
     late = time.monotonic() - began
-    assert code == 200 and b'"recording":true' in answer, (code, answer[:200])
+    assert answer.status == 200 and b'"recording":true' in answer.raw, (answer.status, answer.raw[:200])
     return done, listeners, tasks, slow, held, cut, checks, late
 
 
 def main():
     with tempfile.TemporaryDirectory(prefix="slate-abuse-") as folder:
-        recording = os.path.join(folder, "pedals.evemu")
-        with open(recording, "w") as out:
-            out.write(pedal_session([START, STOP], end=END))
-        env = dict(os.environ, XDG_STATE_HOME=os.path.join(folder, "state"))
-        process = subprocess.Popen(
-            [SLATE, "run", "--profile", os.path.join(HERE, "data", "bench-1080p.yaml"), "--replay", recording,
-             "--work", os.path.join(folder, "takes"), "--output", folder, "--http", "127.0.0.1:0", "--json"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-        port = None
-        errors = []
-        for line in process.stderr:
-            errors.append(line)
-            found = re.search(r"the rig's page: http://127\.0\.0\.1:(\d+)/", line)
-            if found:
-                port = int(found.group(1))
-                break
-        if port is None:
-            raise SystemExit("slate run printed no page address:\n" + "".join(errors))
-        threading.Thread(target=lambda: errors.extend(process.stderr), daemon=True).start()
-        token = open(os.path.join(folder, "state", "slate", "http-token")).read().strip()
-        lines = []
-        started = threading.Event()
-
-        def read_lines():
-            for line in process.stdout:
-                parsed = json.loads(line)
-                lines.append(parsed)
-                if parsed["type"] == "take" and parsed["event"] == "started":
-                    started.set()
-
-        reader = threading.Thread(target=read_lines, daemon=True)
-        reader.start()
+        recording = devices.write_session(os.path.join(folder, "pedals.evemu"), [START, STOP], end=END)
+        rig = harness.slate_run(folder, profiles.bench_1080p(folder), replay=recording, http="127.0.0.1:0")
+        port, token = rig.page_port(), rig.token()
 
         async def run():
-            done, listeners, tasks, slow, held, cut, checks, late = await abuse(port, token, started)
-            while process.poll() is None and not all(listener.stopped or listener.refused for listener in listeners):
+            done, listeners, tasks, slow, held, cut, checks, late = await abuse(port, token, rig)
+            while rig.running() and not all(listener.stopped or listener.refused for listener in listeners):
                 await asyncio.sleep(0.1)
             await asyncio.sleep(0.5)
             done.set()
@@ -254,9 +196,8 @@ def main():
             return listeners, held, cut, checks, late
 
         listeners, held, cut, checks, late = asyncio.run(run())
-        process.wait(timeout=60)
-        reader.join(5)
-    assert process.returncode == 0, "slate run failed:\n" + "".join(errors)
+        rig.wait(60)
+    assert rig.returncode == 0, "slate run failed:\n" + rig.log()
     for check in checks:
         print(f"  {check}")
     failures = [listener.failure for listener in listeners if listener.failure]
@@ -264,7 +205,7 @@ def main():
     got_stop = sum(listener.stopped for listener in listeners)
     refused = [listener.refused for listener in listeners if listener.refused]
     events = sorted(listener.events for listener in listeners if listener.stopped)
-    take = next(line for line in lines if line["type"] == "take" and line["event"] == "stopped")
+    take = rig.line(is_take("stopped"))
     print(f"{CLIENTS} /events clients: {got_stop} got the take's stopped line (events each {events[0]} to "
           f"{events[-1]}), {len(refused)} were refused")
     print(f"{len(held)} slowloris connections, {len(cut)} closed by the page's head timeout; "

@@ -29,25 +29,17 @@ import tempfile
 import threading
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-SLATE = os.environ.get("SLATE", os.path.join(ROOT, ".build", "release", "slate"))
-sys.path.insert(0, os.path.join(ROOT, "tests"))
-from checks import pedal_session  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import harness  # noqa: E402
+from harness import devices, is_take, profiles  # noqa: E402
 
 
 def start(folder, profile, recording):
-    env = dict(os.environ, XDG_STATE_HOME=os.path.join(folder, "state"))
-    process = subprocess.Popen(
-        [SLATE, "run", "--profile", profile, "--replay", recording, "--work", os.path.join(folder, "takes"),
-         "--output", folder, "--http", "127.0.0.1:0", "--json", "--timing"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    for line in process.stderr:
-        found = re.search(r"the rig's page: http://127\.0\.0\.1:(\d+)/", line)
-        if found:
-            threading.Thread(target=lambda: process.stderr.read(), daemon=True).start()
-            return process, int(found.group(1))
-    raise SystemExit("slate run printed no page address")
+    """`slate run --http 127.0.0.1:0 --json --timing` (the release build unless SLATE names one), once its page
+    is up: (it, its page's port)."""
+    rig = harness.slate_run(folder, profile, replay=recording, http="127.0.0.1:0", options=["--timing"],
+                            binary_path=harness.binary("release"))
+    return rig, rig.page_port()
 
 
 def events(port, sink, stop):
@@ -78,18 +70,14 @@ def percentile(values, fraction):
 
 def sse_latency():
     with tempfile.TemporaryDirectory(prefix="slate-bench-page-") as folder:
-        recording = os.path.join(folder, "pedals.evemu")
         clicks = [2.0 + 0.6 * n for n in range(40)]
-        with open(recording, "w") as out:
-            out.write(pedal_session(clicks, end=clicks[-1] + 2))
-        process, port = start(folder, os.path.join(ROOT, "profiles", "demo.yaml"), recording)
+        recording = devices.write_session(os.path.join(folder, "pedals.evemu"), clicks, end=clicks[-1] + 2)
+        rig, port = start(folder, os.path.join(harness.ROOT, "profiles", "demo.yaml"), recording)
         received, stop = [], threading.Event()
         reader = threading.Thread(target=events, args=(port, received, stop), daemon=True)
         reader.start()
-        piped = []
-        for line in process.stdout:
-            piped.append((time.monotonic(), json.loads(line)))
-        process.wait()
+        rig.wait()
+        piped = [(monotonic, line) for (_, monotonic), line in zip(rig.arrivals, rig.lines)]
         stop.set()
     # The daemon's origin on CLOCK_MONOTONIC: the earliest a line can have reached the pipe.
     origin = min(at - line["dispatched"] for at, line in piped if "dispatched" in line)
@@ -106,29 +94,23 @@ def sse_latency():
 @contextlib.contextmanager
 def recording_1080p(stop_at):
     """slate run with a 1080p30 take recording from 1 s of its replay to `stop_at`, 2 s into the take:
-    (process, its page's port, the lines it printed so far). Ends when slate run has."""
+    (it, its page's port). Ends when slate run has."""
     with tempfile.TemporaryDirectory(prefix="slate-bench-page-") as folder:
-        recording = os.path.join(folder, "pedals.evemu")
-        with open(recording, "w") as out:
-            out.write(pedal_session([1.0, stop_at], end=stop_at + 2.0))
-        process, port = start(folder, os.path.join(HERE, "data", "bench-1080p.yaml"), recording)
-        lines = []
-        reader = threading.Thread(target=lambda: [lines.append(json.loads(l)) for l in process.stdout], daemon=True)
-        reader.start()
+        recording = devices.write_session(os.path.join(folder, "pedals.evemu"), [1.0, stop_at], end=stop_at + 2.0)
+        rig, port = start(folder, profiles.bench_1080p(folder), recording)
         time.sleep(3.0)
-        yield process, port, lines
-        process.wait()
-        reader.join(5)
+        yield rig, port
+        rig.wait()
 
 
 def wrk_while_recording():
-    with recording_1080p(15.0) as (_, port, lines):
+    with recording_1080p(15.0) as (rig, port):
         wrk = subprocess.run(
             ["wrk", "-t", "2", "-c", "50", "-d", "10s", f"http://127.0.0.1:{port}/status.json"],
             capture_output=True, text=True, check=True).stdout
     rate = re.search(r"Requests/sec:\s+([\d.]+)", wrk).group(1)
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", wrk)
-    stopped = [l for l in lines if l["type"] == "take" and l["event"] == "stopped"]
+    stopped = rig.matching(is_take("stopped"))
     assert stopped, "the take did not stop"
     take = stopped[0]
     print(f"wrk -c 50 -d 10s /status.json while a 1080p30 take records: {rate} requests/s"
@@ -178,21 +160,21 @@ def ffmpeg_per_picture(count=50):
 
 
 def preview_cost():
-    with recording_1080p(30.0) as (process, port, lines):
-        idle_before = cpu_over(process.pid, 8)
+    with recording_1080p(30.0) as (rig, port):
+        idle_before = cpu_over(rig.pid, 8)
         stop, pictures = threading.Event(), []
         viewer = threading.Thread(target=watch_preview, args=(port, stop, pictures), daemon=True)
         viewer.start()
         time.sleep(1.0)
         shown = sum(pictures)
-        watched = cpu_over(process.pid, 8)
+        watched = cpu_over(rig.pid, 8)
         seen = sum(pictures) - shown
         stop.set()
         viewer.join(5)
         time.sleep(1.0)
-        idle_after = cpu_over(process.pid, 8)
+        idle_after = cpu_over(rig.pid, 8)
     reference = ffmpeg_per_picture() if shutil.which("ffmpeg") else None
-    take = next(l for l in lines if l["type"] == "take" and l["event"] == "stopped")
+    take = rig.line(is_take("stopped"))
     idle = (idle_before + idle_after) / 2
     cost = watched - idle
     rate = seen / 8

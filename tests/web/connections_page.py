@@ -29,7 +29,6 @@ Usage: python3 tests/web/connections_page.py   (SLATE names the binary)
 """
 
 import asyncio
-import json
 import multiprocessing
 import os
 import re
@@ -42,14 +41,14 @@ import tempfile
 import threading
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-SLATE = os.environ.get("SLATE", os.path.join(ROOT, ".build", "debug", "slate"))
-sys.path.insert(0, os.path.join(ROOT, "tests"))
-from checks import Checks  # noqa: E402
-from checks import pedal_session  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import harness  # noqa: E402
+from harness import Checks, devices, is_take, profiles  # noqa: E402
+from harness.page import exchange  # noqa: E402
 
 DESCRIPTORS = 1024
+# `ulimit -n` sets the soft and the hard limit: slate run cannot raise it.
+LIMITED = ["bash", "-c", 'ulimit -n %d && exec "$0" "$@"' % DESCRIPTORS]
 CAP = 256
 HOSTILE = 2000
 HEAD, BODY, IDLE = 10.0, 10.0, 5.0
@@ -60,85 +59,21 @@ FLOOD, FLOOD_END = 13.0, 28.0
 CLICKS, END = [15.0, 19.0, 22.0, 26.0], 31.0
 
 
-def rig_profile(folder):
-    """The framing rig (720p test pattern and tone) with an http section naming rig.example."""
-    path = os.path.join(folder, "rig.yaml")
-    with open(os.path.join(HERE, "data", "framing-rig.yaml")) as source, open(path, "w") as out:
-        out.write(source.read() + "\nhttp:\n  listen: 127.0.0.1:8600\n  hosts: [rig.example]\n")
-    return path
+def start(folder, clicks, end, listen="127.0.0.1:0", wrap=()):
+    """`slate run --http LISTEN` under `ulimit -n 1024`, replaying `clicks`, with `wrap` before it (a command
+    prefix): the framing rig (720p test pattern and tone) with an http section naming rig.example."""
+    recording = devices.write_session(os.path.join(folder, "pedals.evemu"), clicks, end=end)
+    profile = profiles.framing(folder, more="\nhttp:\n  listen: 127.0.0.1:8600\n  hosts: [rig.example]\n")
+    rig = harness.slate_run(folder, profile, replay=recording, http=listen, wrap=list(wrap) + LIMITED)
+    rig.page_port()
+    return rig
 
 
-class Rig:
-    """`slate run --http LISTEN` under `ulimit -n 1024`, replaying `clicks`, with `wrap` before it
-    (a command prefix); its lines and its stderr read as they come."""
-
-    def __init__(self, folder, clicks, end, listen="127.0.0.1:0", wrap=()):
-        recording = os.path.join(folder, "pedals.evemu")
-        with open(recording, "w") as out:
-            out.write(pedal_session(clicks, end=end))
-        env = dict(os.environ, XDG_STATE_HOME=os.path.join(folder, "state"))
-        command = (f"ulimit -n {DESCRIPTORS} && exec {SLATE} run --profile {rig_profile(folder)} --replay {recording} "
-                   f"--work {folder}/takes --output {folder} --http {listen} --json")
-        self.process = subprocess.Popen([*wrap, "bash", "-c", command], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                        text=True, env=env)
-        self.errors, self.lines = [], []
-        self.port = None
-        for line in self.process.stderr:
-            self.errors.append(line)
-            found = re.search(r"the rig's page: http://\S+:(\d+)/", line)
-            if found:
-                self.port = int(found.group(1))
-                break
-        if self.port is None:
-            raise SystemExit("slate run printed no page address:\n" + "".join(self.errors))
-        threading.Thread(target=lambda: self.errors.extend(self.process.stderr), daemon=True).start()
-        threading.Thread(target=lambda: self.lines.extend(json.loads(l) for l in self.process.stdout), daemon=True).start()
-        self.token = open(os.path.join(folder, "state", "slate", "http-token")).read().strip()
-
-    def ready(self, address="127.0.0.1", token=False):
-        """Waits until the page at `address` has the rig's status (the camera is open)."""
-        auth = f"Authorization: Bearer {self.token}\r\n" if token else ""
-        request = f"GET /status.json HTTP/1.1\r\nHost: localhost\r\n{auth}Connection: close\r\n\r\n".encode()
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and exchange(self.port, request, address=address)[0] != 200:
-            time.sleep(0.1)
-
-    def descriptors(self):
-        try:
-            return len(os.listdir(f"/proc/{self.process.pid}/fd"))
-        except OSError:
-            return 0
-
-    def takes(self, event):
-        return [line for line in self.lines if line.get("type") == "take" and line.get("event") == event]
-
-
-def exchange(port, raw, timeout=3.0, address="127.0.0.1"):
-    """Sends `raw` and reads until a whole response arrived, the server closed, or `timeout`:
-    (status or None, body, whether the server closed, seconds taken)."""
-    start = time.monotonic()
-    with socket.create_connection((address, port), timeout=timeout) as connection:
-        connection.sendall(raw)
-        answer, closed = b"", False
-        while time.monotonic() - start < timeout:
-            try:
-                chunk = connection.recv(65536)
-            except socket.timeout:
-                break
-            except ConnectionError:
-                closed = True
-                break
-            if not chunk:
-                closed = True
-                break
-            answer += chunk
-            head, _, body = answer.partition(b"\r\n\r\n")
-            length = re.search(rb"(?i)content-length: (\d+)", head)
-            if length and len(body) >= int(length.group(1)):
-                break
-    found = re.match(rb"HTTP/1\.1 (\d{3})", answer)
-    return (int(found.group(1)) if found else None), answer.partition(b"\r\n\r\n")[2].decode(errors="replace"), closed, \
-        time.monotonic() - start
+def ready(rig, address="127.0.0.1"):
+    """Waits until the page at `address` has the rig's status (the camera is open)."""
+    request = b"GET /status.json HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    harness.wait_for(lambda: exchange(rig.page_port(), request, address=address).status == 200, 30,
+                     "the page's status", every=0.1, raises=False)
 
 
 def until_closed(connection, limit):
@@ -258,11 +193,11 @@ async def hostile(port, stop, counts):
 def normal_client(port, stop, latencies, failures):
     while not stop.is_set():
         try:
-            code, body, _, took = exchange(port, b"GET /status.json HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
-                                           timeout=10)
-            latencies.append(took)
-            if code != 200:
-                failures.append(f"{code} {body[:80]}")
+            answer = exchange(port, b"GET /status.json HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
+                              timeout=10)
+            latencies.append(answer.seconds)
+            if answer.status != 200:
+                failures.append(f"{answer.status} {answer.body[:80]}")
         except OSError as error:
             failures.append(repr(error))
         time.sleep(0.25)
@@ -281,19 +216,24 @@ def attack(port, stop, counts):
     counts.put(tally)
 
 
-def flood(rig, check):
+def descriptors(rig):
+    return rig.resources()[1]
+
+
+def flood(rig, began, check):
     """2,000 hostile clients while the normal client asks and the pedal records."""
     stop, counts = multiprocessing.Event(), multiprocessing.Queue()
-    latencies, failures, descriptors = [], [], []
-    baseline = rig.descriptors()
-    attacker = multiprocessing.Process(target=attack, args=(rig.port, stop, counts), daemon=True)
+    latencies, failures, descriptors_seen = [], [], []
+    baseline = descriptors(rig)
+    attacker = multiprocessing.Process(target=attack, args=(rig.page_port(), stop, counts), daemon=True)
     attacker.start()
     time.sleep(1.0)
     client_stop = threading.Event()
-    client = threading.Thread(target=normal_client, args=(rig.port, client_stop, latencies, failures), daemon=True)
+    client = threading.Thread(target=normal_client, args=(rig.page_port(), client_stop, latencies, failures),
+                              daemon=True)
     client.start()
-    while time.monotonic() < rig.started + FLOOD_END and rig.process.poll() is None:
-        descriptors.append(rig.descriptors())
+    while time.monotonic() < began + FLOOD_END and rig.running():
+        descriptors_seen.append(descriptors(rig))
         time.sleep(0.2)
     client_stop.set()
     stop.set()
@@ -308,37 +248,41 @@ def flood(rig, check):
     check(tally["arrived"] >= HOSTILE,
           f"{tally['arrived']} hostile connections arrived ({tally['closed']} closed by the page, "
           f"{tally['refused']} connects failed)")
-    check(max(descriptors) <= baseline + CAP + 16,
-          f"slate run's descriptors: {baseline} before the flood, at most {max(descriptors)} during it "
+    check(max(descriptors_seen) <= baseline + CAP + 16,
+          f"slate run's descriptors: {baseline} before the flood, at most {max(descriptors_seen)} during it "
           f"(limit {DESCRIPTORS}, page cap {CAP})")
 
 
 def host_checks(rig, check):
     def status(host):
         field = f"Host: {host}\r\n" if host else ""
-        return exchange(rig.port, f"GET /status.json HTTP/1.1\r\n{field}Connection: close\r\n\r\n".encode())
+        answer = exchange(rig.page_port(), f"GET /status.json HTTP/1.1\r\n{field}Connection: close\r\n\r\n".encode())
+        return answer.status, answer.body
 
-    port = rig.port
-    code, body, _, _ = status(f"rebind.attacker.example:{port}")
+    port = rig.page_port()
+    code, body = status(f"rebind.attacker.example:{port}")
     check(code == 421 and "http.hosts" in body, f"Host rebind.attacker.example -> {code} {body.strip()[:120]}")
     for host in (f"localhost:{port}", f"127.0.0.1:{port}", f"rig.example:{port}"):
-        code, _, _, _ = status(host)
+        code, _ = status(host)
         check(code == 200, f"Host {host} -> {code}")
-    code, _, _, _ = status(f"127.0.0.1:{port + 1}")
+    code, _ = status(f"127.0.0.1:{port + 1}")
     check(code == 421, f"Host 127.0.0.1 with another port -> {code}")
-    code, body, _, _ = status(None)
+    code, body = status(None)
     check(code == 400, f"no Host on HTTP/1.1 -> {code} {body.strip()[:80]}")
 
 
 def timeout_checks(rig, check):
     results = {}
-    code, body, closed, took = exchange(
-        rig.port, f"POST /actions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {rig.token}\r\n"
+    port, token = rig.page_port(), rig.token()
+    answer = exchange(
+        port, f"POST /actions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n"
         "Content-Length: 10000000000\r\n\r\n".encode(), timeout=5)
-    check(code == 413 and took < 1.0, f"a POST declaring 10 GB -> {code} in {took * 1000:.0f} ms: {body.strip()[:80]}")
+    code, took = answer.status, answer.seconds
+    check(code == 413 and took < 1.0,
+          f"a POST declaring 10 GB -> {code} in {took * 1000:.0f} ms: {answer.body.strip()[:80]}")
     threads = [threading.Thread(target=target, args=args) for target, args in (
-        (dribbled_head, (rig.port, results)), (unsent_body, (rig.port, rig.token, results)),
-        (idle_keep_alive, (rig.port, results)))]
+        (dribbled_head, (port, results)), (unsent_body, (port, token, results)),
+        (idle_keep_alive, (port, results)))]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -374,25 +318,25 @@ def studio_lan(folder, check):
         os.makedirs(etc, exist_ok=True)
         with open(os.path.join(etc, "hosts"), "w") as out:
             out.write(f"127.0.0.1 localhost\n::1 localhost\n{address} 127.studio.lan\n")
-        rig = Rig(folder, [], 6.0, listen="127.studio.lan:0", wrap=inside)
+        rig = start(folder, [], 6.0, listen="127.studio.lan:0", wrap=inside)
+        port = rig.page_port()
 
         def ask(token):
-            auth = f"Authorization: Bearer {rig.token}\r\n" if token else ""
-            request = f"GET /status.json HTTP/1.1\r\nHost: 127.studio.lan:{rig.port}\r\n{auth}Connection: close\r\n\r\n"
-            snippet = (f"import sys; sys.path.insert(0, {HERE!r}); from connections_page import exchange; "
-                       f"print(exchange({rig.port}, {request.encode()!r}, address={address!r})[0])")
-            answer = subprocess.run([*inside, sys.executable, "-c", snippet], capture_output=True, text=True)
+            auth = f"Authorization: Bearer {rig.token()}\r\n" if token else ""
+            request = f"GET /status.json HTTP/1.1\r\nHost: 127.studio.lan:{port}\r\n{auth}Connection: close\r\n\r\n"
+            snippet = (f"from harness.page import exchange; "
+                       f"print(exchange({port}, {request.encode()!r}, address={address!r}).status)")
+            answer = subprocess.run([*inside, sys.executable, "-c", snippet], capture_output=True, text=True,
+                                    env=dict(os.environ, PYTHONPATH=harness.TESTS))
             return answer.stdout.strip()
 
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and ask(True) != "200":
-            time.sleep(0.2)
+        harness.wait_for(lambda: ask(True) == "200", 30, "the page in the namespace", every=0.2, raises=False)
         code = ask(False)
         check(code == "401", f"--http 127.studio.lan:0 bound to {address}: a read without the token -> {code}")
         code = ask(True)
         check(code == "200", f"with the token -> {code}")
-        rig.process.wait(30)
-        notice = [line for line in rig.errors if "not a loopback address" in line]
+        rig.wait(30)
+        notice = [line for line in rig.log().splitlines() if "not a loopback address" in line]
         check(notice and address in notice[0], f"slate run says so: {notice[0].strip() if notice else 'nothing'}")
     finally:
         shutil.rmtree(etc, ignore_errors=True)
@@ -404,33 +348,31 @@ def main():
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 3 * HOSTILE), hard))
     check = Checks()
     with tempfile.TemporaryDirectory(prefix="slate-connections-") as folder:
-        rig = Rig(folder, CLICKS, END)
-        rig.started = time.monotonic()
-        rig.ready()
-        stream = Stream(rig.port)
+        rig = start(folder, CLICKS, END)
+        began = time.monotonic()
+        ready(rig)
+        stream = Stream(rig.page_port())
         host_checks(rig, check)
         timeout_checks(rig, check)
-        while time.monotonic() < rig.started + FLOOD:
+        while time.monotonic() < began + FLOOD:
             time.sleep(0.1)
-        flood(rig, check)
-        held = stream.closed_at is None or stream.closed_at > rig.started + FLOOD_END
-        rig.process.wait(60)
+        flood(rig, began, check)
+        held = stream.closed_at is None or stream.closed_at > began + FLOOD_END
+        rig.wait(60)
         stream.stop()
         events, stops = stream.text.count("event: "), stream.text.count('"event":"stopped"')
         check(held and stops == 2,
               f"an event stream opened at the start: {'open' if held else 'closed'} {FLOOD_END:.0f} s later, past every "
               f"timeout, {events} events, {stops} takes stopped")
-        stopped = rig.takes("stopped")
-        check(len(rig.takes("started")) == 2 and len(stopped) == 2,
-              f"the pedal during the flood: {len(rig.takes('started'))} takes started, {len(stopped)} stopped")
-        errors = "".join(rig.errors)
-        check(rig.process.returncode == 0 and "Too many open files" not in errors,
-              f"slate run ended with {rig.process.returncode}" + (f":\n{errors[-600:]}" if rig.process.returncode else ""))
+        started, stopped = rig.matching(is_take("started")), rig.matching(is_take("stopped"))
+        check(len(started) == 2 and len(stopped) == 2,
+              f"the pedal during the flood: {len(started)} takes started, {len(stopped)} stopped")
+        errors = rig.log()
+        check(rig.returncode == 0 and "Too many open files" not in errors,
+              f"slate run ended with {rig.returncode}" + (f":\n{errors[-600:]}" if rig.returncode else ""))
     with tempfile.TemporaryDirectory(prefix="slate-studio-lan-") as folder:
         studio_lan(folder, check)
-    if check.failures:
-        raise SystemExit(f"page connections: {check.failures} checks failed")
-    print("page connections: all checks passed")
+    check.finish("page connections")
 
 
 if __name__ == "__main__":

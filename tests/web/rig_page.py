@@ -16,10 +16,8 @@ takes are exported through the filter chosen on the page. Screenshots go to
 
 import json
 import os
-import queue
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import threading
@@ -32,74 +30,35 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SLATE = os.environ.get("SLATE", os.path.join(ROOT, ".build", "debug", "slate"))
-SHOTS = os.path.join(ROOT, ".build", "web-screenshots")
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import harness  # noqa: E402
+from harness import devices, is_take, profiles  # noqa: E402
+
+SHOTS = os.path.join(harness.ROOT, ".build", "web-screenshots")
 LATENCY_LIMIT = 0.200
-sys.path.insert(0, os.path.join(ROOT, "tests"))
-from checks import pedal_session  # noqa: E402
 
-class Rig:
-    """One `slate run --http 127.0.0.1:0 --json`, its lines read as they come."""
 
-    def __init__(self, folder, profile, recording):
-        env = dict(os.environ, XDG_STATE_HOME=os.path.join(folder, "state"))
-        self.process = subprocess.Popen(
-            [SLATE, "run", "--profile", profile, "--replay", recording, "--work", os.path.join(folder, "takes"),
-             "--output", folder, "--http", "127.0.0.1:0", "--json"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-        self.lines = queue.Queue()
-        self.url = None
-        self.errors = []
-        address = threading.Event()
+def start(folder, profile, recording):
+    """`slate run --http 127.0.0.1:0 --json` replaying `recording`, once its page is up."""
+    rig = harness.slate_run(folder, profile, replay=recording, http="127.0.0.1:0")
+    rig.page_url(30)
+    return rig
 
-        def read_stderr():
-            for line in self.process.stderr:
-                self.errors.append(line)
-                found = re.search(r"the rig's page: (http://\S+)", line)
-                if found:
-                    self.url = found.group(1)
-                    address.set()
-            address.set()
 
-        def read_stdout():
-            for line in self.process.stdout:
-                self.lines.put((time.time(), json.loads(line)))
-            self.lines.put((time.time(), None))
+def post(rig, action, token):
+    request = urllib.request.Request(
+        rig.page_url() + "actions", data=json.dumps({"action": action}).encode(), method="POST",
+        headers={"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})})
+    try:
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
 
-        threading.Thread(target=read_stderr, daemon=True).start()
-        threading.Thread(target=read_stdout, daemon=True).start()
-        address.wait(30)
-        if not self.url:
-            raise SystemExit("slate run printed no page address:\n" + "".join(self.errors))
-        self.token = open(os.path.join(folder, "state", "slate", "http-token")).read().strip()
 
-    def next_line(self, predicate, timeout=30):
-        deadline = time.time() + timeout
-        while time.time() < deadline:
-            try:
-                read_at, line = self.lines.get(timeout=max(0.01, deadline - time.time()))
-            except queue.Empty:
-                break
-            if line is None:
-                raise AssertionError("slate run ended first:\n" + "".join(self.errors))
-            if predicate(line):
-                return read_at, line
-        raise AssertionError("no such line in time")
-
-    def post(self, action, token):
-        request = urllib.request.Request(
-            self.url + "actions", data=json.dumps({"action": action}).encode(), method="POST",
-            headers={"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})})
-        try:
-            with urllib.request.urlopen(request, timeout=5) as response:
-                return response.status, json.loads(response.read())
-        except urllib.error.HTTPError as error:
-            return error.code, json.loads(error.read())
-
-    def wait(self):
-        self.process.wait(timeout=60)
-        assert self.process.returncode == 0, "slate run failed:\n" + "".join(self.errors)
+def finished(rig):
+    rig.wait(60)
+    assert rig.returncode == 0, "slate run failed:\n" + rig.log()
 
 
 def browser():
@@ -139,31 +98,30 @@ new MutationObserver(() => {
 
 def flip_after(driver, state, since, timeout=5):
     """When the page's data-recording became `state` after `since` (seconds, wall clock)."""
-    deadline = time.time() + timeout
-    while time.time() < deadline:
+
+    def flipped():
         for value, at in driver.execute_script("return window.slateFlips"):
             if value == state and at / 1000 >= since - 1:
                 return at / 1000
-        time.sleep(0.02)
-    raise AssertionError(f"the page never showed recording={state}")
+        return None
+
+    return harness.wait_for(flipped, timeout, f"the page to show recording={state}", every=0.02)
 
 
 def pedal_part(folder, driver):
     os.makedirs(folder)
-    recording = os.path.join(folder, "pedals.evemu")
-    with open(recording, "w") as out:
-        out.write(pedal_session([6.0, 8.0, 10.0, 11.5], end=26.0))
-    rig = Rig(folder, os.path.join(ROOT, "profiles", "demo.yaml"), recording)
-    driver.get(rig.url)
+    recording = devices.write_session(os.path.join(folder, "pedals.evemu"), [6.0, 8.0, 10.0, 11.5], end=26.0)
+    rig = start(folder, os.path.join(harness.ROOT, "profiles", "demo.yaml"), recording)
+    driver.get(rig.page_url())
     WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "state").get_attribute("data-recording") == "false")
     driver.execute_script(WATCH_STATE)
     latencies = []
     for take in (1, 2):
-        read_at, _ = rig.next_line(lambda l: l["type"] == "take" and l["event"] == "started")
+        read_at, _ = rig.next_line(is_take("started"))
         latencies.append(flip_after(driver, "true", read_at) - read_at)
         if take == 1:
             driver.save_screenshot(os.path.join(SHOTS, "page-recording.png"))
-        read_at, _ = rig.next_line(lambda l: l["type"] == "take" and l["event"] == "stopped")
+        read_at, _ = rig.next_line(is_take("stopped"))
         latencies.append(flip_after(driver, "false", read_at) - read_at)
     worst = max(latencies)
     print(f"page state after the take's line: {', '.join(f'{l * 1000:.0f}' for l in latencies)} ms (limit 200 ms)")
@@ -174,45 +132,45 @@ def pedal_part(folder, driver):
         "return [...document.querySelectorAll('#takes img')].every(i => i.complete && i.naturalWidth >= 160)"))
     print("thumbnails: 2 loaded")
 
-    status, answer = rig.post("take.toggle", None)
+    status, answer = post(rig, "take.toggle", None)
     assert status == 401, (status, answer)
-    status, answer = rig.post("take.toggle", "0" * 64)
+    status, answer = post(rig, "take.toggle", "0" * 64)
     assert status == 401, (status, answer)
-    status, answer = rig.post("nonsense.action", rig.token)
+    status, answer = post(rig, "nonsense.action", rig.token())
     assert status == 400 and "nonsense.action" in answer["error"], (status, answer)
     print(f"POST without the token: 401; unknown action: 400 ({answer['error']})")
     sent = time.time()
-    status, answer = rig.post("take.toggle", rig.token)
+    status, answer = post(rig, "take.toggle", rig.token())
     assert status == 200, (status, answer)
     action = next(l for l in answer["lines"] if l["type"] == "action")
     assert action["source"] == "http" and action["result"] == "started take 3", answer
     rig.next_line(lambda l: l["type"] == "action" and l.get("source") == "http")
-    rig.next_line(lambda l: l["type"] == "take" and l["event"] == "started" and l["take"] == 3)
+    rig.next_line(is_take("started", 3))
     flip_after(driver, "true", sent)
     print(f"POST with the token: {action['result']} (source {action['source']}), shown on the page")
     time.sleep(1.0)
-    status, answer = rig.post("take.toggle", rig.token)
+    status, answer = post(rig, "take.toggle", rig.token())
     assert status == 200 and any(l.get("result") == "stopped take 3" for l in answer["lines"]), answer
-    rig.next_line(lambda l: l["type"] == "take" and l["event"] == "stopped" and l["take"] == 3)
+    rig.next_line(is_take("stopped", 3))
     WebDriverWait(driver, 10).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#takes img")) == 3)
     log = driver.find_element(By.ID, "log").text
     assert "from http" in log, log
     driver.save_screenshot(os.path.join(SHOTS, "page-takes.png"))
-    rig.wait()
+    finished(rig)
 
 
 def knob_part(folder, driver):
     os.makedirs(folder)
-    rig = Rig(folder, os.path.join(ROOT, "profiles", "knob-controls.yaml"),
-              os.path.join(ROOT, "recordings", "knob-session.yml"))
-    driver.get(rig.url)
+    rig = start(folder, os.path.join(harness.ROOT, "profiles", "knob-controls.yaml"),
+                os.path.join(harness.ROOT, "recordings", "knob-session.yml"))
+    driver.get(rig.page_url())
     WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "overlay-value").text != "")
     driver.execute_script(WATCH_OVERLAY)
     reported = []
     shot = False
     while True:
         try:
-            _, line = rig.next_line(lambda l: l["type"] in ("control", "take") , timeout=30)
+            _, line = rig.next_line(lambda l: l["type"] in ("control", "take"), seconds=30)
         except AssertionError:
             break
         if line["type"] == "control" and line.get("control") == "Zoom" and line.get("text"):
@@ -228,11 +186,11 @@ def knob_part(folder, driver):
     assert reported, "the knob session reported no zoom values"
     for text in reported:
         assert text in shown, f"the overlay never showed {text}"
-    rig.wait()
+    finished(rig)
 
 
 def status(rig):
-    with urllib.request.urlopen(rig.url + "status.json", timeout=5) as response:
+    with urllib.request.urlopen(rig.page_url() + "status.json", timeout=5) as response:
         return json.loads(response.read())
 
 
@@ -240,12 +198,10 @@ def framing_part(folder, driver):
     """A 720p rig with sound: the meter, the take's frames, the preview shown and hidden, one take
     deleted from the page and the others exported through the filter chosen there."""
     os.makedirs(folder)
-    recording = os.path.join(folder, "pedals.evemu")
-    with open(recording, "w") as out:
-        out.write(pedal_session([2.0, 5.0, 6.0, 9.0], end=30.0))
-    rig = Rig(folder, os.path.join(ROOT, "tests", "web", "data", "framing-rig.yaml"), recording)
-    driver.get(rig.url)
-    driver.execute_script("localStorage.setItem('slate-token', arguments[0])", rig.token)
+    recording = devices.write_session(os.path.join(folder, "pedals.evemu"), [2.0, 5.0, 6.0, 9.0], end=30.0)
+    rig = start(folder, profiles.framing(folder), recording)
+    driver.get(rig.page_url())
+    driver.execute_script("localStorage.setItem('slate-token', arguments[0])", rig.token())
     driver.execute_script(WATCH_METER)
     WebDriverWait(driver, 10).until(lambda d: d.execute_script(
         "return document.querySelectorAll('#meter .meter-channel').length") == 2)
@@ -262,7 +218,7 @@ def framing_part(folder, driver):
         "return document.getElementById('preview').naturalWidth") == 640)
     WebDriverWait(driver, 5).until(lambda d: status(rig)["previewers"] == 1)
 
-    rig.next_line(lambda l: l["type"] == "take" and l["event"] == "started")
+    rig.next_line(is_take("started"))
     WebDriverWait(driver, 5).until(lambda d: re.match(r"[1-9]\d* frames, 0 dropped", d.find_element(By.ID, "dropped").text))
     frames = driver.find_element(By.ID, "dropped").text
     camera = driver.find_element(By.ID, "camera").text
@@ -275,7 +231,7 @@ def framing_part(folder, driver):
           f"the take in progress: {frames}")
 
     for _ in range(2):
-        rig.next_line(lambda l: l["type"] == "take" and l["event"] == "stopped")
+        rig.next_line(is_take("stopped"))
     WebDriverWait(driver, 10).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#takes li")) == 2)
     first = driver.find_element(By.CSS_SELECTOR, '#takes li[data-take="1"]')
     first.find_element(By.CSS_SELECTOR, "button.delete").click()
@@ -284,7 +240,7 @@ def framing_part(folder, driver):
     assert len(driver.find_elements(By.CSS_SELECTOR, "#takes li")) == 2, "a dismissed confirm deleted a take"
     first.find_element(By.CSS_SELECTOR, "button.delete").click()
     driver.switch_to.alert.accept()
-    _, deleted = rig.next_line(lambda l: l["type"] == "take" and l["event"] == "deleted")
+    _, deleted = rig.next_line(is_take("deleted"))
     assert deleted["take"] == 1 and not os.path.exists(deleted["path"]), deleted
     WebDriverWait(driver, 10).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#takes li")) == 1)
 
@@ -292,21 +248,19 @@ def framing_part(folder, driver):
     driver.find_element(By.ID, "export").click()
     _, action = rig.next_line(lambda l: l["type"] == "action" and l["action"] == "takes.export")
     assert action.get("filter") == "mono" and action["source"] == "http" and action["result"] == "exporting 1 take", action
-    _, exported = rig.next_line(lambda l: l["type"] == "take" and l["event"] == "exported", timeout=60)
+    _, exported = rig.next_line(is_take("exported"), seconds=60)
     assert "mono" in exported.get("message", "") + exported.get("method", ""), exported
     print(f"take 1 deleted from its button (after a dismissed confirm); take 2 exported through mono: {exported['path']}")
-    rig.wait()
+    finished(rig)
 
 
 def prompter_part(folder, drivers):
     """Two browsers on /prompter while a take records from 3 s to 9 s."""
     os.makedirs(folder)
-    recording = os.path.join(folder, "pedals.evemu")
-    with open(recording, "w") as out:
-        out.write(pedal_session([3.0, 9.0], end=13.0))
-    rig = Rig(folder, os.path.join(ROOT, "tests", "web", "data", "prompter-rig.yaml"), recording)
+    recording = devices.write_session(os.path.join(folder, "pedals.evemu"), [3.0, 9.0], end=13.0)
+    rig = start(folder, profiles.prompter(folder), recording)
     for driver in drivers:
-        driver.get(rig.url + "prompter")
+        driver.get(rig.page_url() + "prompter")
     for driver in drivers:
         WebDriverWait(driver, 10).until(lambda d: d.execute_script("return window.slatePrompter.line()") is not None)
     events = {"started": None, "stopped": None}
@@ -314,7 +268,7 @@ def prompter_part(folder, drivers):
     def watch():
         try:
             for event in events:
-                events[event] = rig.next_line(lambda l: l["type"] == "take" and l["event"] == event)[0]
+                events[event] = rig.next_line(is_take(event))[0]
         except AssertionError:
             pass
 
@@ -323,18 +277,18 @@ def prompter_part(folder, drivers):
     samples = []
     faster = None
     deadline = time.time() + 14
-    while time.time() < deadline and rig.process.poll() is None:
+    while time.time() < deadline and rig.running():
         at = time.time()
         lines = [driver.execute_script("return window.slatePrompter.line()") for driver in drivers]
         samples.append((at, lines))
         if events["started"] and faster is None and at > events["started"] + 2:
-            status, answer = rig.post("prompter.faster", rig.token)
+            status, answer = post(rig, "prompter.faster", rig.token())
             assert status == 200 and answer["lines"][0]["result"] == "prompter 44 pt/s", answer
             faster = at
             drivers[0].save_screenshot(os.path.join(SHOTS, "prompter.png"))
         time.sleep(0.25)
     watcher.join(5)
-    rig.wait()
+    finished(rig)
     started, stopped = events["started"], events["stopped"]
     assert started and stopped, events
     spread = max(abs(a - b) for _, (a, b) in samples)

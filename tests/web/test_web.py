@@ -1,0 +1,15 @@
+"""The web lane under pytest (tests/pytest.ini): each script's main() one test."""
+
+import harness
+
+
+def test_rig_page():
+    harness.run_main("rig_page")
+
+
+def test_abuse_page():
+    harness.run_main("abuse_page")
+
+
+def test_connections_page():
+    harness.run_main("connections_page")
