@@ -11,7 +11,7 @@ FAULTS := .build/faults/libslate-faults.so
 VM_DEPS = $$(scripts/lanes deps vm)
 RIGS_DEPS = $$(scripts/lanes deps rigs)
 
-.PHONY: all deps vm-deps build build-tests demo lint check test torture bench soak fuzz faults clean
+.PHONY: all deps vm-deps build build-tests demo lint check test torture bench soak fuzz faults man clean
 
 all: build
 
@@ -127,6 +127,17 @@ fuzz: deps
 	scripts/fuzz fuzz-wave 60
 	scripts/fuzz fuzz-command 60
 	scripts/fuzz fuzz-action 60
+
+# Man pages from the argument parser (slate.1 and one per command) and shell
+# completions, into .build/man and .build/completions.
+man: build
+	$(SWIFT) package --disable-sandbox plugin generate-manual --configuration debug --multi-page
+	@rm -rf .build/man && mkdir -p .build/man .build/completions
+	cp .build/plugins/GenerateManual/outputs/slate/*.1 .build/man/
+	$(SLATE) --generate-completion-script bash >.build/completions/slate.bash
+	$(SLATE) --generate-completion-script zsh >.build/completions/_slate
+	$(SLATE) --generate-completion-script fish >.build/completions/slate.fish
+	@ls .build/man .build/completions
 
 clean:
 	rm -rf .build Fuzz/.build fuzz-artifacts

@@ -77,7 +77,7 @@ public final class TakeRecorder: Sendable {
 
     /// What reaches the pipeline from the camera session, in capture order.
     enum Delivery: Sendable {
-        case capture(Capture)
+        case frame(CameraFrame)
         /// The camera streams `stream` from now; `said` is reported once the take
         /// before it closed, and a take split by a switch goes on from `startAt`.
         case stream(Stream, said: Event, startAt: Instant?)
@@ -91,7 +91,7 @@ public final class TakeRecorder: Sendable {
 
     /// The pipeline's mailbox.
     struct Inbox: Sendable {
-        var backlog = CaptureBacklog<Delivery>(capacity: TakeRecorder.backlogCapacity)
+        var backlog = FrameBacklog<Delivery>(capacity: TakeRecorder.backlogCapacity)
         /// How much later than usual a button's command can come (`awaitButtons`).
         var buttonDelay = Duration.zero
         /// What the sound capture delivered, in order (at most `soundCapacity`).
@@ -144,7 +144,7 @@ public final class TakeRecorder: Sendable {
         let stream = Stream(
             format: source.format, codecs: codecs, passThrough: passThrough, rotation: rotation, mirrored: false,
             preroll: preroll, cameraZoom: nil, zoomLimit: ZoomRamp.limit)
-        let encoder = try CaptureEncoder(format: source.format, codecs: codecs, passThrough: passThrough)
+        let encoder = try TakeEncoder(format: source.format, codecs: codecs, passThrough: passThrough)
         try self.init(
             ledger: ledger, exports: exports, logger: logger, onEvent: onEvent, first: (stream, encoder), source: source,
             opener: nil, sound: sound)
@@ -163,7 +163,7 @@ public final class TakeRecorder: Sendable {
 
     private init(
         ledger: TakeLedger, exports: TakeExports?, logger: Logger, onEvent: (@Sendable () -> Void)?,
-        first: sending (Stream, CaptureEncoder)?, source: sending FrameSource?, opener: sending CameraOpener?,
+        first: sending (Stream, TakeEncoder)?, source: sending FrameSource?, opener: sending CameraOpener?,
         sound: sending SoundRecording?
     ) throws {
         let inbox = try Mailbox(Inbox())
@@ -309,7 +309,7 @@ final class TakePipeline {
     /// How long a closing take waits for the sound of its last frames.
     static let soundWait = Duration.milliseconds(150)
 
-    private var encoder: CaptureEncoder?
+    private var encoder: TakeEncoder?
     private var stream: TakeRecorder.Stream?
     private var tuning: FrameTuning?
     private var tuningFailed = false
@@ -350,7 +350,7 @@ final class TakePipeline {
     private var folder: TakeFolder { ledger.folder }
 
     /// Encodes what the camera session delivers until the recorder shuts down.
-    func run(first: (TakeRecorder.Stream, CaptureEncoder)?) {
+    func run(first: (TakeRecorder.Stream, TakeEncoder)?) {
         if let (stream, encoder) = first { begin(stream, encoder: encoder) }
         while true {
             let (delivery, sounds, shuttingDown, buttonDelay) = inbox.collect { inbox in
@@ -359,7 +359,7 @@ final class TakePipeline {
             }
             receive(sounds)
             switch delivery {
-            case .capture(let capture): record(capture, buttonDelay: buttonDelay)
+            case .frame(let capture): record(capture, buttonDelay: buttonDelay)
             case .stream(let stream, let said, let startAt): switchStream(to: stream, said: said, startAt: startAt)
             case .end(let lost):
                 finishStream()
@@ -381,7 +381,7 @@ final class TakePipeline {
     }
 
     /// Starts encoding a new stream.
-    private func begin(_ stream: TakeRecorder.Stream, encoder: CaptureEncoder) {
+    private func begin(_ stream: TakeRecorder.Stream, encoder: TakeEncoder) {
         self.stream = stream
         self.encoder = encoder
         flow.streamStarted()
@@ -400,7 +400,7 @@ final class TakePipeline {
         finishStream()
         // The camera is said to stream once its frames can be recorded.
         do {
-            let encoder = try CaptureEncoder(format: stream.format, codecs: stream.codecs, passThrough: stream.passThrough)
+            let encoder = try TakeEncoder(format: stream.format, codecs: stream.codecs, passThrough: stream.passThrough)
             begin(stream, encoder: encoder)
             report(said)
         } catch {
@@ -426,8 +426,8 @@ final class TakePipeline {
         takeCommands()
     }
 
-    private func record(_ capture: Capture, buttonDelay: Duration) {
-        guard let encoder, var frame = capture.unpacked() else { return }
+    private func record(_ capture: CameraFrame, buttonDelay: Duration) {
+        guard let encoder, var frame = encoder.unpacked(capture) else { return }
         // A button's command reaches this thread a little after its event (a
         // release's, after its debounce window): a frame is matched with
         // commands once they have had time to arrive.
@@ -465,7 +465,7 @@ final class TakePipeline {
 
     /// Makes a picture of the framing preview from `frame` (as it is encoded,
     /// zoomed and mirrored) when anyone watches and the last is old enough.
-    private func showPreview(of frame: Capture, encoder: CaptureEncoder) {
+    private func showPreview(of frame: CameraFrame, encoder: TakeEncoder) {
         guard preview.isWatched else {
             previewed = nil
             return
@@ -559,7 +559,7 @@ final class TakePipeline {
         exports.export(ids, options: options, to: outputFolder)
     }
 
-    private func apply(_ outputs: [TakeRouter<EncodedPacket>.Output], current frame: Capture?) {
+    private func apply(_ outputs: [TakeRouter<EncodedPacket>.Output], current frame: CameraFrame?) {
         for output in outputs {
             switch output {
             case .open(let firstFrame): open(firstFrame: firstFrame)
@@ -618,7 +618,7 @@ final class TakePipeline {
 
     /// A take starting at `started` with an id no take of `manifest` has and a
     /// file name no file in the folder has.
-    private func newTake(in manifest: TakeManifest, started: Int64, encoder: CaptureEncoder) -> TakeManifest.Take {
+    private func newTake(in manifest: TakeManifest, started: Int64, encoder: TakeEncoder) -> TakeManifest.Take {
         var number = Int(manifest.nextID()) ?? 1
         while true {
             let id = TakeManifest.id(number: number)
@@ -631,7 +631,7 @@ final class TakePipeline {
         }
     }
 
-    private func write(_ timed: TakeRouter<EncodedPacket>.Timed, frame: Capture?) {
+    private func write(_ timed: TakeRouter<EncodedPacket>.Timed, frame: CameraFrame?) {
         guard let writer, var take, let encoder else { return }
         let isFirst = firstPts == nil
         let first = firstPts ?? timed.packet.pts

@@ -134,8 +134,8 @@ public final class FrameDecoder {
         return FrameDecoder.frame(of: scaled, width: width, height: height, time: time)
     }
 
-    /// An I420 AVFrame's planes, rows packed.
-    private static func frame(of picture: UnsafeMutablePointer<AVFrame>, width: Int, height: Int, time: Instant) -> VideoFrame {
+    /// An I420 AVFrame's planes, rows packed (`PixelConverter` reads its output so too).
+    static func frame(of picture: UnsafeMutablePointer<AVFrame>, width: Int, height: Int, time: Instant) -> VideoFrame {
         let chromaWidth = (width + 1) / 2, chromaHeight = (height + 1) / 2
         let data = picture.pointee.data, lines = picture.pointee.linesize
         return VideoFrame(

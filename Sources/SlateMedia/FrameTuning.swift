@@ -44,7 +44,7 @@ public final class FrameTuning {
     /// Applies the settings to a capture `interval` after the previous one.
     /// Compressed frames pass as they come: only the camera's own zoom moves
     /// (packed frames are unpacked first).
-    package func apply(_ capture: Capture, interval: Duration) throws(MediaError) -> Capture {
+    package func apply(_ capture: CameraFrame, interval: Duration) throws(MediaError) -> CameraFrame {
         switch capture {
         case .raw(let frame): return .raw(try apply(frame, interval: interval))
         case .packed, .compressed:

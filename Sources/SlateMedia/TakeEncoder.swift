@@ -8,7 +8,7 @@ import SlateSystem
 /// Packet timestamps count frames (the time base is 1/fps) and equal the
 /// caller's `pts`. A passed-through H.264 stream yields no packets until a
 /// keyframe brings its parameter sets (the MP4's extradata).
-public final class CaptureEncoder {
+public final class TakeEncoder {
     /// What makes the packets: the encoder, e.g. `libx264`, or `mjpeg pass-through`.
     public let name: String
     public let fps: Int
@@ -23,6 +23,8 @@ public final class CaptureEncoder {
     }
 
     private let mode: Mode
+    /// Packed pictures to I420.
+    private let converter = PixelConverter()
     private var lastPicture: VideoFrame?
     /// A passed-through H.264 stream's frames since its last keyframe, to decode a thumbnail.
     private var sinceKeyframe: [CompressedFrame] = []
@@ -67,7 +69,7 @@ public final class CaptureEncoder {
 
     /// The packets for one capture at `pts`; `keyframe` asks the encoder for an IDR
     /// frame (passed-through frames are keyframes when the camera made them so).
-    public func packets(for capture: Capture, pts: Int64, keyframe: Bool) throws -> [EncodedPacket] {
+    public func packets(for capture: CameraFrame, pts: Int64, keyframe: Bool) throws -> [EncodedPacket] {
         switch (mode, capture) {
         case (.encode(let encoder, _), .raw(let frame)):
             lastPicture = frame
@@ -95,14 +97,14 @@ public final class CaptureEncoder {
         case (.encode, .compressed), (.passThrough, .raw):
             throw Unsupported(description: "the source yielded a frame of another kind than it said")
         case (_, .packed(let packed)):
-            guard let frame = packed.unpacked() else { return [] }
+            guard let frame = converter.convert(packed) else { return [] }
             return try packets(for: .raw(frame), pts: pts, keyframe: keyframe)
         }
     }
 
     /// The picture of the last capture given to `packets(for:)`, decoded if need be,
     /// for a thumbnail.
-    public func picture(of capture: Capture) -> VideoFrame? {
+    public func picture(of capture: CameraFrame) -> VideoFrame? {
         switch (mode, capture) {
         case (.encode, _):
             return lastPicture
@@ -115,7 +117,10 @@ public final class CaptureEncoder {
         case (.passThrough, .raw(let frame)):
             return frame
         case (.passThrough, .packed(let packed)):
-            return packed.unpacked()
+            return converter.convert(packed)
         }
     }
+
+    /// A capture with a packed picture converted to I420 (nil when it cannot be); others as they are.
+    public func unpacked(_ capture: CameraFrame) -> CameraFrame? { converter.unpacked(capture) }
 }

@@ -88,7 +88,7 @@ struct Audio: ParsableCommand {
     // MARK: Listing
 
     func list() {
-        let devices = CaptureDevices.list()
+        let devices = SoundCaptureDevices.list()
         let output = OutputStream()
         if json {
             devices.map(JSONLine.encode).forEach(output.writeLine)
@@ -101,7 +101,7 @@ struct Audio: ParsableCommand {
     }
 
     /// One header line, then one aligned line per device.
-    static func table(_ devices: [CaptureDeviceLine]) -> [String] {
+    static func table(_ devices: [SoundDeviceLine]) -> [String] {
         let header = ["device", "card", "description", "channels", "rates"]
         let rows = devices.map { device in
             [
@@ -137,7 +137,7 @@ struct Audio: ParsableCommand {
         } catch {
             let notThere = [Errno.noSuchFileOrDirectory, .noSuchDevice, .noSuchAddressOrDevice].map { -$0.rawValue }
             let missing = notThere.contains(error.code)
-            throw Self.fail(missing ? CaptureDevices.missingDeviceMessage(device, reason: error.reason) : "\(error)")
+            throw Self.fail(missing ? SoundCaptureDevices.missingDeviceMessage(device, reason: error.reason) : "\(error)")
         }
         let output = OutputStream()
         var display = Display(

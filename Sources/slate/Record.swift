@@ -2,7 +2,6 @@ import ArgumentParser
 import Logging
 import SlateCore
 import SlateDaemon
-import SlateDevices
 import SlateMedia
 import SlateSystem
 
@@ -39,78 +38,24 @@ struct Record: ParsableCommand {
     func run() throws {
         try Slate.claimSignals([Signal.interrupt, Signal.terminate])
         Slate.bootstrapLogging()
-        let log = Logger(label: "slate.record")
+        var audio = AudioSpec()
+        audio.device = AudioSpec.Device(self.audio)
+        audio.format.channels = audioChannels
+        let settings = OneTake.Settings(
+            camera: camera, width: video.dimensions.width, height: video.dimensions.height, fps: video.fps,
+            codecs: video.codecs, passThrough: passthrough, audio: audio, seconds: video.seconds)
         let folder = try self.folder.resolve("record", create: true)
-        let source: FrameSource
+        let outcome: OneTake.Outcome
         do {
-            if camera == "testpattern" {
-                source = TestPatternSource(width: video.dimensions.width, height: video.dimensions.height, fps: video.fps)
-            } else {
-                let camera = try V4L2FrameSource(path: camera, fps: video.fps, passThrough: passthrough)
-                log.info("\(camera.camera.path) (\(camera.camera.card)): \(camera.choice)")
-                source = camera
-            }
+            outcome = try OneTake.record(
+                settings, into: folder, probe: { ProbeEncoder.inChildProcess(codec: $0, width: $1, height: $2, fps: $3) },
+                logger: Logger(label: "slate.record"))
         } catch {
             OutputStream.writeError("slate record: \(error)")
             throw ExitCode.failure
         }
-        var codecs = video.codecs
-        if !(passthrough && source.codec != nil),
-            let (codec, lines) = EncoderChoice.probing(
-                codecs: codecs, width: source.width, height: source.height, fps: source.fps,
-                measure: { ProbeEncoder.inChildProcess(codec: $0, width: source.width, height: source.height, fps: source.fps) })
-        {
-            for line in lines { log.info("\(line)") }
-            codecs = [codec]
-        }
-        let recorder: TakeRecorder
-        let lock: TakeFolderLock
-        var spec = AudioSpec()
-        spec.device = AudioSpec.Device(audio)
-        spec.format.channels = audioChannels
-        let sound: SoundRecording?
-        do {
-            sound = try SoundRecording(spec)
-        } catch {
-            OutputStream.writeError("slate record: \(error)")
-            throw ExitCode.failure
-        }
-        if let sound { log.info("sound: \(sound.description)") }
-        do {
-            lock = try TakeFolderLock(folder, holder: TakeFolderLock.holder("record"))
-            let ledger = try TakeLedger(folder: folder)
-            for note in folder.recover(ledger) { log.warning("\(note)") }
-            recorder = try TakeRecorder(
-                source: source, ledger: ledger, codecs: codecs, passThrough: passthrough, sound: sound, logger: log)
-        } catch {
-            OutputStream.writeError("slate record: \(error)")
-            throw ExitCode.failure
-        }
-        let loop = try EventLoop()
-        try loop.handleSignals([Signal.interrupt, Signal.terminate]) { _ in loop.stop() }
-        let end = MonotonicClock.now() + .microseconds(Int64(video.seconds * 1_000_000))
-        recorder.start(at: MonotonicClock.now())
-        try loop.run(nextDeadline: { end }, afterWake: { if MonotonicClock.now() >= end { loop.stop() } })
-        recorder.stop(at: MonotonicClock.now())
-        recorder.shutdown()
-        var taken: TakeManifest.Take?
-        var takenSound: SoundSummary?
-        for event in recorder.takeEvents() {
-            switch event {
-            case .closed(let take, _, let early, let sound):
-                taken = take
-                takenSound = sound
-                if let early { OutputStream.writeError("slate record: \(early)") }
-            case .failed(let message), .startFailed(let message): OutputStream.writeError("slate record: \(message)")
-            case .sourceLost(let message): OutputStream.writeError("slate record: the camera was lost: \(message)")
-            case .opened, .deleted, .deleteFailed, .cameraOpened, .cameraSwitchFailed, .cameraOpenFailed, .cameraClosed,
-                .controls,
-                .controlSet, .controlFailed, .settingsApplied, .presetSaved, .presetFailed:
-                break
-            }
-        }
-        withExtendedLifetime(lock) {}
-        guard let take = taken else {
+        for problem in outcome.problems { OutputStream.writeError("slate record: \(problem)") }
+        guard let take = outcome.take else {
             OutputStream.writeError("slate record: no take was recorded")
             throw ExitCode.failure
         }
@@ -119,13 +64,13 @@ struct Record: ParsableCommand {
             print(
                 JSONLine.encode(
                     RecordLine(
-                        path: folder.file(take.file), thumbnail: take.thumbnail.map(folder.file), encoder: recorder.encoderName,
+                        path: folder.file(take.file), thumbnail: take.thumbnail.map(folder.file), encoder: outcome.encoder,
                         duration: take.duration.inSeconds(decimals: 3), frames: take.frames, dropped: take.dropped,
-                        sound: takenSound)))
+                        sound: outcome.sound)))
         } else {
             print(
-                "recorded \(folder.file(take.file)) with \(recorder.encoderName): \(seconds) s, \(take.frames) frames, "
-                    + "\(take.dropped) dropped" + (takenSound.map { ", " + $0.text } ?? ""))
+                "recorded \(folder.file(take.file)) with \(outcome.encoder): \(seconds) s, \(take.frames) frames, "
+                    + "\(take.dropped) dropped" + (outcome.sound.map { ", " + $0.text } ?? ""))
         }
     }
 }

@@ -168,7 +168,7 @@ private func block(_ samples: [Int16], at microseconds: Int64 = 0, format: Audio
 
 @Test func timelineCountsPositionsAndFillsAnOverrunsGap() {
     let format = AudioFormat(rate: 48000, channels: 1)
-    var timeline = CaptureTimeline(format: format)
+    var timeline = SoundTimeline(format: format)
     let period = [Int16](repeating: 7, count: 480)
     let first = timeline.block(samples: period, time: Instant(microseconds: 1_000_000), afterOverrun: false)
     #expect(first.position == 0 && first.filled == 0)
@@ -187,7 +187,7 @@ private func block(_ samples: [Int16], at microseconds: Int64 = 0, format: Audio
 
 @Test func timelineNeverFillsBackwardsOrBeforeTheFirstBlock() {
     let format = AudioFormat(rate: 48000, channels: 2)
-    var timeline = CaptureTimeline(format: format)
+    var timeline = SoundTimeline(format: format)
     let period = [Int16](repeating: 1, count: 960)
     let first = timeline.block(samples: period, time: Instant(microseconds: 500), afterOverrun: true)
     #expect(first.filled == 0 && first.time == Instant(microseconds: 500))
@@ -197,13 +197,13 @@ private func block(_ samples: [Int16], at microseconds: Int64 = 0, format: Audio
 
 // MARK: Capture devices
 
-private let loopback = CaptureDeviceLine(
+private let loopback = SoundDeviceLine(
     device: "hw:CARD=Loopback,DEV=1", card: 0, cardID: "Loopback", cardName: "Loopback", name: "Loopback PCM",
-    minChannels: 1, maxChannels: 32, rates: CaptureDeviceLine.standardRates)
+    minChannels: 1, maxChannels: 32, rates: SoundDeviceLine.standardRates)
 
 @Test func captureDeviceSummaries() {
     #expect(loopback.summary == "hw:CARD=Loopback,DEV=1 (Loopback PCM, 1–32 channels, 8000–192000 Hz)")
-    var usb = CaptureDeviceLine(
+    var usb = SoundDeviceLine(
         device: "hw:CARD=Device,DEV=0", card: 1, cardID: "Device", cardName: "USB Audio Device", name: "USB Audio",
         minChannels: 1, maxChannels: 1, rates: [44100, 48000])
     #expect(usb.summary == "hw:CARD=Device,DEV=0 (USB Audio, 1 channel, 44100, 48000 Hz)")
@@ -217,11 +217,11 @@ private let loopback = CaptureDeviceLine(
 
 @Test func missingCaptureDeviceListsThosePresent() {
     #expect(
-        CaptureDeviceLine.missing("hw:CARD=X,DEV=0", present: [loopback])
+        SoundDeviceLine.missing("hw:CARD=X,DEV=0", present: [loopback])
             == "no capture device 'hw:CARD=X,DEV=0'; capture devices present: hw:CARD=Loopback,DEV=1 (Loopback PCM, 1–32 channels, 8000–192000 Hz)"
     )
     #expect(
-        CaptureDeviceLine.missing("default", reason: "No such file or directory", present: [])
+        SoundDeviceLine.missing("default", reason: "No such file or directory", present: [])
             == "no capture device 'default' (No such file or directory); no capture devices are present")
 }
 

@@ -2,11 +2,11 @@ import Testing
 
 @testable import SlateCore
 
-@Suite struct CaptureBacklogTests {
+@Suite struct FrameBacklogTests {
     static func at(_ milliseconds: Int64) -> Instant { Instant(microseconds: milliseconds * 1000) }
 
     @Test func aFullBacklogDropsTheOldestFrame() {
-        var backlog = CaptureBacklog<Int>(capacity: 3)
+        var backlog = FrameBacklog<Int>(capacity: 3)
         for frame in 0..<5 { backlog.push(frame, at: Self.at(Int64(frame) * 33)) }
         #expect(backlog.items.map(\.item) == [2, 3, 4])
         #expect(backlog.dropped == 2)
@@ -14,7 +14,7 @@ import Testing
     }
 
     @Test func theFirstFrameOfATakeIsNeverDropped() {
-        var backlog = CaptureBacklog<Int>(capacity: 3)
+        var backlog = FrameBacklog<Int>(capacity: 3)
         backlog.protect(from: Self.at(40))
         for frame in 0..<8 { backlog.push(frame, at: Self.at(Int64(frame) * 33)) }
         // Frame 2 (66 ms) is the first at or after 40 ms: it stays, the others age out.
@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func aStartAfterEveryFrameProtectsTheNextOneToCome() {
-        var backlog = CaptureBacklog<Int>(capacity: 2)
+        var backlog = FrameBacklog<Int>(capacity: 2)
         backlog.push(0, at: Self.at(0))
         backlog.push(1, at: Self.at(33))
         backlog.protect(from: Self.at(50))
@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func aPinnedItemIsNeverDroppedAndTakesNoRoom() {
-        var backlog = CaptureBacklog<Int>(capacity: 2)
+        var backlog = FrameBacklog<Int>(capacity: 2)
         backlog.push(0, at: Self.at(0))
         backlog.push(-1, at: Self.at(10), pinned: true)
         for frame in 1..<5 { backlog.push(frame, at: Self.at(Int64(frame) * 33)) }

@@ -19,8 +19,8 @@ final class SyntheticMJPEGSource: FrameSource {
     }
 
     func next(orMail mail: FileDescriptor) throws -> SourceRead {
-        guard case .capture(.raw(let frame)) = try pattern.next(orMail: mail) else { return .mail }
+        guard case .frame(.raw(let frame)) = try pattern.next(orMail: mail) else { return .mail }
         let jpeg = try JPEGThumbnail.jpeg(frame, width: width, height: height, path: "synthetic MJPEG")
-        return .capture(.compressed(CompressedFrame(data: jpeg, time: frame.time, isKeyframe: true)))
+        return .frame(.compressed(CompressedFrame(data: jpeg, time: frame.time, isKeyframe: true)))
     }
 }

@@ -1,6 +1,6 @@
 /// One ALSA capture device (`slate audio`, and `--json`'s line for it): its
 /// `hw:` name, its card, and the channels and standard rates it accepts.
-public struct CaptureDeviceLine: Codable, Hashable, Sendable {
+public struct SoundDeviceLine: Codable, Hashable, Sendable {
     /// The name to open it by, `hw:CARD=<id>,DEV=<n>`.
     public var device: String
     /// The card's number, id and name: `0`, `Loopback`, `Loopback`.
@@ -73,7 +73,7 @@ public struct CaptureDeviceLine: Codable, Hashable, Sendable {
 
     /// The error for a capture device that could not be found: `no capture device
     /// 'hw:CARD=X,DEV=0'; capture devices present: …` or `…; no capture devices are present`.
-    public static func missing(_ device: String, reason: String? = nil, present: [CaptureDeviceLine]) -> String {
+    public static func missing(_ device: String, reason: String? = nil, present: [SoundDeviceLine]) -> String {
         let why = reason.map { " (\($0))" } ?? ""
         guard !present.isEmpty else { return "no capture device '\(device)'\(why); no capture devices are present" }
         return "no capture device '\(device)'\(why); capture devices present: "

@@ -7,7 +7,7 @@
 /// rounded, never negative) and put back as silence at the start of the next
 /// block, whose `time` is then the previous block's end: positions go on
 /// matching times through the gap.
-public struct CaptureTimeline: Sendable {
+public struct SoundTimeline: Sendable {
     public let format: AudioFormat
     /// The position of the next block: frames returned so far, silence included.
     public private(set) var position: Int64 = 0

@@ -15,7 +15,7 @@ public struct CompressedFrame: Sendable {
 }
 
 /// A raw picture as the camera packs it (YUYV, NV12, ...), copied out of the
-/// driver's buffer at once and converted to I420 later, off the capture thread.
+/// driver's buffer at once and converted to I420 later (`PixelConverter`), off the camera's thread.
 public struct PackedFrame: Sendable {
     public var bytes: [UInt8]
     public var format: FourCC
@@ -32,19 +32,11 @@ public struct PackedFrame: Sendable {
         self.bytesPerLine = bytesPerLine
         self.time = time
     }
-
-    /// The picture in I420; nil for a format or size Slate does not convert.
-    public func unpacked() -> VideoFrame? {
-        bytes.withUnsafeBytes {
-            RawFrameConversion.convert(
-                $0, format: format, width: width, height: height, bytesPerLine: bytesPerLine, time: time)
-        }
-    }
 }
 
 /// What a frame source yields: a raw I420 picture, a raw picture still in the
 /// camera's packing, or a compressed frame to pass through or decode.
-public enum Capture: Sendable {
+public enum CameraFrame: Sendable {
     case raw(VideoFrame)
     case packed(PackedFrame)
     case compressed(CompressedFrame)
@@ -56,11 +48,5 @@ public enum Capture: Sendable {
         case .packed(let frame): frame.time
         case .compressed(let frame): frame.time
         }
-    }
-
-    /// A packed picture converted to I420 (nil if it cannot be); others as they are.
-    public func unpacked() -> Capture? {
-        guard case .packed(let packed) = self else { return self }
-        return packed.unpacked().map(Capture.raw)
     }
 }

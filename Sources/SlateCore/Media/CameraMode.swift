@@ -49,8 +49,9 @@ public struct FourCC: Hashable, Sendable, CustomStringConvertible {
     public static let passThrough: [FourCC] = [.h264, .hevc, .mjpeg, .jpeg]
 
     /// Raw formats Slate can encode from (libswscale converts them for the encoder), best first.
+    /// NV16 and NV61 are not among them: libswscale does not read them.
     public static let encodable: [FourCC] = [
-        .yuyv, .uyvy, .nv12, .yu12, .yv12, .nv21, .yvyu, .vyuy, .nv16, .nv61, .yuv422p, .rgb24, .bgr24, .grey,
+        .yuyv, .uyvy, .nv12, .yu12, .yv12, .nv21, .yvyu, .vyuy, .yuv422p, .rgb24, .bgr24, .grey,
     ]
 
     /// Compressed formats Slate can decode to encode again, when pass-through is off.

@@ -38,5 +38,5 @@ public struct VideoFrame: Sendable {
     /// Bytes per row of the luma plane, then of each chroma plane.
     public var strides: (y: Int, u: Int, v: Int) { (width, chromaWidth, chromaWidth) }
 
-    static func chromaSize(_ width: Int, _ height: Int) -> Int { ((width + 1) / 2) * ((height + 1) / 2) }
+    public static func chromaSize(_ width: Int, _ height: Int) -> Int { ((width + 1) / 2) * ((height + 1) / 2) }
 }

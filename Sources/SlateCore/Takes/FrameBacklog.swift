@@ -4,7 +4,7 @@
 /// begin with, for a shutter lag within one frame whatever the encoder's speed)
 /// and items pushed `pinned` (what the camera says between frames: a new
 /// format, its end), which count towards no capacity and are never dropped.
-public struct CaptureBacklog<Item> {
+public struct FrameBacklog<Item> {
     /// At least 1; lowered, the backlog drops down to it as frames come.
     public var capacity: Int
     public private(set) var items: [(time: Instant, item: Item)] = []
@@ -43,4 +43,4 @@ public struct CaptureBacklog<Item> {
     }
 }
 
-extension CaptureBacklog: Sendable where Item: Sendable {}
+extension FrameBacklog: Sendable where Item: Sendable {}

@@ -31,7 +31,7 @@ public struct SoundDevice: Sendable {
             do {
                 return try PCMCapture(device: name, format: format)
             } catch {
-                throw SoundUnavailable(description: CaptureDevices.missingDeviceMessage(name, reason: error.reason))
+                throw SoundUnavailable(description: SoundCaptureDevices.missingDeviceMessage(name, reason: error.reason))
             }
         }
     }

@@ -109,7 +109,7 @@ private final class CameraOwner {
             }
             do {
                 switch try source.next(orMail: mailbox.bell) {
-                case .capture(let capture): pipeline.post { $0.backlog.push(.capture(capture), at: capture.time) }
+                case .frame(let capture): pipeline.post { $0.backlog.push(.frame(capture), at: capture.time) }
                 case .mail: continue
                 case .controls(let changes): tellChanges(changes)
                 case .ended: stop(saying: nil)

@@ -9,7 +9,7 @@ import SlateSystem
 /// A `hw:` device must offer the format itself; `plughw:` and `default` convert.
 /// Overruns are recovered from and counted; the frames they lost come back as
 /// silence (`AudioBlock.filled`), measured from the timestamps, so positions keep
-/// counting the device's clock (`CaptureTimeline`). A device that goes away
+/// counting the device's clock (`SoundTimeline`). A device that goes away
 /// throws an `ALSAError` whose `isDeviceGone` is true.
 ///
 /// Not thread-safe: one thread opens, reads and releases a stream.
@@ -26,7 +26,7 @@ public final class PCMCapture {
     /// was read: how far behind the device the reader was.
     public private(set) var waiting = 0
     private let pcm: OpaquePointer
-    private var timeline: CaptureTimeline
+    private var timeline: SoundTimeline
     private var samples: [Int16]
 
     /// Opens `device` for capture at `format`, with periods of `format.rate / 100`
@@ -60,7 +60,7 @@ public final class PCMCapture {
         pcm = handle
         periodFrames = configured.period
         bufferFrames = configured.buffer
-        timeline = CaptureTimeline(format: format)
+        timeline = SoundTimeline(format: format)
         samples = [Int16](repeating: 0, count: configured.period * format.channels)
     }
 

@@ -4,13 +4,13 @@ import SlateCore
 /// The ALSA capture devices present: each card's capture PCM devices
 /// (`snd_card_next`, `snd_ctl_pcm_next_device`, `snd_ctl_pcm_info`), each asked
 /// what it accepts by opening it without blocking.
-public enum CaptureDevices {
+public enum SoundCaptureDevices {
     /// Every capture PCM device of every card, in card then device order. A
     /// device another program holds is listed as busy; one that cannot be asked
     /// is listed with the reason.
-    public static func list() -> [CaptureDeviceLine] {
+    public static func list() -> [SoundDeviceLine] {
         PCMPlayback.captureLibraryMessages()
-        var lines: [CaptureDeviceLine] = []
+        var lines: [SoundDeviceLine] = []
         var card: Int32 = -1
         while snd_card_next(&card) == 0, card >= 0 {
             lines += devices(ofCard: card)
@@ -21,10 +21,10 @@ public enum CaptureDevices {
     /// The error for `device`, which could not be opened for capture, listing
     /// the capture devices present, for a command or the daemon to print.
     public static func missingDeviceMessage(_ device: String, reason: String? = nil) -> String {
-        CaptureDeviceLine.missing(device, reason: reason, present: list())
+        SoundDeviceLine.missing(device, reason: reason, present: list())
     }
 
-    private static func devices(ofCard card: Int32) -> [CaptureDeviceLine] {
+    private static func devices(ofCard card: Int32) -> [SoundDeviceLine] {
         var opened: OpaquePointer?
         guard snd_ctl_open(&opened, "hw:\(card)", 0) == 0, let control = opened else { return [] }
         defer { snd_ctl_close(control) }
@@ -41,7 +41,7 @@ public enum CaptureDevices {
         var allocated: OpaquePointer?
         guard snd_pcm_info_malloc(&allocated) == 0, let info = allocated else { return [] }
         defer { snd_pcm_info_free(info) }
-        var lines: [CaptureDeviceLine] = []
+        var lines: [SoundDeviceLine] = []
         var number: Int32 = -1
         while snd_ctl_pcm_next_device(control, &number) == 0, number >= 0 {
             snd_pcm_info_set_device(info, UInt32(number))
@@ -49,7 +49,7 @@ public enum CaptureDevices {
             snd_pcm_info_set_stream(info, SND_PCM_STREAM_CAPTURE)
             // -ENOENT: the device has no capture stream.
             guard snd_ctl_pcm_info(control, info) == 0 else { continue }
-            var line = CaptureDeviceLine(
+            var line = SoundDeviceLine(
                 device: "hw:CARD=\(cardID),DEV=\(number)", card: Int(card), cardID: cardID, cardName: cardName,
                 name: String(cString: snd_pcm_info_get_name(info)))
             ask(&line)
@@ -59,7 +59,7 @@ public enum CaptureDevices {
     }
 
     /// Fills in the channels and rates `line`'s device accepts.
-    private static func ask(_ line: inout CaptureDeviceLine) {
+    private static func ask(_ line: inout SoundDeviceLine) {
         var opened: OpaquePointer?
         let device = line.device
         let open = PCMPlayback.call { snd_pcm_open(&opened, device, SND_PCM_STREAM_CAPTURE, SND_PCM_NONBLOCK) }
@@ -90,6 +90,6 @@ public enum CaptureDevices {
         snd_pcm_hw_params_get_channels_max(params, &high)
         line.minChannels = Int(low)
         line.maxChannels = Int(high)
-        line.rates = CaptureDeviceLine.standardRates.filter { snd_pcm_hw_params_test_rate(pcm, params, UInt32($0), 0) == 0 }
+        line.rates = SoundDeviceLine.standardRates.filter { snd_pcm_hw_params_test_rate(pcm, params, UInt32($0), 0) == 0 }
     }
 }

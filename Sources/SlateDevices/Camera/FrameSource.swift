@@ -4,7 +4,7 @@ import SystemPackage
 
 /// What waiting on a frame source brought.
 public enum SourceRead {
-    case capture(Capture)
+    case frame(CameraFrame)
     /// The camera's owner was sent something.
     case mail
     /// The driver reported control changes (a camera whose control events were subscribed).
@@ -79,7 +79,7 @@ public final class TestPatternSource: FrameSource {
     public func next(orMail mail: FileDescriptor) throws -> SourceRead {
         let wait = max(0, (nextDue().microseconds - MonotonicClock.now().microseconds + 999) / 1000)
         let ready = try Syscall.pollInputs([mail], timeout: Int32(wait)).value("poll", to: "wait for the next test-pattern frame")
-        return ready.isEmpty ? .capture(.raw(nextFrame())) : .mail
+        return ready.isEmpty ? .frame(.raw(nextFrame())) : .mail
     }
 
     /// When the next frame is due; frames due while every buffer was full are dropped.

@@ -28,7 +28,7 @@ public final class V4L2FrameSource: FrameSource {
     public init(path: String, fps: Int, maxSize: (width: Int, height: Int)? = nil, passThrough: Bool = false) throws {
         camera = try V4L2Camera(path: path)
         let modes = try camera.modes().filter {
-            RawFrameConversion.formats.contains($0.pixelFormat) || V4L2FrameSource.codecs[$0.pixelFormat] != nil
+            FourCC.encodable.contains($0.pixelFormat) || V4L2FrameSource.codecs[$0.pixelFormat] != nil
         }
         let selection = FormatSelection(fps: fps, maxSize: maxSize, passThrough: passThrough)
         let picked: FormatSelection.Choice
@@ -64,7 +64,7 @@ public final class V4L2FrameSource: FrameSource {
             case .timedOut: continue
             case .frame: break
             }
-            let captured = try camera.withNextFrame { bytes, info -> Capture? in
+            let captured = try camera.withNextFrame { bytes, info -> CameraFrame? in
                 guard !info.isCorrupt else { return nil }
                 if codec != nil {
                     let isKeyframe = codec == "mjpeg" || info.isKeyframe
@@ -76,7 +76,7 @@ public final class V4L2FrameSource: FrameSource {
                         bytes: [UInt8](bytes), format: pixelFormat, width: width, height: height,
                         bytesPerLine: camera.bytesPerLine, time: info.timestamp))
             }
-            if let capture = captured ?? nil { return .capture(capture) }
+            if let capture = captured ?? nil { return .frame(capture) }
         }
     }
 

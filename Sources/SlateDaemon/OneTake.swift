@@ -1,0 +1,111 @@
+import Logging
+import SlateCore
+import SlateDevices
+import SlateMedia
+import SlateSystem
+
+/// `slate record`'s work: one take now, from a camera or the test pattern,
+/// recorded as the daemon records takes (the frame source, the encoder that
+/// keeps up, the take pipeline and its sound), until its seconds are over or
+/// SIGINT or SIGTERM.
+public struct OneTake {
+    /// What to record.
+    public struct Settings: Sendable {
+        /// A V4L2 device such as /dev/video0, or `testpattern`.
+        public var camera: String
+        public var width: Int
+        public var height: Int
+        public var fps: Int
+        /// The codecs to choose from, best first.
+        public var codecs: [String]
+        /// A camera's compressed frames stored as they come.
+        public var passThrough: Bool
+        public var audio: AudioSpec
+        public var seconds: Double
+
+        public init(
+            camera: String, width: Int, height: Int, fps: Int, codecs: [String], passThrough: Bool, audio: AudioSpec,
+            seconds: Double
+        ) {
+            self.camera = camera
+            self.width = width
+            self.height = height
+            self.fps = fps
+            self.codecs = codecs
+            self.passThrough = passThrough
+            self.audio = audio
+            self.seconds = seconds
+        }
+    }
+
+    /// The take recorded, with what was said about it.
+    public struct Outcome: Sendable {
+        public var take: TakeManifest.Take?
+        public var sound: SoundSummary?
+        public var encoder: String
+        /// What went wrong on the way, each a line for standard error.
+        public var problems: [String]
+    }
+
+    /// How fast an encoder encodes at a size, measured apart (frames a second, and the memory it took).
+    public typealias EncoderProbe =
+        @Sendable (_ codec: String, _ width: Int, _ height: Int, _ fps: Int) -> (
+            speed: Double, memory: Int?
+        )
+
+    /// Records one take into `folder`; `probe` measures the encoders to choose from.
+    public static func record(
+        _ settings: Settings, into folder: TakeFolder, probe: @escaping EncoderProbe, logger log: Logger
+    ) throws -> Outcome {
+        let source = try openSource(settings, logger: log)
+        var codecs = settings.codecs
+        if !(settings.passThrough && source.codec != nil),
+            let (codec, lines) = EncoderChoice.probing(
+                codecs: codecs, width: source.width, height: source.height, fps: source.fps,
+                measure: { probe($0, source.width, source.height, source.fps) })
+        {
+            for line in lines { log.info("\(line)") }
+            codecs = [codec]
+        }
+        let sound = try SoundRecording(settings.audio)
+        if let sound { log.info("sound: \(sound.description)") }
+        let lock = try TakeFolderLock(folder, holder: TakeFolderLock.holder("record"))
+        let ledger = try TakeLedger(folder: folder)
+        for note in folder.recover(ledger) { log.warning("\(note)") }
+        let recorder = try TakeRecorder(
+            source: source, ledger: ledger, codecs: codecs, passThrough: settings.passThrough, sound: sound, logger: log)
+        let loop = try EventLoop()
+        try loop.handleSignals([Signal.interrupt, Signal.terminate]) { _ in loop.stop() }
+        let end = MonotonicClock.now() + .microseconds(Int64(settings.seconds * 1_000_000))
+        recorder.start(at: MonotonicClock.now())
+        try loop.run(nextDeadline: { end }, afterWake: { if MonotonicClock.now() >= end { loop.stop() } })
+        recorder.stop(at: MonotonicClock.now())
+        recorder.shutdown()
+        var outcome = Outcome(take: nil, sound: nil, encoder: recorder.encoderName, problems: [])
+        for event in recorder.takeEvents() {
+            switch event {
+            case .closed(let take, _, let early, let sound):
+                outcome.take = take
+                outcome.sound = sound
+                if let early { outcome.problems.append(early) }
+            case .failed(let message), .startFailed(let message): outcome.problems.append(message)
+            case .sourceLost(let message): outcome.problems.append("the camera was lost: \(message)")
+            case .opened, .deleted, .deleteFailed, .cameraOpened, .cameraSwitchFailed, .cameraOpenFailed, .cameraClosed,
+                .controls, .controlSet, .controlFailed, .settingsApplied, .presetSaved, .presetFailed:
+                break
+            }
+        }
+        withExtendedLifetime(lock) {}
+        return outcome
+    }
+
+    /// The test pattern, or the camera at its largest mode allowing `fps`.
+    private static func openSource(_ settings: Settings, logger log: Logger) throws -> FrameSource {
+        if settings.camera == "testpattern" {
+            return TestPatternSource(width: settings.width, height: settings.height, fps: settings.fps)
+        }
+        let camera = try V4L2FrameSource(path: settings.camera, fps: settings.fps, passThrough: settings.passThrough)
+        log.info("\(camera.camera.path) (\(camera.camera.card)): \(camera.choice)")
+        return camera
+    }
+}
