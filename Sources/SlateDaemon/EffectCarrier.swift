@@ -5,7 +5,7 @@ import SlateMedia
 import SlateSystem
 
 /// Carries out a rig machine's effects in order: report lines printed, sounds
-/// played, programs started (their times on CLOCK_MONOTONIC, as live events
+/// played, programs started (their times on the rig's clock, as live events
 /// are), take and camera commands handed to the recorder.
 public struct EffectCarrier {
     public var printer: ReportPrinter
@@ -20,8 +20,14 @@ public struct EffectCarrier {
     /// Sends `obs` requests; nil where the profile names no OBS.
     var obs: OBSBridge?
     let log: Logger
+    /// Stamps when reports were handled and programs started.
+    let clock: any RigClock
 
-    public init(printer: ReportPrinter, sounds: SoundPlayer?, recorder: LiveRecorder? = nil, log: Logger) {
+    public init(
+        printer: ReportPrinter, sounds: SoundPlayer?, recorder: LiveRecorder? = nil, log: Logger,
+        clock: any RigClock = SystemClock()
+    ) {
+        self.clock = clock
         self.printer = printer
         self.sounds = sounds
         self.recorder = recorder
@@ -32,7 +38,7 @@ public struct EffectCarrier {
     @discardableResult
     public func carryOut(_ effects: [RigEffect]) -> [ReportLine] {
         guard !effects.isEmpty else { return [] }
-        let dispatched = printer.timing ? MonotonicClock.now() : nil
+        let dispatched = printer.timing ? clock.now() : nil
         var given: [ReportLine] = []
         for effect in effects {
             switch effect {
@@ -59,7 +65,7 @@ public struct EffectCarrier {
 
     private func launch(_ argv: [String], _ environment: [(String, String)], at time: Instant) {
         let times = ExecEnvironment.times(
-            of: time, since: printer.format.origin, wallClock: MonotonicClock.wallClock(of: time))
+            of: time, since: printer.format.origin, wallClock: clock.wallClock(of: time))
         do {
             try ProcessLauncher.launch(argv, environment: environment + times, replacing: ExecEnvironment.names)
         } catch {

@@ -73,22 +73,27 @@ public final class LiveRecorder {
     private let ledger: TakeLedger
     private let exports: TakeExports
     private let recorder: TakeRecorder
+    private let clock: any RigClock
     /// The ALSA device takes record their sound from, if any.
     public let soundDevice: String?
 
     /// `onEvent` is called from the recorder's threads when `collect()` may
     /// have something. Takes a crash left behind in the work folder are recovered.
     /// The sound device is opened now: one that cannot be is an error, unless
-    /// the profile calls it optional (takes are then picture only).
-    public init(settings: Settings, logger: Logger, onEvent: @escaping @Sendable () -> Void) throws {
+    /// the profile calls it optional (takes are then picture only). The
+    /// camera, the takes and the exports keep `clock`'s time.
+    public init(
+        settings: Settings, logger: Logger, clock: any RigClock = SystemClock(), onEvent: @escaping @Sendable () -> Void
+    ) throws {
         self.settings = settings
+        self.clock = clock
         ledger = try TakeLedger(folder: settings.work)
         for note in settings.work.recover(ledger) { logger.warning("\(note)") }
-        exports = try TakeExports(ledger: ledger, onEvent: onEvent)
+        exports = try TakeExports(ledger: ledger, clock: clock, onEvent: onEvent)
         var sound: SoundRecording?
         if let audio = settings.audio {
             do {
-                sound = try SoundRecording(audio)
+                sound = try SoundRecording(audio, clock: clock)
             } catch {
                 guard audio.optional else { throw error }
                 logger.warning("\(error); audio.optional is set, so takes are recorded without sound")
@@ -98,8 +103,8 @@ public final class LiveRecorder {
         soundDevice = sound?.alsaDevice
         recorder = try TakeRecorder(
             ledger: ledger, exports: exports,
-            opener: CameraOpener(logger: logger, measureEncoder: settings.measureEncoder), sound: sound, logger: logger,
-            onEvent: onEvent)
+            opener: CameraOpener(logger: logger, measureEncoder: settings.measureEncoder, clock: clock), sound: sound,
+            logger: logger, onEvent: onEvent, clock: clock)
     }
 
     deinit { recorder.shutdown() }
@@ -254,7 +259,7 @@ public final class LiveRecorder {
 
     /// Turns the recorder's and the exports' events into facts.
     private func gather() {
-        let now = MonotonicClock.now()
+        let now = clock.now()
         for event in recorder.takeEvents() { note(event, at: now) }
         for event in exports.takeEvents() { note(event, at: now) }
     }

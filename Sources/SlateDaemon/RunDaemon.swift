@@ -4,6 +4,7 @@ import SlateDevices
 import SlateMedia
 import SlateSystem
 import SlateWeb
+import SystemPackage
 
 /// `slate run`'s event loop: the rig's inputs (live devices, or a recording
 /// played in real time) drive the rig machine; its effects are carried out
@@ -43,6 +44,8 @@ public final class RunDaemon {
     private var obs: OBSBridge?
     /// The status the page shows and the broker keeps, when either is there.
     private var gatherer: RigStatusGatherer?
+    /// The rig's time: CLOCK_MONOTONIC, or a test's virtual clock.
+    private let clock: any RigClock
 
     /// The signals `slate run` reads: claim them (`EventLoop.claimSignals`)
     /// before anything starts a thread.
@@ -50,8 +53,10 @@ public final class RunDaemon {
 
     public init(
         profilePath: String, profile: Profile, recording: (path: String, parsed: InputRecording)?,
-        settings: LiveRecorder.Settings, page pageSettings: PageSettings? = nil, json: Bool, timing: Bool, log: Logger
+        settings: LiveRecorder.Settings, page pageSettings: PageSettings? = nil, json: Bool, timing: Bool, log: Logger,
+        clock: any RigClock = SystemClock(), output: FileDescriptor = .standardOutput
     ) throws {
+        self.clock = clock
         self.profilePath = profilePath
         self.profile = profile
         self.json = json
@@ -60,15 +65,15 @@ public final class RunDaemon {
         loop = try EventLoop()
         let wake = try Wakeup()
         self.wake = wake
-        recorder = try LiveRecorder(settings: settings, logger: log) { wake.signal() }
+        recorder = try LiveRecorder(settings: settings, logger: log, clock: clock) { wake.signal() }
         recorder.awaitButtons(delayedBy: profile.longestDebounce)
-        let start = MonotonicClock.now()
-        lineWriter = try LineWriter()
+        let start = clock.now()
+        lineWriter = try LineWriter(fd: output)
         effects = EffectCarrier(
             printer: ReportPrinter(
                 format: ReportFormat(origin: start), json: json, timing: timing, output: OutputStream(writer: lineWriter)),
             sounds: Self.player(for: profile, path: profilePath, recorder: recorder, log: log), recorder: recorder,
-            log: log)
+            log: log, clock: clock)
         let prompter = try profile.prompter.map { try PrompterFile($0, profilePath: profilePath) }
         if let pageSettings {
             let page = try PagePublisher(
@@ -113,8 +118,12 @@ public final class RunDaemon {
     }
 
     /// Runs until SIGINT or SIGTERM (or the recording's end); false when the
-    /// camera could not be opened at start.
-    public func run() -> Bool {
+    /// camera could not be opened at start. Without `handlingSignals` (a
+    /// daemon in a test's process) only the recording's end ends it.
+    public func run(handlingSignals: Bool = true) -> Bool {
+        clock.enter()
+        var timed = true
+        defer { if timed { clock.leave() } }
         // The page's clients see their streams end, and the other rigs see this one go, however run ends.
         defer {
             page?.stop()
@@ -125,11 +134,13 @@ public final class RunDaemon {
         }
         do {
             try loop.watch(wake.fd) { [wake] in wake.clear() }
-            try loop.handleSignals(Self.signals) { [unowned self] signal in
-                switch signal {
-                case Signal.child: ProcessLauncher.reapChildren()
-                case Signal.hangUp: reload()
-                default: loop.stop()
+            if handlingSignals {
+                try loop.handleSignals(Self.signals) { [unowned self] signal in
+                    switch signal {
+                    case Signal.child: ProcessLauncher.reapChildren()
+                    case Signal.hangUp: reload()
+                    default: loop.stop()
+                    }
                 }
             }
         } catch {
@@ -148,6 +159,7 @@ public final class RunDaemon {
         }
         do {
             try loop.run(
+                clock: clock,
                 nextDeadline: { [unowned self] in
                     [
                         rig.machine.nextDeadline, inputs?.nextDeadline, replay?.nextDeadline, cameraRetryAt, page?.nextDeadline,
@@ -160,6 +172,9 @@ public final class RunDaemon {
             OutputStream.writeError("slate run: \(error)")
             failed = true
         }
+        // What is left (closing the take, the exports) is waited for, not timed.
+        clock.leave()
+        timed = false
         recorder.close()
         enterFacts()
         if recorder.isExporting {
@@ -179,7 +194,7 @@ public final class RunDaemon {
     }
 
     private func tick() {
-        let now = MonotonicClock.now()
+        let now = clock.now()
         inputs?.retryDue(now: now)
         if let replay {
             while let next = replay.nextDeadline, next <= now { replay.advance(to: next) }
@@ -226,7 +241,7 @@ public final class RunDaemon {
     private func lineWentOut(_ report: Report, _ line: ReportLine) {
         gatherer?.follow(line)
         page?.publish(line)
-        network?.publish(report, line, text: effects.printer.format.body(report), at: MonotonicClock.now())
+        network?.publish(report, line, text: effects.printer.format.body(report), at: clock.now())
     }
 
     /// Hands the recorder's facts to the rig and carries out what they call
@@ -258,7 +273,7 @@ public final class RunDaemon {
     /// retried. False when `slate run` must end.
     private func cameraAnswered(atStart: Bool) -> Bool {
         awaitingCamera = false
-        let now = MonotonicClock.now()
+        let now = clock.now()
         guard recorder.isStreaming else {
             let error = recorder.openFailure.map { "\($0)" } ?? "the camera did not open"
             if atStart && (recording != nil || !profile.camera.waitForCamera) {
@@ -286,7 +301,7 @@ public final class RunDaemon {
 
     /// Plays the recording from now: its events are moved onto the monotonic clock.
     private func startReplay(_ timeline: Timeline, path: String) {
-        let now = MonotonicClock.now()
+        let now = clock.now()
         let moved = timeline.moved(toStart: now)
         do {
             let replay = try Replay(
@@ -317,7 +332,7 @@ public final class RunDaemon {
                 log.warning("a replayed recording keeps its profile; reload ignored")
                 return
             }
-            let now = MonotonicClock.now()
+            let now = clock.now()
             old.stop()
             rig.handle(.captureActive(false, at: now))
             effects.carryOut(rig.takeEffects())

@@ -39,15 +39,21 @@ public final class TakeExports: Sendable {
     private let inbox: Mailbox<Inbox>
     private let events: Mailbox<[Event]>
     private let thread: WorkerThread
+    private let clock: any RigClock
 
-    /// `onEvent` is called on the export thread when `takeEvents()` has something.
-    public init(ledger: TakeLedger, onEvent: @escaping @Sendable () -> Void) throws(OperationError) {
+    /// `onEvent` is called on the export thread when `takeEvents()` has
+    /// something. Exports pace their progress on `clock`, without taking part
+    /// in its time: an export is waited for, not timed.
+    public init(ledger: TakeLedger, clock: any RigClock = SystemClock(), onEvent: @escaping @Sendable () -> Void)
+        throws(OperationError)
+    {
         self.ledger = ledger
+        self.clock = clock
         let inbox = try Mailbox(Inbox())
         let events = try Mailbox<[Event]>()
         (self.inbox, self.events) = (inbox, events)
         thread = try WorkerThread(name: "slate-export", niceness: Self.niceness) {
-            Self.work(inbox: inbox, ledger: ledger) { event in
+            Self.work(inbox: inbox, ledger: ledger, clock: clock) { event in
                 events.post(event)
                 onEvent()
             }
@@ -72,10 +78,12 @@ public final class TakeExports: Sendable {
     public func takeEvents() -> [Event] { events.letters() }
 
     /// Waits until `takeEvents()` has something or `milliseconds` pass.
-    public func waitForEvents(milliseconds: Int32) { events.wait(timeout: milliseconds) }
+    public func waitForEvents(milliseconds: Int32) {
+        clock.wait(for: events, until: clock.now() + .milliseconds(milliseconds))
+    }
 
     /// The export thread: one job at a time until stopped.
-    private static func work(inbox: Mailbox<Inbox>, ledger: TakeLedger, report: (Event) -> Void) {
+    private static func work(inbox: Mailbox<Inbox>, ledger: TakeLedger, clock: any RigClock, report: (Event) -> Void) {
         while true {
             let (job, stopping): (Job?, Bool) = inbox.collect { inbox in
                 let job = inbox.jobs.isEmpty ? nil : inbox.jobs.removeFirst()
@@ -83,7 +91,7 @@ public final class TakeExports: Sendable {
                 return (job, inbox.stopping)
             }
             if let job {
-                let outcome = run(job.ids, ledger: ledger, options: job.options, to: job.outputFolder) {
+                let outcome = run(job.ids, ledger: ledger, options: job.options, to: job.outputFolder, clock: clock) {
                     report(.progress($0))
                 }
                 report(outcome)
@@ -102,16 +110,16 @@ public final class TakeExports: Sendable {
     /// told how far it has got, at the pace `ExportProgressPace` sets.
     private static func run(
         _ ids: Set<String>, ledger: TakeLedger, options: TakeExporter.Options, to outputFolder: String,
-        progress: (ExportProgress) -> Void
+        clock: any RigClock, progress: (ExportProgress) -> Void
     ) -> Event {
         defer { ledger.release(ids) }
-        var pace = ExportProgressPace(start: MonotonicClock.now())
+        var pace = ExportProgressPace(start: clock.now())
         do {
             return .exported(
                 try TakeExporter(ledger: ledger, outputFolder: outputFolder).export(
                     ids: ids, at: WallClock.microseconds(), options: options
                 ) { written in
-                    if pace.report(written, at: MonotonicClock.now()) { progress(written) }
+                    if pace.report(written, at: clock.now()) { progress(written) }
                 })
         } catch {
             let returned = ledger.manifest.takes.count { ids.contains($0.id) && $0.isExportable }

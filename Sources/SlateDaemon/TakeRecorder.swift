@@ -125,6 +125,7 @@ public final class TakeRecorder: Sendable {
     public let encoderName: String
     private let camera: CameraSession
     private let pipeline: WorkerThread
+    private let clock: any RigClock
     private let soundCapture: SoundCapture?
     /// The framing preview, which the pipeline feeds while it is watched.
     public let preview = PreviewFeed()
@@ -139,7 +140,7 @@ public final class TakeRecorder: Sendable {
     public convenience init(
         source: sending FrameSource, ledger: TakeLedger, exports: TakeExports? = nil, codecs: [String],
         passThrough: Bool = false, preroll: Duration = .zero, rotation: Int = 0, sound: sending SoundRecording? = nil,
-        logger: Logger, onEvent: (@Sendable () -> Void)? = nil
+        logger: Logger, onEvent: (@Sendable () -> Void)? = nil, clock: any RigClock = SystemClock()
     ) throws {
         let stream = Stream(
             format: source.format, codecs: codecs, passThrough: passThrough, rotation: rotation, mirrored: false,
@@ -147,41 +148,43 @@ public final class TakeRecorder: Sendable {
         let encoder = try TakeEncoder(format: source.format, codecs: codecs, passThrough: passThrough)
         try self.init(
             ledger: ledger, exports: exports, logger: logger, onEvent: onEvent, first: (stream, encoder), source: source,
-            opener: nil, sound: sound)
+            opener: nil, sound: sound, clock: clock)
     }
 
     /// A recorder for `slate run`: no camera until `open(_:)`, which `opener`
     /// carries out on the camera session's thread.
     public convenience init(
         ledger: TakeLedger, exports: TakeExports?, opener: sending CameraOpener, sound: sending SoundRecording? = nil,
-        logger: Logger, onEvent: (@Sendable () -> Void)? = nil
+        logger: Logger, onEvent: (@Sendable () -> Void)? = nil, clock: any RigClock = SystemClock()
     ) throws {
         try self.init(
             ledger: ledger, exports: exports, logger: logger, onEvent: onEvent, first: nil, source: nil, opener: opener,
-            sound: sound)
+            sound: sound, clock: clock)
     }
 
+    /// The camera session's and the pipeline's threads take part in `clock`'s time.
     private init(
         ledger: TakeLedger, exports: TakeExports?, logger: Logger, onEvent: (@Sendable () -> Void)?,
         first: sending (Stream, TakeEncoder)?, source: sending FrameSource?, opener: sending CameraOpener?,
-        sound: sending SoundRecording?
+        sound: sending SoundRecording?, clock: any RigClock
     ) throws {
         let inbox = try Mailbox(Inbox())
         let events = try Mailbox<[Event]>()
         self.inbox = inbox
         self.events = events
+        self.clock = clock
         encoderName = first?.1.name ?? ""
-        camera = try CameraSession(pipeline: inbox, source: source, opener: opener, logger: logger)
+        camera = try CameraSession(pipeline: inbox, source: source, opener: opener, logger: logger, clock: clock)
         let soundSettings = sound?.settings
         let (preview, gauges) = (preview, gauges)
         let state = TakePipeline(
             inbox: inbox, ledger: ledger, exports: exports, sound: soundSettings.map { TakeSound(settings: $0) },
-            preview: preview, gauges: gauges, logger: logger,
+            preview: preview, gauges: gauges, logger: logger, clock: clock,
             report: { event in
                 events.post(event)
                 onEvent?()
             })
-        pipeline = try WorkerThread(name: "slate-takes") {
+        pipeline = try WorkerThread(name: "slate-takes", clock: clock) {
             state.run(first: first)
         }
         if let sound, let source = sound.takeSource() {
@@ -279,7 +282,9 @@ public final class TakeRecorder: Sendable {
     public func takeEvents() -> [Event] { events.letters() }
 
     /// Waits until `takeEvents()` has something or `milliseconds` pass.
-    public func waitForEvents(milliseconds: Int32) { events.wait(timeout: milliseconds) }
+    public func waitForEvents(milliseconds: Int32) {
+        clock.wait(for: events, until: clock.now() + .milliseconds(milliseconds))
+    }
 
     /// Stops the camera and the sound, closes a take in progress and joins the threads.
     public func shutdown() {
@@ -303,6 +308,7 @@ final class TakePipeline {
     private let sound: TakeSound?
     private let preview: PreviewFeed
     private let gauges: RecorderGauges
+    private let clock: any RigClock
     /// When the last preview picture's frame was captured.
     private var previewed: Instant?
     private var previewFailed = false
@@ -334,8 +340,10 @@ final class TakePipeline {
 
     init(
         inbox: Mailbox<TakeRecorder.Inbox>, ledger: TakeLedger, exports: TakeExports?, sound: TakeSound?,
-        preview: PreviewFeed, gauges: RecorderGauges, logger: Logger, report: @escaping @Sendable (TakeRecorder.Event) -> Void
+        preview: PreviewFeed, gauges: RecorderGauges, logger: Logger, clock: any RigClock,
+        report: @escaping @Sendable (TakeRecorder.Event) -> Void
     ) {
+        self.clock = clock
         self.inbox = inbox
         self.sound = sound
         self.preview = preview
@@ -375,7 +383,7 @@ final class TakePipeline {
                 // Checked in the same collect that clears the bell, so nothing
                 // posted since the collect above is slept through.
                 let encoding = encoder != nil
-                if inbox.collect({ $0.isIdle(encoding: encoding) }) { inbox.wait() }
+                if inbox.collect({ $0.isIdle(encoding: encoding) }) { clock.wait(for: inbox) }
             }
         }
     }
@@ -431,7 +439,7 @@ final class TakePipeline {
         // A button's command reaches this thread a little after its event (a
         // release's, after its debounce window): a frame is matched with
         // commands once they have had time to arrive.
-        MonotonicClock.sleep(until: frame.time + TakeRecorder.commandDelay + buttonDelay)
+        clock.sleep(until: frame.time + TakeRecorder.commandDelay + buttonDelay)
         takeSound()
         takeCommands()
         if let tuning {
@@ -573,7 +581,7 @@ final class TakePipeline {
 
     private func open(firstFrame: Instant) {
         guard let encoder else { return }
-        let age = MonotonicClock.now().microseconds - firstFrame.microseconds
+        let age = clock.now().microseconds - firstFrame.microseconds
         let started = WallClock.microseconds() - max(0, age)
         do {
             try folder.reserveSpace()
@@ -709,8 +717,8 @@ final class TakePipeline {
         sound.finish(at: end)
         let deadline = end + Self.soundWait
         takeSound()
-        while !sound.isComplete && MonotonicClock.now() < deadline {
-            inbox.wait(timeout: 10)
+        while !sound.isComplete && clock.now() < deadline {
+            clock.wait(for: inbox, until: min(deadline, clock.now() + .milliseconds(10)))
             takeSound()
         }
         try writeSound()

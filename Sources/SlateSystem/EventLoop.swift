@@ -2,7 +2,7 @@ import SlateCore
 import SystemPackage
 
 /// One thread's event loop: file descriptors watched with epoll, signals read
-/// through a signalfd, and a deadline on CLOCK_MONOTONIC for timers.
+/// through a signalfd, and a deadline on a `RigClock` for timers.
 public final class EventLoop {
     public typealias Handler = () -> Void
 
@@ -57,20 +57,17 @@ public final class EventLoop {
         }
     }
 
-    /// Runs until `stop()`. Before each wait it asks `nextDeadline` when the next
-    /// timer is due; `afterWake` runs after every wake-up, events or not. A
-    /// failed wait ends it with the error.
-    public func run(nextDeadline: () -> Instant?, afterWake: () -> Void) throws(OperationError) {
+    /// Runs until `stop()`, on `clock`'s time. Before each wait it asks
+    /// `nextDeadline` when the next timer is due; `afterWake` runs after every
+    /// wake-up, events or not. A failed wait ends it with the error.
+    public func run(clock: any RigClock = SystemClock(), nextDeadline: () -> Instant?, afterWake: () -> Void)
+        throws(OperationError)
+    {
         running = true
         defer { running = false }
         while running {
-            var timeout: Int32 = -1
-            if let deadline = nextDeadline() {
-                let micros = deadline.microseconds - MonotonicClock.now().microseconds
-                timeout = micros <= 0 ? 0 : Int32(clamping: (micros + 999) / 1000)
-            }
-            let ready = try Syscall.epollWait(epoll, capacity: 32, timeout: timeout).value(
-                "epoll_wait", to: "wait for events")
+            _ = clock.wait(for: [epoll], until: nextDeadline())
+            let ready = try Syscall.epollWait(epoll, capacity: 32, timeout: 0).value("epoll_wait", to: "wait for events")
             for fd in ready { handlers[fd]?() }
             afterWake()
         }

@@ -459,6 +459,9 @@ package enum Syscall {
         pthread_join(handle.thread, nil)
     }
 
+    /// The calling thread (`pthread_self`).
+    package static func currentThread() -> UInt { UInt(pthread_self()) }
+
     /// `prctl(PR_SET_NAME)` of the calling thread (at most 15 bytes).
     package static func nameThread(_ name: String) {
         slate_name_thread(name)

@@ -7,6 +7,9 @@ import SlateTestSupport
 import SystemPackage
 import Testing
 
+/// Whether the load tests run (the torture lane sets `SLATE_LOAD_TESTS=1`).
+let loadTests = ProcessInfo.processInfo.environment["SLATE_LOAD_TESTS"] == "1"
+
 /// `slate run` with the test-pattern camera: takes recorded from a replayed
 /// pedal session, deleted and exported; signals; bad start-up situations.
 @Suite(.serialized) struct RunCommandTests {
@@ -98,6 +101,16 @@ import Testing
         return Run(status: status, lines: lines, stderr: stderr)
     }
 
+    /// `slate run --json --replay recording` in this process on virtual time
+    /// (`DaemonOnVirtualTime`), takes in `folder`/takes, exports in `folder`.
+    static func replay(
+        profile: String, recording: String, folder: String, audio: String? = nil, timing: Bool = false
+    ) throws -> Run {
+        let outcome = try DaemonOnVirtualTime.replay(
+            profile: profile, recording: recording, folder: folder, audio: audio, timing: timing)
+        return Run(status: outcome.succeeded ? 0 : 1, lines: outcome.lines, stderr: "")
+    }
+
     static func seconds(_ value: Any?) -> Double { (value as? NSNumber)?.doubleValue ?? .nan }
 
     /// A `t` printed to the microsecond, as a whole number of microseconds (0 when missing).
@@ -106,10 +119,8 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func aReplayedSessionRecordsDeletesAndExports() throws {
         let folder = try MediaFiles.folder("run-demo")
         defer { MediaFiles.remove(folder) }
-        let result = try Self.run([
-            "--profile", Self.demoProfile, "--replay", Self.root + "/recordings/demo-session.evemu",
-            "--work", folder + "/takes", "--output", folder,
-        ])
+        let result = try Self.replay(
+            profile: Self.demoProfile, recording: Self.root + "/recordings/demo-session.evemu", folder: folder)
         #expect(result.status == 0, "\(result.stderr)")
         let started = result.takes("started"), stopped = result.takes("stopped")
         #expect(started.count == 3 && stopped.count == 3)
@@ -165,16 +176,13 @@ import Testing
 
     static let left = 0x1e
 
-    /// Runs `rig` in `folder` on a footswitch session of `presses` ending at `end`.
+    /// Runs `rig` in `folder` on a footswitch session of `presses` ending at `end`, on virtual time.
     static func runSession(
         _ rig: String, _ presses: [(code: Int, down: Double, up: Double)], end: Double, in folder: String
     ) throws -> Run {
         try rig.write(toFile: folder + "/rig.yaml", atomically: true, encoding: .utf8)
         try footswitch(presses, end: end).write(toFile: folder + "/session.evemu", atomically: true, encoding: .utf8)
-        return try run([
-            "--profile", folder + "/rig.yaml", "--replay", folder + "/session.evemu", "--work", folder + "/takes",
-            "--output", folder,
-        ])
+        return try replay(profile: folder + "/rig.yaml", recording: folder + "/session.evemu", folder: folder)
     }
 
     /// The results of the action lines, in order.
@@ -309,7 +317,10 @@ import Testing
     /// two otherwise idle cores, up to 72 s on a busy machine; one that takes
     /// longer is waited for by the daemon at its end. The minute-long take only
     /// has to count its frames: a busy machine may make it drop some, export or not.
-    @Test(.timeLimit(.minutes(5))) func aTakeStartsOnTimeAndDropsNothingWhileAMinuteOf1080pIsReencoded() throws {
+    /// It runs for two minutes of real time, so the torture lane runs it
+    /// (`SLATE_LOAD_TESTS=1`), not `make check`.
+    @Test(.enabled(if: loadTests, "a two-minute load test: make test-torture runs it"), .timeLimit(.minutes(5)))
+    func aTakeStartsOnTimeAndDropsNothingWhileAMinuteOf1080pIsReencoded() throws {
         let folder = try MediaFiles.folder("run-export-1080p")
         defer { MediaFiles.remove(folder) }
         try Self.macroRig("[takes.export]", camera: ["max-size: 1920x1080", "filter: mono"])
@@ -620,9 +631,7 @@ import Testing
         let recording = folder + "/session.evemu"
         try Self.footswitch([(Self.middle, 0.1, 0.2), (Self.right, 1.2, 1.3), (Self.middle, 2.5, 2.6)], end: 2.8)
             .write(toFile: recording, atomically: true, encoding: .utf8)
-        let result = try Self.run([
-            "--profile", profile, "--replay", recording, "--work", folder + "/takes", "--output", folder,
-        ])
+        let result = try Self.replay(profile: profile, recording: recording, folder: folder)
         #expect(result.status == 0, "\(result.stderr)")
         let stopped = result.takes("stopped")
         #expect(result.takes("started").count == 2 && stopped.count == 2, "\(result.lines)")
@@ -646,9 +655,7 @@ import Testing
         let recording = folder + "/session.evemu"
         try Self.footswitch([(Self.middle, 3.0, 3.1), (Self.middle, 4.0, 4.1)], end: 4.3)
             .write(toFile: recording, atomically: true, encoding: .utf8)
-        let result = try Self.run([
-            "--profile", profile, "--replay", recording, "--work", folder + "/takes", "--output", folder,
-        ])
+        let result = try Self.replay(profile: profile, recording: recording, folder: folder)
         #expect(result.status == 0, "\(result.stderr)")
         let action = try #require(result.lines.first { ($0["result"] as? String)?.hasPrefix("started") == true })
         let started = try #require(result.takes("started").first)
@@ -699,10 +706,7 @@ import Testing
         let recording = folder + "/session.evemu"
         try Self.footswitch([(Self.middle, 0.5, 0.6), (Self.middle, 2.0, 2.1)], end: 2.3)
             .write(toFile: recording, atomically: true, encoding: .utf8)
-        let result = try Self.run([
-            "--profile", profile, "--replay", recording, "--audio", "testtone", "--work", folder + "/takes",
-            "--output", folder,
-        ])
+        let result = try Self.replay(profile: profile, recording: recording, folder: folder, audio: "testtone")
         #expect(result.status == 0, "\(result.stderr)")
         let stopped = try #require(result.takes("stopped").first)
         let sound = try #require(stopped["sound"] as? [String: Any])

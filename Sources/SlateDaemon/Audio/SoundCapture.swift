@@ -18,7 +18,8 @@ final class SoundCapture: Sendable {
     private let stopping: Mailbox<Bool>
     private let thread: WorkerThread
 
-    /// Starts reading `source`, which `device` opened, on a thread of its own.
+    /// Starts reading `source`, which `device` opened, on a thread of its own,
+    /// which takes part in the device's clock's time.
     init(
         source: sending any SoundSource, device: SoundDevice, logger: Logger,
         deliver: @escaping @Sendable (Delivery) -> Void
@@ -26,7 +27,7 @@ final class SoundCapture: Sendable {
         let stopping = try Mailbox(false)
         self.stopping = stopping
         let reader = Reader(source: source, device: device, logger: logger, stopping: stopping, deliver: deliver)
-        thread = try WorkerThread(name: "slate-audio") { reader.run() }
+        thread = try WorkerThread(name: "slate-audio", clock: device.clock) { reader.run() }
     }
 
     deinit { shutdown() }
@@ -67,11 +68,11 @@ private final class Reader {
                     deliver(.block(try open.read()))
                 } catch {
                     source = nil
-                    deliver(.lost("\(error)", at: MonotonicClock.now()))
+                    deliver(.lost("\(error)", at: device.clock.now()))
                 }
                 continue
             }
-            stopping.wait(timeout: 500)
+            device.clock.wait(for: stopping, until: device.clock.now() + .milliseconds(500))
             stopping.collect { _ in }
             do {
                 source = try device.open()
@@ -79,7 +80,7 @@ private final class Reader {
                     name = source.name
                     attempts = 0
                     logger.info("sound device \(name) is back")
-                    deliver(.back(name, at: MonotonicClock.now()))
+                    deliver(.back(name, at: device.clock.now()))
                 }
             } catch {
                 attempts += 1

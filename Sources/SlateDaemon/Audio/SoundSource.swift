@@ -16,17 +16,20 @@ public protocol SoundSource: AnyObject {
 public struct SoundDevice: Sendable {
     public var device: AudioSpec.Device
     public var format: AudioFormat
+    /// The test tone's clock (a capture device's blocks come on CLOCK_MONOTONIC).
+    public var clock: any RigClock
 
-    public init(device: AudioSpec.Device, format: AudioFormat) {
+    public init(device: AudioSpec.Device, format: AudioFormat, clock: any RigClock = SystemClock()) {
         self.device = device
         self.format = format
+        self.clock = clock
     }
 
     /// Opens the device; nil for `none`.
     public func open() throws -> (any SoundSource)? {
         switch device {
         case .none: return nil
-        case .testTone: return TestToneSource(format: format)
+        case .testTone: return TestToneSource(format: format, clock: clock)
         case .alsa(let name):
             do {
                 return try PCMCapture(device: name, format: format)
@@ -47,26 +50,28 @@ public struct SoundUnavailable: Error, CustomStringConvertible {
 }
 
 /// The `testtone` device: `TestTone`'s sound in blocks of 10 ms, each returned
-/// once the monotonic clock has reached its end, as a sound card's are, and
-/// stamped on that clock without jitter or drift.
+/// once its clock (the monotonic clock, or a test's virtual one) has reached
+/// its end, as a sound card's are, and stamped on that clock without jitter or drift.
 final class TestToneSource: SoundSource {
     let format: AudioFormat
     let name = "testtone"
     private let tone: TestTone
     private var start: Instant?
     private var position: Int64 = 0
+    private let clock: any RigClock
 
-    init(format: AudioFormat) {
+    init(format: AudioFormat, clock: any RigClock) {
+        self.clock = clock
         self.format = format
         tone = TestTone(format: format)
     }
 
     func read() throws -> AudioBlock {
         let frames = format.rate / 100
-        let start = self.start ?? MonotonicClock.now()
+        let start = self.start ?? clock.now()
         self.start = start
         let time = start + .microseconds(position * 1_000_000 / Int64(format.rate))
-        MonotonicClock.sleep(until: start + .microseconds((position + Int64(frames)) * 1_000_000 / Int64(format.rate)))
+        clock.sleep(until: start + .microseconds((position + Int64(frames)) * 1_000_000 / Int64(format.rate)))
         let block = AudioBlock(format: format, time: time, position: position, samples: tone.samples(at: time, frames: frames))
         position += Int64(frames)
         return block
@@ -84,10 +89,10 @@ public final class SoundRecording {
     public let description: String
 
     /// Opens the device of `spec`; nil when takes are picture only. A device that
-    /// cannot be opened throws, naming it.
-    public init?(_ spec: AudioSpec) throws {
+    /// cannot be opened throws, naming it. The test tone keeps `clock`'s time.
+    public init?(_ spec: AudioSpec, clock: any RigClock = SystemClock()) throws {
         guard let device = spec.source else { return nil }
-        let sound = SoundDevice(device: device, format: spec.format)
+        let sound = SoundDevice(device: device, format: spec.format, clock: clock)
         guard let source = try sound.open() else { return nil }
         self.source = source
         description = "\(source.name), \(source.format)"

@@ -62,12 +62,16 @@ public final class CameraOpener {
     private let measureEncoder: (@Sendable (String, Int, Int, Int) -> (speed: Double, memory: Int?))?
     /// Encoders picked per size and rate, so a reopened camera is not probed again.
     private var encoders: [String: String] = [:]
+    /// The test pattern's clock.
+    private let clock: any RigClock
 
     public init(
-        logger: Logger, measureEncoder: (@Sendable (String, Int, Int, Int) -> (speed: Double, memory: Int?))? = nil
+        logger: Logger, measureEncoder: (@Sendable (String, Int, Int, Int) -> (speed: Double, memory: Int?))? = nil,
+        clock: any RigClock = SystemClock()
     ) {
         log = logger
         self.measureEncoder = measureEncoder
+        self.clock = clock
     }
 
     /// Whether one of the candidates for `opening` is among the cameras `present`.
@@ -94,7 +98,7 @@ public final class CameraOpener {
             switch choice {
             case .testPattern:
                 let size = spec.maxSize ?? Self.testPatternSize
-                source = TestPatternSource(width: size.width, height: size.height, fps: opening.fps)
+                source = TestPatternSource(width: size.width, height: size.height, fps: opening.fps, clock: clock)
                 name = "testpattern"
             case .device(let path):
                 let opened = try V4L2FrameSource(

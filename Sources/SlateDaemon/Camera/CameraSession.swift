@@ -31,14 +31,16 @@ final class CameraSession: Sendable {
     private let mailbox: Mailbox<[Letter]>
     private let thread: WorkerThread
 
-    /// Starts the session's thread, streaming `source` (when given) into `pipeline`.
+    /// Starts the session's thread, streaming `source` (when given) into
+    /// `pipeline`; the thread takes part in `clock`'s time.
     init(
-        pipeline: Mailbox<TakeRecorder.Inbox>, source: sending FrameSource?, opener: sending CameraOpener?, logger: Logger
+        pipeline: Mailbox<TakeRecorder.Inbox>, source: sending FrameSource?, opener: sending CameraOpener?, logger: Logger,
+        clock: any RigClock
     ) throws(OperationError) {
         let mailbox = try Mailbox<[Letter]>()
         self.mailbox = mailbox
-        let owner = CameraOwner(mailbox: mailbox, pipeline: pipeline, opener: opener, logger: logger)
-        thread = try WorkerThread(name: "slate-camera", niceness: CameraOwner.niceness) {
+        let owner = CameraOwner(mailbox: mailbox, pipeline: pipeline, opener: opener, logger: logger, clock: clock)
+        thread = try WorkerThread(name: "slate-camera", niceness: CameraOwner.niceness, clock: clock) {
             owner.run(streaming: source)
         }
     }
@@ -77,6 +79,7 @@ private final class CameraOwner {
     private let pipeline: Mailbox<TakeRecorder.Inbox>
     private let opener: CameraOpener?
     private let log: Logger
+    private let clock: any RigClock
     private var source: FrameSource?
     private var opened: OpenedCamera?
     private var opening: CameraOpening?
@@ -85,8 +88,9 @@ private final class CameraOwner {
 
     init(
         mailbox: Mailbox<[CameraSession.Letter]>, pipeline: Mailbox<TakeRecorder.Inbox>, opener: CameraOpener?,
-        logger: Logger
+        logger: Logger, clock: any RigClock
     ) {
+        self.clock = clock
         self.mailbox = mailbox
         self.pipeline = pipeline
         self.opener = opener
@@ -104,7 +108,7 @@ private final class CameraOwner {
                 }
             }
             guard let source else {
-                mailbox.wait()
+                clock.wait(for: mailbox)
                 continue
             }
             do {
@@ -126,7 +130,7 @@ private final class CameraOwner {
         case .open(let opening): open(opening)
         case .switchTo(let opening, let splitAt):
             switchTo(opening, splitAt: splitAt)
-            pipeline.post { $0.backlog.push(.switched, at: MonotonicClock.now(), pinned: true) }
+            pipeline.post { $0.backlog.push(.switched, at: clock.now(), pinned: true) }
         case .zoom(let value): setZoom(value)
         case .torch(let on): setTorch(on)
         case .setControl(let id, let value): setControl(id, value)
@@ -170,7 +174,7 @@ private final class CameraOwner {
                     again, as: current, saying: .cameraSwitchFailed("\(error)", keeping: again.facts, unsplit: false),
                     startAt: splitAt)
             } catch {
-                pipeline.post { $0.backlog.push(.end(lost: "\(error)"), at: MonotonicClock.now(), pinned: true) }
+                pipeline.post { $0.backlog.push(.end(lost: "\(error)"), at: clock.now(), pinned: true) }
             }
         }
     }
@@ -191,7 +195,7 @@ private final class CameraOwner {
         opened = camera
         opening = wanted
         source = camera.source
-        pipeline.post { $0.backlog.push(.stream(stream, said: said, startAt: startAt), at: MonotonicClock.now(), pinned: true) }
+        pipeline.post { $0.backlog.push(.stream(stream, said: said, startAt: startAt), at: clock.now(), pinned: true) }
         applySettings(onlyDrifted: false)
         tellControls(of: camera.camera, subscribing: true)
     }
@@ -318,7 +322,7 @@ private final class CameraOwner {
         }
         do {
             let kept = try camera.set(id, value)
-            say(.controlSet(id, asked: value, kept: kept, returned: MonotonicClock.now()))
+            say(.controlSet(id, asked: value, kept: kept, returned: clock.now()))
             known[id]?.value = kept
             if try camera.control(id)?.updatesOthers == true { tellControls(of: camera) }
         } catch {
@@ -331,7 +335,7 @@ private final class CameraOwner {
     private func stop(saying reason: String?) {
         guard source != nil else { return }
         release()
-        pipeline.post { $0.backlog.push(.end(lost: reason), at: MonotonicClock.now(), pinned: true) }
+        pipeline.post { $0.backlog.push(.end(lost: reason), at: clock.now(), pinned: true) }
     }
 
     /// Closes the source and the device.
@@ -362,6 +366,6 @@ private final class CameraOwner {
 
     /// Tells the pipeline something to report in line with the frames.
     private func say(_ event: TakeRecorder.Event) {
-        pipeline.post { $0.backlog.push(.event(event), at: MonotonicClock.now(), pinned: true) }
+        pipeline.post { $0.backlog.push(.event(event), at: clock.now(), pinned: true) }
     }
 }

@@ -68,10 +68,10 @@ final class RigNetwork {
     /// Sends a `rigs` or `rig` command asked for at `time`; a `rigs` command
     /// also runs here, at the same instant. Returns the line saying so.
     func send(_ command: RigsCommand, at time: Instant, effects: EffectCarrier) -> Report {
-        let now = MonotonicClock.now()
+        let now = effects.clock.now()
         let (report, actions) = machine.send(
-            command, at: time, timeNs: MonotonicClock.wallClock(of: time).microseconds * 1000, now: now,
-            realtimeNs: Self.realtimeNs(at: now))
+            command, at: time, timeNs: effects.clock.wallClock(of: time).microseconds * 1000, now: now,
+            realtimeNs: effects.clock.wallClock(of: now).microseconds * 1000)
         carryOut(actions, effects: effects)
         return report
     }
@@ -97,7 +97,8 @@ final class RigNetwork {
             case .disconnected(let reason): actions = machine.disconnected(reason: reason)
             case .message(let message):
                 actions = machine.received(
-                    topic: message.topic, payload: message.payload, at: now, realtimeNs: Self.realtimeNs(at: now))
+                    topic: message.topic, payload: message.payload, at: now,
+                    realtimeNs: effects.clock.wallClock(of: now).microseconds * 1000)
             case .oversized: actions = []
             }
             carryOut(actions, effects: effects)
@@ -117,9 +118,6 @@ final class RigNetwork {
         let payload = Array(JSONLine.encode(RigState(status, clock: RealtimeClock.sync(), version: SlateVersion.current)).utf8)
         carryOut(machine.state(payload), effects: nil)
     }
-
-    /// CLOCK_REALTIME at the monotonic instant `now`, in nanoseconds.
-    private static func realtimeNs(at now: Instant) -> Int64 { MonotonicClock.wallClock(of: now).microseconds * 1000 }
 
     /// Carries out the machine's actions in order: reports through `effects`,
     /// commands through `rig`.

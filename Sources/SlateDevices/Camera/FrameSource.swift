@@ -43,8 +43,9 @@ extension FrameSource {
     public var format: SourceFormat { SourceFormat(width: width, height: height, fps: fps, codec: codec) }
 }
 
-/// The test pattern in real time: a frame every 1/fps on the monotonic clock,
-/// with a visible frame counter and timestamp.
+/// The test pattern in real time: a frame every 1/fps on its clock (the
+/// monotonic clock, or a test's virtual one), with a visible frame counter
+/// and timestamp.
 ///
 /// Like a camera streaming into a few buffers, it captures on schedule whether
 /// or not the recorder keeps up: a frame is stamped with the time it was due,
@@ -57,11 +58,14 @@ public final class TestPatternSource: FrameSource {
     /// Frames a late reader still gets, as with a camera's buffers.
     public static let bufferCount = 4
     private let pattern: TestPattern
-    private let start = MonotonicClock.now()
+    private let clock: any RigClock
+    private let start: Instant
     private var index: Int64 = 0
     private var dropped = 0
 
-    public init(width: Int, height: Int, fps: Int) {
+    public init(width: Int, height: Int, fps: Int, clock: any RigClock = SystemClock()) {
+        self.clock = clock
+        start = clock.now()
         self.width = width
         self.height = height
         self.fps = fps
@@ -71,20 +75,18 @@ public final class TestPatternSource: FrameSource {
     /// The next frame, waiting for the time it is due.
     public func nextFrame() -> VideoFrame {
         let due = nextDue()
-        MonotonicClock.sleep(until: due)
+        clock.sleep(until: due)
         defer { index += 1 }
         return pattern.frame(index: Int(index), time: due)
     }
 
     public func next(orMail mail: FileDescriptor) throws -> SourceRead {
-        let wait = max(0, (nextDue().microseconds - MonotonicClock.now().microseconds + 999) / 1000)
-        let ready = try Syscall.pollInputs([mail], timeout: Int32(wait)).value("poll", to: "wait for the next test-pattern frame")
-        return ready.isEmpty ? .frame(.raw(nextFrame())) : .mail
+        clock.wait(for: [mail], until: nextDue()) ? .mail : .frame(.raw(nextFrame()))
     }
 
     /// When the next frame is due; frames due while every buffer was full are dropped.
     private func nextDue() -> Instant {
-        let captured = (MonotonicClock.now().microseconds - start.microseconds) * Int64(fps) / 1_000_000 + 1
+        let captured = (clock.now().microseconds - start.microseconds) * Int64(fps) / 1_000_000 + 1
         let missed = captured - index - Int64(TestPatternSource.bufferCount)
         if missed > 0 {
             dropped += Int(missed)

@@ -9,16 +9,24 @@ package final class WorkerThread: Sendable {
     private let handle: Mutex<ThreadHandle?>
 
     /// Starts `body` on a new thread at `niceness` (where the process may set
-    /// it: a negative one needs CAP_SYS_NICE or RLIMIT_NICE).
-    package init(name: String, niceness: Int32 = 0, _ body: sending @escaping () -> Void) throws(OperationError) {
+    /// it: a negative one needs CAP_SYS_NICE or RLIMIT_NICE), taking part in
+    /// `clock`'s time when given (`RigClock.enter`).
+    package init(
+        name: String, niceness: Int32 = 0, clock: (any RigClock)? = nil, _ body: sending @escaping () -> Void
+    ) throws(OperationError) {
+        clock?.admit()
         let started = Syscall.startThread { [name] in
             Syscall.nameThread(String(name.prefix(15)))
             if niceness != 0 { Syscall.setThreadNiceness(niceness) }
+            clock?.enter(admitted: true)
             body()
+            clock?.leave()
         }
         switch started {
         case .success(let thread): handle = Mutex(thread)
         case .failure(let error):
+            clock?.enter(admitted: true)
+            clock?.leave()
             throw OperationError("start the \(name) thread", cause: SystemCallError("pthread_create", errno: error))
         }
     }
