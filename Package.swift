@@ -110,7 +110,7 @@ let package = Package(
             name: "slate-headset",
             dependencies: ["CBluetooth", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
-        .testTarget(name: "SlateCoreTests", dependencies: ["SlateCore"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "SlateCoreTests", dependencies: ["SlateCore", "SlateTestSupport"], resources: [.copy("Fixtures")]),
         // One test target per library module; SlateTestSupport holds what several of them share.
         .target(
             name: "SlateTestSupport",
@@ -147,6 +147,6 @@ let package = Package(
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
             ]),
-        .testTarget(name: "slateTests", dependencies: ["slate"]),
+        .testTarget(name: "slateTests", dependencies: ["slate", "SlateTestSupport"]),
     ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import SlateTestSupport
 import Testing
 
 @testable import SlateCore
@@ -6,13 +7,7 @@ import Testing
 /// What reaches a rig from outside, at and past its budgets: commands from
 /// the broker, profiles reloaded with SIGHUP, text printed on a terminal.
 @Suite struct HostileInputTests {
-    static let pedal = """
-        inputs:
-          pedal:
-            match: {name: "PCsensor FootSwitch"}
-            bind: {KEY_B: take.toggle}
-
-        """
+    static let pedal = TestDevice.footswitch.inputs(["KEY_B": "take.toggle"])
     static let mqtt = "mqtt: {broker: mqtt://b, rig: cam-a}\n"
 
     func load(_ yaml: String) -> Result<Profile, ProfileErrors> {

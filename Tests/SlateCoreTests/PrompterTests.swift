@@ -1,3 +1,4 @@
+import SlateTestSupport
 import Testing
 
 @testable import SlateCore
@@ -82,13 +83,8 @@ import Testing
     }
 
     @Test func theProfileSection() throws {
-        let rig = """
-            inputs:
-              pedal:
-                match: {name: "PCsensor FootSwitch"}
-                bind: {KEY_B: take.toggle, KEY_A: prompter.pause, KEY_C: {prompter.back: 5}}
-
-            """
+        let rig = TestDevice.footswitch.inputs(
+            ["KEY_B": "take.toggle", "KEY_A": "prompter.pause", "KEY_C": "{prompter.back: 5}"])
         let loaded = try ProfileLoader.load(
             rig + "prompter: {script: talk.md, speed: 40, font: 24, mirror: true, end: loop, width: 30}\n", file: "rig.yaml"
         ).get()

@@ -18,22 +18,12 @@ let loadTests = ProcessInfo.processInfo.environment["SLATE_LOAD_TESTS"] == "1"
     static let demoProfile = root + "/profiles/demo.yaml"
 
     /// The middle pedal's code (KEY_B) and the right pedal's (KEY_C), which switches the frame rate in `rig`.
-    static let middle = 0x30, right = 0x2e
+    static let middle = TestDevice.middle, right = TestDevice.right
 
-    /// A PCsensor footswitch recording: each press is a code pressed at `down`
-    /// and released at `up` (seconds); the recording ends at `end`.
+    /// A recording of the footswitch (`tests/devices`): each press is a code
+    /// pressed at `down` and released at `up` (seconds); the recording ends at `end`.
     static func footswitch(_ presses: [(code: Int, down: Double, up: Double)], end: Double) -> String {
-        var lines = [
-            "# EVEMU 1.3", "N: PCsensor FootSwitch", "I: 0003 3553 b001 0111", "P: 00 00 00 00 00 00 00 00",
-            "B: 00 03 00 00 00 00 00 00 00", "B: 01 00 00 00 40 00 40 01 00", "E: 0.000000 0000 0000 0",
-        ]
-        let events = presses.flatMap { [($0.down, $0.code, 1), ($0.up, $0.code, 0)] }.sorted { $0.0 < $1.0 }
-        for (time, code, value) in events + [(end, -1, 0)] {
-            let seconds = String(format: "%.6f", time)
-            if code >= 0 { lines.append("E: \(seconds) 0001 \(String(format: "%04x", code)) \(value)") }
-            lines.append("E: \(seconds) 0000 0000 0")
-        }
-        return lines.joined(separator: "\n") + "\n"
+        TestDevice.footswitch.session(presses, end: end)
     }
 
     /// The middle pedal pressed at 0.1 s and held for a minute.
@@ -42,11 +32,7 @@ let loadTests = ProcessInfo.processInfo.environment["SLATE_LOAD_TESTS"] == "1"
     /// A footswitch rig: the middle pedal's click toggles takes, the right pedal
     /// switches the frame rate; `camera` is the camera section's lines.
     static func rig(camera: [String]) -> String {
-        """
-        inputs:
-          pedals:
-            match: [{vendor: 0x3553, product: 0xb001}]
-            bind: {KEY_B: primary, KEY_C: fps.toggle}
+        TestDevice.footswitch.inputs(["KEY_B": "primary", "KEY_C": "fps.toggle"]) + """
         capture:
           primary: {click: take.toggle}
         camera:
@@ -160,11 +146,7 @@ let loadTests = ProcessInfo.processInfo.environment["SLATE_LOAD_TESTS"] == "1"
 
     /// A rig whose left pedal (KEY_A) runs `macro`, the middle one toggles takes.
     static func macroRig(_ macro: String, camera: [String]) -> String {
-        """
-        inputs:
-          pedals:
-            match: [{vendor: 0x3553, product: 0xb001}]
-            bind: {KEY_B: primary, KEY_A: again}
+        TestDevice.footswitch.inputs(["KEY_B": "primary", "KEY_A": "again"]) + """
         capture:
           primary: {click: take.toggle}
         macros:
@@ -174,7 +156,7 @@ let loadTests = ProcessInfo.processInfo.environment["SLATE_LOAD_TESTS"] == "1"
         """ + (["back: [testpattern]", "fps: 30", "codec: [h264]"] + camera).map { "  " + $0 }.joined(separator: "\n") + "\n"
     }
 
-    static let left = 0x1e
+    static let left = TestDevice.left
 
     /// Runs `rig` in `folder` on a footswitch session of `presses` ending at `end`, on virtual time.
     static func runSession(
@@ -492,11 +474,8 @@ let loadTests = ProcessInfo.processInfo.environment["SLATE_LOAD_TESTS"] == "1"
 
     /// A footswitch rig: the middle pedal's click toggles takes, the left pedal
     /// moves to the next export filter, the right one exports.
-    static let filterRig = """
-        inputs:
-          pedals:
-            match: [{vendor: 0x3553, product: 0xb001}]
-            bind: {KEY_B: primary, KEY_A: filter.next, KEY_C: takes.export}
+    static let filterRig =
+        TestDevice.footswitch.inputs(["KEY_B": "primary", "KEY_A": "filter.next", "KEY_C": "takes.export"]) + """
         capture:
           primary: {click: take.toggle}
         camera:

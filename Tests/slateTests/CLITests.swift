@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SlateTestSupport
 import Testing
 
 /// Runs the built `slate` binary as a user would.
@@ -235,18 +236,7 @@ struct CLI {
 
     @Test func realtimeStartsAtTheFirstPressNotAtAnEmptyFrame() throws {
         let recording = try CLI.temporaryFile(
-            "late.evemu",
-            """
-            N: PCsensor FootSwitch
-            I: 0003 3553 b001 0111
-            B: 01 00 00 00 00 00 00 01 00
-            E: 0.000000 0000 0000 0
-            E: 3.000000 0001 0030 1
-            E: 3.000000 0000 0000 0
-            E: 3.100000 0001 0030 0
-            E: 3.100000 0000 0000 0
-
-            """)
+            "late.evemu", TestDevice.footswitch.session([(TestDevice.middle, 3.0, 3.1)], end: 3.1))
         let start = Date()
         let result = try CLI.run(["replay", "--realtime", "--json", "--profile", "profiles/pcsensor-footswitch.yaml", recording])
         #expect(result.status == 0)
@@ -256,19 +246,7 @@ struct CLI {
 
     @Test func realtimeFollowsTheRecordingsPace() throws {
         let recording = try CLI.temporaryFile(
-            "short.evemu",
-            """
-            # EVEMU 1.3
-            N: PCsensor FootSwitch
-            I: 0003 3553 b001 0111
-            B: 00 03 00 00 00 00 00 00 00
-            B: 01 00 00 00 00 00 00 01 00
-            E: 0.000001 0001 0030 1
-            E: 0.000001 0000 0000 0
-            E: 0.400001 0001 0030 0
-            E: 0.400001 0000 0000 0
-
-            """)
+            "short.evemu", TestDevice.footswitch.session([(TestDevice.middle, 0.000001, 0.400001)], end: 0.400001))
         let start = Date()
         let result = try CLI.run(["replay", "--realtime", "--profile", "profiles/pcsensor-footswitch.yaml", recording])
         #expect(result.status == 0)
