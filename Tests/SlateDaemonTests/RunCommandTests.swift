@@ -33,11 +33,11 @@ let loadTests = ProcessInfo.processInfo.environment["SLATE_LOAD_TESTS"] == "1"
     /// switches the frame rate; `camera` is the camera section's lines.
     static func rig(camera: [String]) -> String {
         TestDevice.footswitch.inputs(["KEY_B": "primary", "KEY_C": "fps.toggle"]) + """
-        capture:
-          primary: {click: take.toggle}
-        camera:
+            capture:
+              primary: {click: take.toggle}
+            camera:
 
-        """ + camera.map { "  " + $0 }.joined(separator: "\n") + "\n"
+            """ + camera.map { "  " + $0 }.joined(separator: "\n") + "\n"
     }
 
     struct Run {
@@ -147,13 +147,13 @@ let loadTests = ProcessInfo.processInfo.environment["SLATE_LOAD_TESTS"] == "1"
     /// A rig whose left pedal (KEY_A) runs `macro`, the middle one toggles takes.
     static func macroRig(_ macro: String, camera: [String]) -> String {
         TestDevice.footswitch.inputs(["KEY_B": "primary", "KEY_A": "again"]) + """
-        capture:
-          primary: {click: take.toggle}
-        macros:
-          again: \(macro)
-        camera:
+            capture:
+              primary: {click: take.toggle}
+            macros:
+              again: \(macro)
+            camera:
 
-        """ + (["back: [testpattern]", "fps: 30", "codec: [h264]"] + camera).map { "  " + $0 }.joined(separator: "\n") + "\n"
+            """ + (["back: [testpattern]", "fps: 30", "codec: [h264]"] + camera).map { "  " + $0 }.joined(separator: "\n") + "\n"
     }
 
     static let left = TestDevice.left
@@ -476,15 +476,15 @@ let loadTests = ProcessInfo.processInfo.environment["SLATE_LOAD_TESTS"] == "1"
     /// moves to the next export filter, the right one exports.
     static let filterRig =
         TestDevice.footswitch.inputs(["KEY_B": "primary", "KEY_A": "filter.next", "KEY_C": "takes.export"]) + """
-        capture:
-          primary: {click: take.toggle}
-        camera:
-          back: [testpattern]
-          fps: 30
-          max-size: 320x180
-          codec: [h264]
+            capture:
+              primary: {click: take.toggle}
+            camera:
+              back: [testpattern]
+              fps: 30
+              max-size: 320x180
+              codec: [h264]
 
-        """
+            """
 
     @Test(.timeLimit(.minutes(1))) func filterNextCyclesTheFilterOfTheNextExport() throws {
         let folder = try MediaFiles.folder("run-filter-next")
