@@ -66,8 +66,9 @@ public final class EventLoop {
         running = true
         defer { running = false }
         while running {
-            _ = clock.wait(for: [epoll], until: nextDeadline())
-            let ready = try Syscall.epollWait(epoll, capacity: 32, timeout: 0).value("epoll_wait", to: "wait for events")
+            let timeout = clock.loopTimeout(epoll: epoll, until: nextDeadline())
+            let ready = try Syscall.epollWait(epoll, capacity: 32, timeout: timeout).value(
+                "epoll_wait", to: "wait for events")
             for fd in ready { handlers[fd]?() }
             afterWake()
         }

@@ -19,6 +19,10 @@ public protocol RigClock: Sendable {
     func leave()
     /// Announces a thread about to start that will enter: time waits for it.
     func admit()
+    /// The event loop's wait for `deadline`: how long `epoll_wait` may block
+    /// on `epoll` (milliseconds, -1: until an event), once the clock has done
+    /// its own waiting.
+    func loopTimeout(epoll: FileDescriptor, until deadline: Instant?) -> Int32
 }
 
 extension RigClock {
@@ -65,4 +69,11 @@ public struct SystemClock: RigClock {
     public func enter(admitted: Bool) {}
     public func leave() {}
     public func admit() {}
+
+    /// Until the deadline, in milliseconds rounded up: `epoll_wait` does the waiting.
+    public func loopTimeout(epoll: FileDescriptor, until deadline: Instant?) -> Int32 {
+        guard let deadline else { return -1 }
+        let micros = deadline.microseconds - MonotonicClock.now().microseconds
+        return micros <= 0 ? 0 : Int32(clamping: (micros + 999) / 1000)
+    }
 }

@@ -54,6 +54,13 @@ public final class VirtualClock: RigClock {
 
     public func admit() { state.withLock { $0.arriving += 1 } }
 
+    /// Waits here, on virtual time, until `epoll` has events or the deadline
+    /// comes; `epoll_wait` then only collects them.
+    public func loopTimeout(epoll: FileDescriptor, until deadline: Instant?) -> Int32 {
+        _ = wait(for: [epoll], until: deadline)
+        return 0
+    }
+
     public func leave() {
         let thread = Syscall.currentThread()
         state.withLock { state in
