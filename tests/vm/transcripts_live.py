@@ -14,9 +14,11 @@ commands to other rigs (which `slate monitor` carries out but does not print),
 a SYN_DROPPED (written through uinput it loses nothing), a button still down
 or a frame open at the end (the recording's end decides those, and a live
 rig has none), or an outcome a millisecond decides. Those it names, with why.
-A line's numbers (a bounce's milliseconds) may differ by 10: a few
-milliseconds between two writes are not kept exactly in the VM (the debounce
-scenario checks bounces against the kernel's own timestamps).
+It measures time, so make test runs it alone (beside other work, Python's
+writes come up to 100 ms late). A line's numbers (a bounce's milliseconds)
+may differ by 10: a few milliseconds between two writes are not kept exactly
+in the VM (the debounce scenario checks bounces against the kernel's own
+timestamps).
 
     tests/vm/transcripts_live.py [NAME ...]   # inside the rig VM
 """
