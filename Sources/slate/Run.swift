@@ -69,13 +69,9 @@ struct Run: ParsableCommand {
             OutputStream.writeError("slate run: \(error)")
             throw ExitCode.failure
         }
-        var sound = loaded.audio
-        if let audio {
-            sound = sound ?? AudioSpec()
-            sound?.device = AudioSpec.Device(audio)
-        }
         let settings = LiveRecorder.Settings(
-            camera: loaded.camera, cameraOverride: camera, audio: sound, work: work, output: output,
+            camera: loaded.camera, cameraOverride: camera, audio: AudioSpec.device(audio, over: loaded.audio), work: work,
+            output: output,
             measureEncoder: ProbeEncoder.inChildProcess)
         let page = try pageSettings(loaded)
         let daemon: RunDaemon

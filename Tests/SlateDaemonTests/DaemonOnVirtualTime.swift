@@ -36,13 +36,9 @@ struct DaemonOnVirtualTime {
         let loaded = try ProfileSource.load(profile).get()
         let parsed = try InputRecording.parse(utf8: try FileReading.bytes(atPath: recording), file: recording)
         let work = try TakeFolder(path: folder + "/takes", create: true, access: loaded.camera.takesAccess)
-        var sound = loaded.audio
-        if let audio {
-            sound = sound ?? AudioSpec()
-            sound?.device = AudioSpec.Device(audio)
-        }
         let settings = LiveRecorder.Settings(
-            camera: loaded.camera, cameraOverride: nil, audio: sound, work: work, output: folder,
+            camera: loaded.camera, cameraOverride: nil, audio: AudioSpec.device(audio, over: loaded.audio), work: work,
+            output: folder,
             presets: folder + "/presets")
         let output = folder + "/reports.jsonl"
         let fd = try FileDescriptor.open(output, .writeOnly, options: [.create, .truncate], permissions: .ownerReadWrite)

@@ -55,3 +55,14 @@ public struct AudioSpec: Sendable, Equatable {
         return device
     }
 }
+
+extension AudioSpec {
+    /// `spec` with its device given instead (`slate run --audio`); the
+    /// defaults for the rest when the profile has no audio section.
+    public static func device(_ device: String?, over spec: AudioSpec?) -> AudioSpec? {
+        guard let device else { return spec }
+        var given = spec ?? AudioSpec()
+        given.device = AudioSpec.Device(device)
+        return given
+    }
+}
