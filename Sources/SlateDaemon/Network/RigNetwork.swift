@@ -70,8 +70,8 @@ final class RigNetwork {
     func send(_ command: RigsCommand, at time: Instant, effects: EffectCarrier) -> Report {
         let now = effects.clock.now()
         let (report, actions) = machine.send(
-            command, at: time, timeNs: effects.clock.wallClock(of: time).microseconds * 1000, now: now,
-            realtimeNs: effects.clock.wallClock(of: now).microseconds * 1000)
+            command, at: time, timeNs: Self.realtimeNs(at: time, on: effects.clock), now: now,
+            realtimeNs: Self.realtimeNs(at: now, on: effects.clock))
         carryOut(actions, effects: effects)
         return report
     }
@@ -98,7 +98,7 @@ final class RigNetwork {
             case .message(let message):
                 actions = machine.received(
                     topic: message.topic, payload: message.payload, at: now,
-                    realtimeNs: effects.clock.wallClock(of: now).microseconds * 1000)
+                    realtimeNs: Self.realtimeNs(at: now, on: effects.clock))
             case .oversized: actions = []
             }
             carryOut(actions, effects: effects)
@@ -117,6 +117,11 @@ final class RigNetwork {
         guard machine.isJoined else { return }
         let payload = Array(JSONLine.encode(RigState(status, clock: RealtimeClock.sync(), version: SlateVersion.current)).utf8)
         carryOut(machine.state(payload), effects: nil)
+    }
+
+    /// The wall clock at `instant` on `clock`, in nanoseconds since 1970.
+    private static func realtimeNs(at instant: Instant, on clock: any RigClock) -> Int64 {
+        clock.wallClock(of: instant).microseconds * 1000
     }
 
     /// Carries out the machine's actions in order: reports through `effects`,

@@ -52,12 +52,8 @@ public struct SystemClock: RigClock {
             return false
         }
         while true {
-            var timeout: Int32 = -1
-            if let deadline {
-                let micros = deadline.microseconds - MonotonicClock.now().microseconds
-                if micros <= 0 { return (try? Syscall.pollInputs(bells, timeout: 0).get().isEmpty == false) ?? true }
-                timeout = Int32(clamping: (micros + 999) / 1000)
-            }
+            let timeout = Self.milliseconds(until: deadline)
+            if timeout == 0 { return (try? Syscall.pollInputs(bells, timeout: 0).get().isEmpty == false) ?? true }
             switch Syscall.pollInputs(bells, timeout: timeout) {
             case .success(let ready) where !ready.isEmpty: return true
             case .failure: return true
@@ -72,6 +68,11 @@ public struct SystemClock: RigClock {
 
     /// Until the deadline, in milliseconds rounded up: `epoll_wait` does the waiting.
     public func loopTimeout(epoll: FileDescriptor, until deadline: Instant?) -> Int32 {
+        Self.milliseconds(until: deadline)
+    }
+
+    /// Milliseconds until `deadline`, rounded up: 0 once it has passed, -1 for none.
+    private static func milliseconds(until deadline: Instant?) -> Int32 {
         guard let deadline else { return -1 }
         let micros = deadline.microseconds - MonotonicClock.now().microseconds
         return micros <= 0 ? 0 : Int32(clamping: (micros + 999) / 1000)
