@@ -274,10 +274,8 @@ public final class LiveRecorder {
                         take: number, path: folder.file(take.file), firstFrame: firstFrame, realtimeNs: take.started * 1000), now
                 ))
         case .closed(let take, let number, let early, let sound):
-            let summary = TakeSummary(
-                take: number, path: folder.file(take.file), duration: take.duration, frames: take.frames,
-                dropped: take.dropped, sound: sound)
-            pending.append((.takeStopped(summary, early: early), now))
+            let stopped = StoppedTake(take: number, path: folder.file(take.file), summary: take.summary, sound: sound)
+            pending.append((.takeStopped(stopped, early: early), now))
         case .startFailed(let reason):
             pending.append((.takeStartFailed(reason), now))
         case .deleted(let take, let number):

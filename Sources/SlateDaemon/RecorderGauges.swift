@@ -2,8 +2,8 @@ import SlateCore
 import Synchronization
 
 /// Figures the recorder's threads keep current for the rig's page: how the
-/// camera's frames are recorded, how many frames the take in progress holds
-/// and has lost, and the level of the sound being captured.
+/// camera's frames are recorded, the take in progress's summary so far, and
+/// the level of the sound being captured.
 final class RecorderGauges: Sendable {
     /// How the camera's frames are recorded.
     struct Recording: Equatable, Sendable {
@@ -16,16 +16,14 @@ final class RecorderGauges: Sendable {
     /// The gauges at one moment.
     struct Reading: Sendable {
         var recording: Recording?
-        var frames = 0
-        var dropped = 0
+        var take = TakeSummary()
         /// The sound's level over its last 100 ms; nil while none is captured.
         var level: AudioLevel?
     }
 
     private struct State {
         var recording: Recording?
-        var frames = 0
-        var dropped = 0
+        var take = TakeSummary()
         var meter: LevelMeter?
     }
 
@@ -37,12 +35,9 @@ final class RecorderGauges: Sendable {
         state.withLock { $0.recording = recording }
     }
 
-    /// The take in progress holds `frames` frames and lost `dropped`.
-    func take(frames: Int, dropped: Int) {
-        state.withLock { state in
-            state.frames = frames
-            state.dropped = dropped
-        }
+    /// The take in progress, as recorded so far.
+    func take(_ summary: TakeSummary) {
+        state.withLock { $0.take = summary }
     }
 
     /// A block of the sound was captured.
@@ -61,7 +56,7 @@ final class RecorderGauges: Sendable {
 
     var reading: Reading {
         state.withLock { state in
-            Reading(recording: state.recording, frames: state.frames, dropped: state.dropped, level: state.meter?.recent)
+            Reading(recording: state.recording, take: state.take, level: state.meter?.recent)
         }
     }
 }

@@ -42,8 +42,7 @@ final class RigStatusGatherer {
         let reading = gauges.reading
         let book = machine.book
         if !book.isRecording { take = nil }
-        take?.frames = reading.frames
-        take?.dropped = reading.dropped
+        take?.summary = reading.take
         if !exporting { export = nil }
         if exporting, !exportingTakes.isEmpty {
             export = export ?? RigStatus.ExportEntry(takes: exportingTakes.count, done: 0)
@@ -68,8 +67,7 @@ final class RigStatusGatherer {
     private static func entries(_ takes: [TakeManifest.Take], thumbnails: Bool = true) -> [RigStatus.TakeEntry] {
         takes.enumerated().map { index, take in
             RigStatus.TakeEntry(
-                number: index + 1, file: take.file, duration: take.duration.inSeconds(decimals: 3), frames: take.frames,
-                dropped: take.dropped,
+                number: index + 1, file: take.file, summary: take.summary,
                 thumbnail: thumbnails ? take.thumbnail.map { _ in "/takes/\(index + 1)/thumbnail.jpg?id=\(take.id)" } : nil)
         }
     }
@@ -78,10 +76,10 @@ final class RigStatusGatherer {
     private func diskEntry(takes: [TakeManifest.Take], at now: Instant) -> RigStatus.DiskEntry? {
         if disk == nil || now - disk!.at >= Self.diskRefresh, let free = try? work.directory.freeBytes() { disk = (now, free) }
         guard let disk else { return nil }
-        if let last = takes.last(where: { $0.duration >= .seconds(1) }), bitRate?.id != last.id,
+        if let last = takes.last(where: { $0.summary.duration >= .seconds(1) }), bitRate?.id != last.id,
             let size = work.directory.status(of: last.file)?.size
         {
-            bitRate = (last.id, size * 8 * 1_000_000 / max(1, last.duration.microseconds))
+            bitRate = (last.id, size * 8 * 1_000_000 / max(1, last.summary.duration.microseconds))
         }
         return RigStatus.DiskEntry(freeBytes: disk.free, bitsPerSecond: bitRate?.bits)
     }

@@ -620,7 +620,7 @@ final class TakePipeline {
         takeStart = firstFrame
         takeNumber = ledger.availableCount + 1
         flow.takeOpened()
-        gauges.take(frames: 0, dropped: 0)
+        gauges.take(TakeSummary())
         report(.opened(take, number: takeNumber, firstFrame: firstFrame))
     }
 
@@ -656,8 +656,9 @@ final class TakePipeline {
             return
         }
         lastPts = isFirst ? timed.packet.pts : max(lastPts, timed.packet.pts)
-        take.frames += 1
-        gauges.take(frames: take.frames, dropped: max(0, Int(lastPts - first + 1) - take.frames))
+        take.summary.frames += 1
+        measure(&take)
+        gauges.take(take.summary)
         if take.thumbnail == nil, let capture = frame, packet.pts >= Int64(encoder.fps) / 20,
             let frame = encoder.picture(of: capture)
         {
@@ -683,18 +684,14 @@ final class TakePipeline {
         } catch {
             // The last fragment was not written: the take is what its complete fragments hold.
             if let kept = writer?.complete {
-                take.frames = kept.packets
+                take.summary.frames = kept.packets
                 if kept.packets == 0 { firstPts = nil }
                 lastPts = (firstPts ?? 0) + kept.end - 1
             }
-            report(.failed("\(error); the take keeps its first \(take.frames) frames"))
+            report(.failed("\(error); the take keeps its first \(take.summary.frames) frames"))
         }
         writer = nil
-        if let first = firstPts {
-            let slots = Int(lastPts - first + 1)
-            take.duration = .microseconds(Int64(slots) * 1_000_000 / Int64(encoder?.fps ?? 1))
-            take.dropped = max(0, slots - take.frames)
-        }
+        measure(&take)
         take.recording = false
         self.take = nil
         do {
@@ -705,6 +702,15 @@ final class TakePipeline {
             report(.failed("the take list was not saved: \(error)"))
         }
         report(.closed(take, number: ledger.number(of: take.id) ?? ledger.availableCount, early: early, sound: soundSummary))
+    }
+
+    /// Sets the take's duration from its first to its last timestamp, and counts
+    /// every gap in between (frames the camera or the backlog dropped) in `dropped`.
+    private func measure(_ take: inout TakeManifest.Take) {
+        guard let first = firstPts else { return }
+        let slots = Int(lastPts - first + 1)
+        take.summary.duration = .microseconds(Int64(slots) * 1_000_000 / Int64(encoder?.fps ?? 1))
+        take.summary.dropped = max(0, slots - take.summary.frames)
     }
 
     /// Ends the take's sound with its picture: waits (a little) for the sound
@@ -735,7 +741,7 @@ final class TakePipeline {
         let kept = writer.abandon()
         self.writer = nil
         sound?.abandon()
-        take.frames = kept.packets
+        take.summary.frames = kept.packets
         firstPts = kept.packets > 0 ? firstPts : nil
         lastPts = (firstPts ?? 0) + kept.end - 1
         self.take = take

@@ -141,7 +141,7 @@ public struct TakeExporter: Sendable {
             }
         }
         let planned = zip(readers, zip(takes, sounds)).map { reader, take in
-            ExportPlan.Take(read: reader, duration: take.0.duration.microseconds, frames: 0, sound: take.1?.1)
+            ExportPlan.Take(read: reader, duration: take.0.summary.duration.microseconds, frames: 0, sound: take.1?.1)
         }
         guard let plan = ExportPlan(takes: planned, filter: options.filter) else {
             throw Failure(description: "no takes to export in \(folder.path)")
@@ -159,7 +159,7 @@ public struct TakeExporter: Sendable {
         } catch {
             throw Failure(description: "\(error); the takes are kept")
         }
-        let expectedFrames = takes.reduce(0) { $0 + $1.frames }
+        let expectedFrames = takes.reduce(0) { $0 + $1.summary.frames }
         func written(_ frames: Int) { progress(ExportProgress(takes: takes.count, frames: frames, total: expectedFrames)) }
         let joined: Joined
         let result: MediaInfo
@@ -175,9 +175,10 @@ public struct TakeExporter: Sendable {
                 plan.method == .streamCopy
                 ? try copy(readers, sound: sound, to: partial, progress: written)
                 : try reencode(readers, filter: options.filter, sound: sound, to: partial, progress: written)
-            for (take, read) in zip(takes, joined.reads) where read.error != nil || read.frames < take.frames {
+            for (take, read) in zip(takes, joined.reads) where read.error != nil || read.frames < take.summary.frames {
                 short.append(
-                    ShortTake(path: folder.file(take.file), read: read.frames, listed: take.frames, error: read.error?.reason))
+                    ShortTake(
+                        path: folder.file(take.file), read: read.frames, listed: take.summary.frames, error: read.error?.reason))
             }
             if !short.isEmpty && !options.acceptShort {
                 throw Failure(

@@ -170,8 +170,8 @@ public struct TakeFolder: Sendable {
                 continue
             }
             measured.takes[index].recording = false
-            measured.takes[index].frames = info.frameCount
-            measured.takes[index].duration = .microseconds(info.durationMicroseconds)
+            measured.takes[index].summary.frames = info.frameCount
+            measured.takes[index].summary.duration = .microseconds(info.durationMicroseconds)
             // The thumbnail is listed when the take closes: one written before a crash is its own.
             if take.thumbnail == nil, directory.contains(thumbnail) {
                 measured.takes[index].thumbnail = thumbnail

@@ -32,7 +32,8 @@ func runExportBench(_ arguments: [String]) {
             try writer.finish()
             manifest.takes.append(
                 TakeManifest.Take(
-                    id: "\(take)", file: name, thumbnail: nil, started: 0, frames: framesPerTake, codec: "h264", recording: false)
+                    id: "\(take)", file: name, thumbnail: nil, started: 0,
+                    summary: TakeSummary(frames: framesPerTake), codec: "h264", recording: false)
             )
             list += "file '\(folder.file(name))'\n"
             _ = try Data(contentsOf: URL(fileURLWithPath: folder.file(name)))

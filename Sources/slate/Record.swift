@@ -59,18 +59,16 @@ struct Record: ParsableCommand {
             OutputStream.writeError("slate record: no take was recorded")
             throw ExitCode.failure
         }
-        let seconds = Instant.formatSeconds(take.duration.microseconds, decimals: 3)
         if json {
             print(
                 JSONLine.encode(
                     RecordLine(
                         path: folder.file(take.file), thumbnail: take.thumbnail.map(folder.file), encoder: outcome.encoder,
-                        duration: take.duration.inSeconds(decimals: 3), frames: take.frames, dropped: take.dropped,
-                        sound: outcome.sound)))
+                        summary: take.summary, sound: outcome.sound)))
         } else {
             print(
-                "recorded \(folder.file(take.file)) with \(outcome.encoder): \(seconds) s, \(take.frames) frames, "
-                    + "\(take.dropped) dropped" + (outcome.sound.map { ", " + $0.text } ?? ""))
+                "recorded \(folder.file(take.file)) with \(outcome.encoder): \(take.summary.text)"
+                    + (outcome.sound.map { ", " + $0.text } ?? ""))
         }
     }
 }

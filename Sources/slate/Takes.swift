@@ -101,19 +101,17 @@ struct Takes: ParsableCommand {
             let manifest = try Takes.read(folder)
             let output = OutputStream()
             for (index, take) in manifest.takes.enumerated() {
-                let seconds = Instant.formatSeconds(take.duration.microseconds, decimals: 3)
+                let summary = take.summary
+                let seconds = Instant.formatSeconds(summary.duration.microseconds, decimals: 3)
                 if json {
                     output.writeLine(
                         JSONLine.encode(
                             TakeListLine(
-                                number: index + 1, path: folder.file(take.file), thumbnail: take.thumbnail.map(folder.file),
-                                start: UTCTime.format(microseconds: take.started), realtimeNs: take.started &* 1000,
-                                duration: take.duration.inSeconds(decimals: 3),
-                                frames: take.frames, dropped: take.dropped, codec: take.codec, recording: take.recording,
-                                kept: take.kept)))
+                                number: index + 1, take: take, path: folder.file(take.file),
+                                thumbnail: take.thumbnail.map(folder.file))))
                 } else {
                     output.writeLine(
-                        "\(index + 1)  \(take.file)  \(seconds) s  \(take.frames) frames  \(take.dropped) dropped  "
+                        "\(index + 1)  \(take.file)  \(seconds) s  \(summary.frames) frames  \(summary.dropped) dropped  "
                             + "\(take.codec)  \(UTCTime.format(microseconds: take.started))"
                             + (take.recording ? "  (recording)" : "") + (take.kept.map { "  (kept: \($0))" } ?? ""))
                 }

@@ -13,7 +13,7 @@ import Testing
         let report = Report.take(
             TakeReport(
                 time: Instant(microseconds: 1_733_000), event: .stopped, take: 1, path: "/takes/take-1.mp4",
-                duration: .microseconds(1_600_400), frames: 48, dropped: 0))
+                summary: TakeSummary(duration: .microseconds(1_600_400), frames: 48)))
         let line = ReportFormat(origin: Instant(microseconds: 0)).json(report, dispatched: Instant(microseconds: 1_733_250))
         #expect(
             line
@@ -59,8 +59,7 @@ import Testing
         let progress = ExportProgress(takes: 2, frames: 600, total: 1800)
         let report = Report.take(
             TakeReport(
-                time: Instant(microseconds: 2_500_000), event: .exporting, take: progress.takes, frames: progress.frames,
-                done: progress.done))
+                time: Instant(microseconds: 2_500_000), event: .exporting, take: progress.takes, progress: progress))
         let line = ReportFormat(origin: Instant(microseconds: 0)).json(report)
         #expect(line == #"{"done":0.33,"event":"exporting","frames":600,"t":2.5,"takes":2,"type":"take"}"#)
         let decoded = try JSONDecoder().decode(ReportLine.self, from: Data(line.utf8))

@@ -76,7 +76,7 @@ import Testing
         #expect(enter(&book, .takeStartFailed("encoder refused")) == ["failed - encoder refused"])
         #expect(!book.isRecording && book.takes == 0)
         _ = answer(&book, .start)
-        let summary = TakeSummary(take: 1, path: "/w/take-1.mp4", duration: .seconds(2), frames: 60, dropped: 0)
+        let summary = StoppedTake(take: 1, path: "/w/take-1.mp4", summary: TakeSummary(duration: .seconds(2), frames: 60))
         #expect(enter(&book, .takeStopped(summary, early: "disk full")) == ["stopped 1 ", "failed - disk full"])
         #expect(!book.isRecording && book.takes == 1)
         #expect(answer(&book, .stop).0 == .ignored("not recording"))
@@ -91,7 +91,7 @@ import Testing
 
     @Test func aTakeClosedByALostCameraIsCountedAndTheNextOneNumberedAfterIt() {
         var book = RigBook(camera: .streaming(camera()))
-        let summary = TakeSummary(take: 1, path: "/w/take-1.mp4", duration: .seconds(2), frames: 60, dropped: 0)
+        let summary = StoppedTake(take: 1, path: "/w/take-1.mp4", summary: TakeSummary(duration: .seconds(2), frames: 60))
         _ = answer(&book, .start)
         _ = enter(&book, .takeStarted(take: 1, path: summary.path, firstFrame: now))
         _ = enter(&book, .takeStopped(summary, early: nil))
@@ -110,7 +110,7 @@ import Testing
         _ = enter(&book, .takeStarted(take: 1, path: "/w/take-1.mp4", firstFrame: now))
         #expect(answer(&book, .export(nil)) == (.exporting(takes: 1), ["take stop", "take export(SlateCore.ExportFilter.none)"]))
         #expect(answer(&book, .start).0 == .started(take: 1))
-        let first = TakeSummary(take: 1, path: "/w/take-1.mp4", duration: .seconds(2), frames: 60, dropped: 0)
+        let first = StoppedTake(take: 1, path: "/w/take-1.mp4", summary: TakeSummary(duration: .seconds(2), frames: 60))
         _ = enter(&book, .takeStopped(first, early: nil))
         #expect(book.isRecording && book.takes == 0)
         #expect(answer(&book, .stop).0 == .stopped(take: 1))
@@ -170,7 +170,7 @@ import Testing
             return
         }
         #expect(report.event == .exporting && report.time == now)
-        #expect(report.take == 2 && report.frames == 450 && report.done == 0.25 && report.path == nil)
+        #expect(report.take == 2 && report.progress?.frames == 450 && report.progress?.done == 0.25 && report.path == nil)
         #expect(
             ReportFormat(origin: Instant(microseconds: 0)).text(.take(report))
                 == "    1.000  take     exporting 2 takes  450 frames, 25% done")

@@ -51,14 +51,16 @@ import Testing
 
     @Test func itsJSON() {
         let status = RigStatus(
-            now: 12.5, recording: true, take: .init(number: 3, started: 10, frames: 75, dropped: 2), takes: [], camera: nil,
+            now: 12.5, recording: true,
+            take: .init(number: 3, started: 10, summary: TakeSummary(duration: .milliseconds(2_533), frames: 75, dropped: 2)),
+            takes: [], camera: nil,
             filter: "none",
             controls: ControlsEntry(shown: "hidden", current: 0, highlight: nil, items: []),
             disk: .init(freeBytes: 1_000_000_000, bitsPerSecond: 8_000_000), export: nil, sound: nil)
         #expect(status.disk?.secondsLeft == 1000)
         #expect(
             JSONLine.encode(status)
-                == #"{"controls":{"current":0,"items":[],"shown":"hidden"},"disk":{"bits_per_second":8000000,"free_bytes":1000000000,"seconds_left":1000},"filter":"none","now":12.5,"previewers":0,"recording":true,"take":{"dropped":2,"frames":75,"number":3,"started":10},"takes":[]}"#
+                == #"{"controls":{"current":0,"items":[],"shown":"hidden"},"disk":{"bits_per_second":8000000,"free_bytes":1000000000,"seconds_left":1000},"filter":"none","now":12.5,"previewers":0,"recording":true,"take":{"dropped":2,"duration":2.533,"frames":75,"number":3,"started":10},"takes":[]}"#
         )
     }
 }

@@ -55,10 +55,10 @@ import Testing
             let (take, early) = try #require(closed.first)
             let message = try #require(early)
             #expect(message.contains(folder.file(take.file)) && message.contains("the disk is full"), "\(message)")
-            #expect(!take.recording && take.frames > 10)
+            #expect(!take.recording && take.summary.frames > 10)
             #expect(try folder.load().takes == [take], "\(events) \((try? folder.load().takes) ?? [])")
             let info = try MediaProbe.probe(path: folder.file(take.file), decode: true)
-            #expect(info.frameCount == take.frames && info.decodedFrames == take.frames)
+            #expect(info.frameCount == take.summary.frames && info.decodedFrames == take.summary.frames)
 
             // With the reserve used up too, saving the manifest fails: reported, and the take stays listed.
             recorder.stop(at: MonotonicClock.now())

@@ -42,10 +42,10 @@ import Testing
         let info = try MediaProbe.probe(path: folder.file(take.file), decode: true)
         #expect(info.codec == "mjpeg" && info.width == 320 && info.height == 180)
         // Every frame of the second: 30 at 30 fps, none missing.
-        #expect(take.frames == 30 && take.dropped == 0, "\(take)")
-        #expect(info.frameCount == take.frames && info.decodedFrames == take.frames)
+        #expect(take.summary.frames == 30 && take.summary.dropped == 0, "\(take)")
+        #expect(info.frameCount == take.summary.frames && info.decodedFrames == take.summary.frames)
         #expect(info.keyframeCount == info.frameCount)
-        #expect(abs(info.seconds * 30 - Double(take.frames)) < 0.5, "\(info.seconds) s for \(take.frames) frames")
+        #expect(abs(info.seconds * 30 - Double(take.summary.frames)) < 0.5, "\(info.seconds) s for \(take.summary.frames) frames")
         #expect(try folder.load().takes == [take])
         let thumbnail = try Data(contentsOf: URL(fileURLWithPath: folder.file(try #require(take.thumbnail))))
         #expect(thumbnail.starts(with: [0xFF, 0xD8]))
@@ -58,8 +58,8 @@ import Testing
         #expect(take.codec == "h264" && take.file.hasSuffix(".mp4"))
         let info = try MediaProbe.probe(path: folder.file(take.file), decode: true)
         #expect(info.codec == "h264" && info.width == 320 && info.height == 180)
-        #expect(take.frames == 30 && take.dropped == 0, "\(take)")
-        #expect(info.frameCount == take.frames && info.decodedFrames == take.frames)
+        #expect(take.summary.frames == 30 && take.summary.dropped == 0, "\(take)")
+        #expect(info.frameCount == take.summary.frames && info.decodedFrames == take.summary.frames)
         #expect(take.thumbnail != nil)
     }
 

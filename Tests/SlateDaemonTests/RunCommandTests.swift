@@ -186,7 +186,7 @@ let loadTests = ProcessInfo.processInfo.environment["SLATE_LOAD_TESTS"] == "1"
         #expect(takes.count == 2 && takes.allSatisfy { !$0.recording })
         #expect(Set(takes.map(\.id)).count == 2)
         for take in takes {
-            #expect(try MediaProbe.probe(path: folder + "/takes/" + take.file).frameCount == take.frames)
+            #expect(try MediaProbe.probe(path: folder + "/takes/" + take.file).frameCount == take.summary.frames)
         }
         // Back to back: the second take starts with the frame that ended the first.
         let gap = Self.seconds(started[1]["t"]) - (Self.seconds(started[0]["t"]) + Self.seconds(stopped[0]["duration"]))
@@ -284,8 +284,8 @@ let loadTests = ProcessInfo.processInfo.environment["SLATE_LOAD_TESTS"] == "1"
         let slots = Int((Self.seconds(second["duration"]) * 30).rounded())
         #expect((second["frames"] as? Int ?? 0) + (second["dropped"] as? Int ?? 0) == slots, "\(second)")
         let takes = try TakeFolder(path: folder + "/takes", create: false).load().takes
-        #expect(takes.count == 1 && takes[0].frames == second["frames"] as? Int)
-        #expect(try MediaProbe.probe(path: folder + "/takes/" + takes[0].file).frameCount == takes[0].frames)
+        #expect(takes.count == 1 && takes[0].summary.frames == second["frames"] as? Int)
+        #expect(try MediaProbe.probe(path: folder + "/takes/" + takes[0].file).frameCount == takes[0].summary.frames)
         let path = try #require(exported["path"] as? String)
         #expect(try MediaProbe.probe(path: path).frameCount == stopped[0]["frames"] as? Int)
     }
@@ -346,7 +346,7 @@ let loadTests = ProcessInfo.processInfo.environment["SLATE_LOAD_TESTS"] == "1"
         let exported = try #require(result.takes("exported").first)
         #expect(Self.seconds(exported["t"]) > Self.seconds(second["t"]), "the export ended before the take stopped")
         let takes = try TakeFolder(path: folder + "/takes", create: false).load().takes
-        #expect(takes.count == 1 && takes[0].frames == second["frames"] as? Int)
+        #expect(takes.count == 1 && takes[0].summary.frames == second["frames"] as? Int)
 
         // The export told how far it had got before it ended, and its file holds the first take's frames.
         let exportedAt = try #require(result.lines.firstIndex { $0["event"] as? String == "exported" })
@@ -377,7 +377,7 @@ let loadTests = ProcessInfo.processInfo.environment["SLATE_LOAD_TESTS"] == "1"
         #expect(info.durationMicroseconds >= 1_400_000 && info.decodedFrames == info.frameCount)
         let manifest = try TakeFolder(path: folder + "/takes", create: false).load()
         #expect(manifest.takes.count == 1 && manifest.takes.first?.recording == false)
-        #expect(manifest.takes.first?.frames == info.frameCount)
+        #expect(manifest.takes.first?.summary.frames == info.frameCount)
     }
 
     @Test(.timeLimit(.minutes(1))) func aKilledTakeIsRecoveredWhenSlateStartsAgain() throws {
@@ -400,7 +400,7 @@ let loadTests = ProcessInfo.processInfo.environment["SLATE_LOAD_TESTS"] == "1"
         let takes = try TakeFolder(path: folder + "/takes", create: false).load().takes
         #expect(takes.count == 2 && takes.allSatisfy { !$0.recording })
         // At most one fragment (a second) lost.
-        #expect(takes[0].duration >= .milliseconds(1400), "\(takes[0])")
+        #expect(takes[0].summary.duration >= .milliseconds(1400), "\(takes[0])")
     }
 
     @Test func aMissingCameraIsAnErrorListingTheCandidates() throws {

@@ -67,10 +67,10 @@ extension TakeRecorder {
 
         let info = try MediaProbe.probe(path: folder.file(first.file), decode: true)
         #expect(info.codec == "h264" && info.width == 320 && info.height == 180)
-        #expect(info.frameCount == first.frames)
-        #expect(abs(Double(first.duration.microseconds) / 1e6 - 1.2) < 0.12, "duration \(first.duration)")
-        #expect(abs(info.seconds - Double(first.duration.microseconds) / 1e6) < 0.04)
-        #expect(info.decodedFrames == first.frames)
+        #expect(info.frameCount == first.summary.frames)
+        #expect(abs(Double(first.summary.duration.microseconds) / 1e6 - 1.2) < 0.12, "duration \(first.summary.duration)")
+        #expect(abs(info.seconds - Double(first.summary.duration.microseconds) / 1e6) < 0.04)
+        #expect(info.decodedFrames == first.summary.frames)
         let thumbnail = try Data(contentsOf: URL(fileURLWithPath: folder.file(try #require(first.thumbnail))))
         #expect(thumbnail.starts(with: [0xFF, 0xD8]))
         #expect(first.codec == "h264")
@@ -127,7 +127,7 @@ extension TakeRecorder {
         let takes = try folder.load().takes
         #expect(takes.count == 1 && takes.first?.recording == false)
         let info = try MediaProbe.probe(path: folder.file(try #require(takes.first).file))
-        #expect(info.frameCount >= 12 && info.frameCount == takes.first?.frames)
+        #expect(info.frameCount >= 12 && info.frameCount == takes.first?.summary.frames)
     }
 
     @Test func aTakeIsDeletedByItsNumberAndOthersKeepTheirFiles() throws {
@@ -218,8 +218,10 @@ extension TakeRecorder {
         process.waitUntilExit()
         #expect(process.terminationReason == .exit && process.terminationStatus == 0)
         let take = try #require(try TakeFolder(path: work, create: false).load().takes.first)
-        #expect(!take.recording && take.frames >= 15)
-        #expect(String(decoding: output, as: UTF8.self).contains("\"frames\":\(take.frames)"))
-        #expect(try MediaProbe.probe(path: try TakeFolder(path: work, create: false).file(take.file)).frameCount == take.frames)
+        #expect(!take.recording && take.summary.frames >= 15)
+        #expect(String(decoding: output, as: UTF8.self).contains("\"frames\":\(take.summary.frames)"))
+        #expect(
+            try MediaProbe.probe(path: try TakeFolder(path: work, create: false).file(take.file)).frameCount
+                == take.summary.frames)
     }
 }

@@ -83,7 +83,7 @@ import Testing
     {
         let path = recorded.folder.file(recorded.take.file)
         let decoded = try #require(try SoundReader.open(path: path)).decodeAll()
-        let expected = seconds(after: recorded.firstFrame, lasting: recorded.take.duration)
+        let expected = seconds(after: recorded.firstFrame, lasting: recorded.take.summary.duration)
         var found = beeps(in: decoded)
         // A take that starts within a beep (the first 100 ms of a second) opens on that beep's tail.
         let intoSecond = recorded.firstFrame.microseconds % 1_000_000
@@ -112,7 +112,7 @@ import Testing
         let recorded = try record(preroll: .seconds(1), start: .milliseconds(1800), length: .milliseconds(1500), channels: 2)
         defer { try? FileManager.default.removeItem(atPath: recorded.folder.path) }
         // The take starts about a second before its press, sound included.
-        #expect(recorded.take.duration > .milliseconds(2300))
+        #expect(recorded.take.summary.duration > .milliseconds(2300))
         try expectInSync(recorded)
     }
 }

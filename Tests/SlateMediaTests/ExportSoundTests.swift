@@ -68,7 +68,8 @@ import Testing
         manifest.takes.append(
             TakeManifest.Take(
                 id: name, file: name, thumbnail: nil, started: 1_795_253_112_000_000,
-                duration: .microseconds(Int64(frames) * 1_000_000 / 30), frames: frames, codec: video.parameters.codec,
+                summary: TakeSummary(duration: .microseconds(Int64(frames) * 1_000_000 / 30), frames: frames),
+                codec: video.parameters.codec,
                 recording: false))
         try folder.save(manifest)
     }

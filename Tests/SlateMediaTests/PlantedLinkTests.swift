@@ -116,7 +116,8 @@ import Testing
         try folder.save(
             TakeManifest(takes: [
                 TakeManifest.Take(
-                    id: "0001", file: "take.mp4", thumbnail: nil, started: 0, duration: .microseconds(333_330), frames: 10,
+                    id: "0001", file: "take.mp4", thumbnail: nil, started: 0,
+                    summary: TakeSummary(duration: .microseconds(333_330), frames: 10),
                     codec: "h264", recording: false)
             ]))
         let at: Int64 = 1_795_253_112_000_000

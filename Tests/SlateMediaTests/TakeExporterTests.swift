@@ -34,8 +34,8 @@ import Testing
         manifest.takes.append(
             TakeManifest.Take(
                 id: name, file: name, thumbnail: nil, started: 1_795_253_112_000_000,
-                duration: .microseconds(Int64(frames) * 33_333),
-                frames: frames, codec: encoder.parameters.codec, recording: false))
+                summary: TakeSummary(duration: .microseconds(Int64(frames) * 33_333), frames: frames),
+                codec: encoder.parameters.codec, recording: false))
         try folder.save(manifest)
     }
 
@@ -171,7 +171,8 @@ import Testing
         var manifest = try folder.load()
         manifest.takes.append(
             TakeManifest.Take(
-                id: "take-b.mp4", file: "take-b.mp4", thumbnail: nil, started: 0, duration: .milliseconds(333), frames: 10,
+                id: "take-b.mp4", file: "take-b.mp4", thumbnail: nil, started: 0,
+                summary: TakeSummary(duration: .milliseconds(333), frames: 10),
                 codec: "h264", recording: false))
         try folder.save(manifest)
         let failure = #expect(throws: TakeExporter.Failure.self) {

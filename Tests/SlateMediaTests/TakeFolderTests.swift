@@ -154,6 +154,7 @@ import Testing
 enum TakeManifestTests {
     static let take = TakeManifest.Take(
         id: "3f2a", file: "take-20231114-221320-3f2a.mp4", thumbnail: "take-20231114-221320-3f2a.jpg",
-        started: 1_700_000_000_123_456, duration: .microseconds(12_345_678), frames: 370, dropped: 2, codec: "h264",
+        started: 1_700_000_000_123_456, summary: TakeSummary(duration: .microseconds(12_345_678), frames: 370, dropped: 2),
+        codec: "h264",
         recording: false)
 }

@@ -12,7 +12,8 @@ import Testing
             recording: recording, take: nil,
             takes: (0..<takes).map {
                 .init(
-                    number: $0 + 1, file: "take-20261121-103841-000\($0 + 1).mp4", duration: 1, frames: 30, dropped: 0,
+                    number: $0 + 1, file: "take-20261121-103841-000\($0 + 1).mp4",
+                    summary: TakeSummary(duration: .seconds(1), frames: 30),
                     thumbnail: nil)
             },
             camera: nil, filter: "none", controls: ControlsEntry(shown: "hidden", current: 0, highlight: nil, items: []),

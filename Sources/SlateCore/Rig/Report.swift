@@ -126,34 +126,35 @@ public struct TakeReport: Sendable {
     /// exported (or being exported).
     public var take: Int?
     public var path: String?
-    public var duration: Duration?
-    /// A take's frames or an export's; for an export under way, those written so far.
-    public var frames: Int?
-    public var dropped: Int?
+    /// A stopped take's, or an export's (which drops no frames).
+    public var summary: TakeSummary?
     /// A stopped take's sound.
     public var sound: SoundSummary?
-    /// For an export under way, the part of its frames written (`ExportProgress.done`).
-    public var done: Double?
+    /// An export under way: the frames written so far and the part done.
+    public var progress: ExportProgress?
     /// Why it failed, or how an export was made.
     public var message: String?
     /// For a started take, its first frame's instant on CLOCK_REALTIME (ns since 1970).
     public var realtimeNs: Int64?
 
     public init(
-        time: Instant, event: Event, take: Int? = nil, path: String? = nil, duration: Duration? = nil,
-        frames: Int? = nil, dropped: Int? = nil, sound: SoundSummary? = nil, done: Double? = nil,
-        message: String? = nil, realtimeNs: Int64? = nil
+        time: Instant, event: Event, take: Int? = nil, path: String? = nil, summary: TakeSummary? = nil,
+        sound: SoundSummary? = nil, progress: ExportProgress? = nil, message: String? = nil, realtimeNs: Int64? = nil
     ) {
         self.realtimeNs = realtimeNs
         self.time = time
         self.event = event
         self.take = take
         self.path = path
-        self.duration = duration
-        self.frames = frames
-        self.dropped = dropped
+        self.summary = summary
         self.sound = sound
-        self.done = done
+        self.progress = progress
         self.message = message
+    }
+
+    /// What its line gives of the summary and progress: an export's drops are
+    /// not counted, an export under way gives the frames written so far.
+    var figures: (duration: Duration?, frames: Int?, dropped: Int?) {
+        (summary?.duration, summary?.frames ?? progress?.frames, event.isExport ? nil : summary?.dropped)
     }
 }

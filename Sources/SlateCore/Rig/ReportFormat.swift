@@ -63,11 +63,12 @@ public struct ReportFormat: Sendable {
         }
         if let path = take.path { words.append(path) }
         var figures: [String] = []
-        if let duration = take.duration { figures.append(Instant.formatSeconds(duration.microseconds, decimals: 3) + " s") }
-        if let frames = take.frames { figures.append("\(frames) frames") }
-        if let dropped = take.dropped { figures.append("\(dropped) dropped") }
+        let counts = take.figures
+        if let duration = counts.duration { figures.append(Instant.formatSeconds(duration.microseconds, decimals: 3) + " s") }
+        if let frames = counts.frames { figures.append("\(frames) frames") }
+        if let dropped = counts.dropped { figures.append("\(dropped) dropped") }
         if let sound = take.sound { figures.append(sound.text) }
-        if let done = take.done { figures.append("\(Int((done * 100).rounded()))% done") }
+        if let done = take.progress?.done { figures.append("\(Int((done * 100).rounded()))% done") }
         var line = words.joined(separator: " ")
         if !figures.isEmpty { line += "  " + figures.joined(separator: ", ") }
         if let message = take.message {

@@ -196,11 +196,12 @@ public struct ReportLine: Codable, Hashable, Sendable {
             fields = .sound(Sound(sound: sound.sound, file: sound.file, input: sound.input))
         case .take(let take):
             let export = take.event.isExport
+            let figures = take.figures
             fields = .take(
                 Take(
                     event: take.event.rawValue, take: export ? nil : take.take, takes: export ? take.take : nil,
-                    path: take.path, duration: take.duration.map { $0.inSeconds(decimals: 3) }, frames: take.frames,
-                    dropped: take.dropped, sound: take.sound, done: take.done, message: take.message,
+                    path: take.path, duration: figures.duration.map { $0.inSeconds(decimals: 3) }, frames: figures.frames,
+                    dropped: figures.dropped, sound: take.sound, done: take.progress?.done, message: take.message,
                     realtimeNs: take.realtimeNs))
         case .rig(let report):
             fields = .rig(report.fields)

@@ -188,11 +188,11 @@ public struct RigBook: Sendable {
                 prompter?.setRecording(true, at: firstFrame)
             }
             report(TakeReport(time: firstFrame, event: .started, take: take, path: path, realtimeNs: realtimeNs), into: &effects)
-        case .takeStopped(let summary, let early):
+        case .takeStopped(let stopped, let early):
             report(
                 TakeReport(
-                    time: time, event: .stopped, take: summary.take, path: summary.path, duration: summary.duration,
-                    frames: summary.frames, dropped: summary.dropped, sound: summary.sound),
+                    time: time, event: .stopped, take: stopped.take, path: stopped.path, summary: stopped.summary,
+                    sound: stopped.sound),
                 into: &effects)
             if let early {
                 report(TakeReport(time: time, event: .failed, message: early), into: &effects)
@@ -212,14 +212,13 @@ public struct RigBook: Sendable {
             report(TakeReport(time: time, event: .failed, message: reason), into: &effects)
         case .exportProgress(let progress):
             report(
-                TakeReport(
-                    time: time, event: .exporting, take: progress.takes, frames: progress.frames, done: progress.done),
+                TakeReport(time: time, event: .exporting, take: progress.takes, progress: progress),
                 into: &effects)
         case .exported(let export):
             report(
                 TakeReport(
-                    time: time, event: .exported, take: export.takes, path: export.path, duration: export.duration,
-                    frames: export.frames, message: export.method),
+                    time: time, event: .exported, take: export.takes, path: export.path,
+                    summary: TakeSummary(duration: export.duration, frames: export.frames), message: export.method),
                 into: &effects)
         case .exportFailed(let reason, let returned):
             takes += returned

@@ -45,7 +45,7 @@ public enum RigFact: Sendable {
     case takeStarted(take: Int, path: String, firstFrame: Instant, realtimeNs: Int64? = nil)
     /// A take was closed; `early` says why when it ended before it was asked to
     /// (disk full, camera lost).
-    case takeStopped(TakeSummary, early: String?)
+    case takeStopped(StoppedTake, early: String?)
     /// A take that was asked for could not start.
     case takeStartFailed(String)
     case takeDeleted(take: Int, path: String)
@@ -86,22 +86,19 @@ public enum RigFact: Sendable {
     case presetFailed(slot: Int, String)
 }
 
-/// A closed take, as `type: take` lines report it.
-public struct TakeSummary: Sendable, Equatable {
+/// A stopped take, as `type: take` lines report it: its number, its file, what
+/// it holds and its sound.
+public struct StoppedTake: Sendable, Equatable {
     public var take: Int
     public var path: String
-    public var duration: Duration
-    public var frames: Int
-    public var dropped: Int
+    public var summary: TakeSummary
     /// The take's sound; nil for a picture-only take.
     public var sound: SoundSummary?
 
-    public init(take: Int, path: String, duration: Duration, frames: Int, dropped: Int, sound: SoundSummary? = nil) {
+    public init(take: Int, path: String, summary: TakeSummary, sound: SoundSummary? = nil) {
         self.take = take
         self.path = path
-        self.duration = duration
-        self.frames = frames
-        self.dropped = dropped
+        self.summary = summary
         self.sound = sound
     }
 }

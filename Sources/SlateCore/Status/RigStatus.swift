@@ -44,42 +44,35 @@ public struct RigStatus: Codable, Equatable, Sendable {
         self.sound = sound
     }
 
-    /// A take being recorded.
-    public struct TakeInProgress: Codable, Equatable, Sendable {
+    /// A take being recorded: its summary so far (frames lost are the camera's
+    /// or the pipeline's).
+    public struct TakeInProgress: Equatable, Sendable {
         public var number: Int
         /// When its first frame was captured, in `now`'s seconds.
         public var started: Double
-        /// Frames recorded so far, and frames lost (the camera's or the pipeline's).
-        public var frames: Int
-        public var dropped: Int
+        public var summary: TakeSummary
 
-        public init(number: Int, started: Double, frames: Int = 0, dropped: Int = 0) {
+        public init(number: Int, started: Double, summary: TakeSummary = TakeSummary()) {
             self.number = number
             self.started = started
-            self.frames = frames
-            self.dropped = dropped
+            self.summary = summary
         }
     }
 
     /// A finished take.
-    public struct TakeEntry: Codable, Equatable, Sendable {
+    public struct TakeEntry: Equatable, Sendable {
         public var number: Int
         /// The take's file name, which `take.delete` takes instead of a number
         /// that may have come to name another take meanwhile.
         public var file: String
-        /// Seconds, to the millisecond.
-        public var duration: Double
-        public var frames: Int
-        public var dropped: Int
+        public var summary: TakeSummary
         /// Where the page gets its thumbnail; nil when it has none.
         public var thumbnail: String?
 
-        public init(number: Int, file: String, duration: Double, frames: Int, dropped: Int, thumbnail: String?) {
+        public init(number: Int, file: String, summary: TakeSummary, thumbnail: String?) {
             self.number = number
             self.file = file
-            self.duration = duration
-            self.frames = frames
-            self.dropped = dropped
+            self.summary = summary
             self.thumbnail = thumbnail
         }
     }
@@ -192,5 +185,49 @@ public struct RigStatus: Codable, Equatable, Sendable {
         public var device: String
 
         public init(device: String) { self.device = device }
+    }
+}
+
+/// The take in progress as JSON: `number`, `started` and its summary's fields.
+extension RigStatus.TakeInProgress: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case number, started
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        number = try container.decode(Int.self, forKey: .number)
+        started = try container.decode(Double.self, forKey: .started)
+        summary = try TakeSummary(from: decoder)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(number, forKey: .number)
+        try container.encode(started, forKey: .started)
+        try summary.encode(to: encoder)
+    }
+}
+
+/// A finished take as JSON: `number`, `file`, `thumbnail` and its summary's fields.
+extension RigStatus.TakeEntry: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case number, file, thumbnail
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        number = try container.decode(Int.self, forKey: .number)
+        file = try container.decode(String.self, forKey: .file)
+        thumbnail = try container.decodeIfPresent(String.self, forKey: .thumbnail)
+        summary = try TakeSummary(from: decoder)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(number, forKey: .number)
+        try container.encode(file, forKey: .file)
+        try container.encodeIfPresent(thumbnail, forKey: .thumbnail)
+        try summary.encode(to: encoder)
     }
 }

@@ -1,5 +1,5 @@
 /// `slate takes list --json`: one take, numbered from 1 as the commands number them.
-public struct TakeListLine: Codable, Hashable, Sendable {
+public struct TakeListLine: Hashable, Sendable {
     public var number: Int
     public var path: String
     public var thumbnail: String?
@@ -7,61 +7,98 @@ public struct TakeListLine: Codable, Hashable, Sendable {
     public var start: String
     /// Its first frame on CLOCK_REALTIME, in nanoseconds since 1970.
     public var realtimeNs: Int64
-    /// Seconds, to the millisecond.
-    public var duration: Double
-    public var frames: Int
-    public var dropped: Int
+    public var summary: TakeSummary
     public var codec: String
     public var recording: Bool
     /// Why the take is kept after an export that holds only part of it.
     public var kept: String?
 
-    enum CodingKeys: String, CodingKey {
-        case number, path, thumbnail, start, duration, frames, dropped, codec, recording, kept
-        case realtimeNs = "realtime_ns"
-    }
-
-    public init(
-        number: Int, path: String, thumbnail: String?, start: String, realtimeNs: Int64, duration: Double, frames: Int,
-        dropped: Int, codec: String, recording: Bool, kept: String?
-    ) {
-        self.realtimeNs = realtimeNs
+    /// The line of a take of the manifest, numbered `number`, in `folder`.
+    public init(number: Int, take: TakeManifest.Take, path: String, thumbnail: String?) {
         self.number = number
         self.path = path
         self.thumbnail = thumbnail
-        self.start = start
-        self.duration = duration
-        self.frames = frames
-        self.dropped = dropped
-        self.codec = codec
-        self.recording = recording
-        self.kept = kept
+        start = UTCTime.format(microseconds: take.started)
+        realtimeNs = take.started &* 1000
+        summary = take.summary
+        codec = take.codec
+        recording = take.recording
+        kept = take.kept
+    }
+}
+
+extension TakeListLine: Codable {
+    enum CodingKeys: String, CodingKey {
+        case number, path, thumbnail, start, codec, recording, kept
+        case realtimeNs = "realtime_ns"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        number = try container.decode(Int.self, forKey: .number)
+        path = try container.decode(String.self, forKey: .path)
+        thumbnail = try container.decodeIfPresent(String.self, forKey: .thumbnail)
+        start = try container.decode(String.self, forKey: .start)
+        realtimeNs = try container.decode(Int64.self, forKey: .realtimeNs)
+        summary = try TakeSummary(from: decoder)
+        codec = try container.decode(String.self, forKey: .codec)
+        recording = try container.decode(Bool.self, forKey: .recording)
+        kept = try container.decodeIfPresent(String.self, forKey: .kept)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(number, forKey: .number)
+        try container.encode(path, forKey: .path)
+        try container.encodeIfPresent(thumbnail, forKey: .thumbnail)
+        try container.encode(start, forKey: .start)
+        try container.encode(realtimeNs, forKey: .realtimeNs)
+        try summary.encode(to: encoder)
+        try container.encode(codec, forKey: .codec)
+        try container.encode(recording, forKey: .recording)
+        try container.encodeIfPresent(kept, forKey: .kept)
     }
 }
 
 /// `slate record --json`: the take recorded and the encoder that wrote it.
-public struct RecordLine: Codable, Hashable, Sendable {
+public struct RecordLine: Hashable, Sendable {
     public var path: String
     public var thumbnail: String?
     public var encoder: String
-    /// Seconds, to the millisecond.
-    public var duration: Double
-    public var frames: Int
-    public var dropped: Int
+    public var summary: TakeSummary
     /// The take's sound, when it was recorded with sound.
     public var sound: SoundSummary?
 
-    public init(
-        path: String, thumbnail: String?, encoder: String, duration: Double, frames: Int, dropped: Int,
-        sound: SoundSummary? = nil
-    ) {
+    public init(path: String, thumbnail: String?, encoder: String, summary: TakeSummary, sound: SoundSummary? = nil) {
         self.path = path
         self.thumbnail = thumbnail
         self.encoder = encoder
-        self.duration = duration
-        self.frames = frames
-        self.dropped = dropped
+        self.summary = summary
         self.sound = sound
+    }
+}
+
+extension RecordLine: Codable {
+    enum CodingKeys: String, CodingKey {
+        case path, thumbnail, encoder, sound
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        path = try container.decode(String.self, forKey: .path)
+        thumbnail = try container.decodeIfPresent(String.self, forKey: .thumbnail)
+        encoder = try container.decode(String.self, forKey: .encoder)
+        summary = try TakeSummary(from: decoder)
+        sound = try container.decodeIfPresent(SoundSummary.self, forKey: .sound)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(path, forKey: .path)
+        try container.encodeIfPresent(thumbnail, forKey: .thumbnail)
+        try container.encode(self.encoder, forKey: .encoder)
+        try summary.encode(to: encoder)
+        try container.encodeIfPresent(sound, forKey: .sound)
     }
 }
 

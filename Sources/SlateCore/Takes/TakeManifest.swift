@@ -11,9 +11,7 @@ public struct TakeManifest: Hashable, Sendable {
         public var thumbnail: String?
         /// Wall-clock start, microseconds since 1970 (UTC).
         public var started: Int64
-        public var duration: Duration
-        public var frames: Int
-        public var dropped: Int
+        public var summary: TakeSummary
         public var codec: String
         public var recording: Bool
         /// The export that holds this take, once it is verified: the take's files
@@ -24,16 +22,14 @@ public struct TakeManifest: Hashable, Sendable {
         public var kept: String?
 
         public init(
-            id: String, file: String, thumbnail: String?, started: Int64, duration: Duration = .zero, frames: Int = 0,
-            dropped: Int = 0, codec: String, recording: Bool, exported: String? = nil, kept: String? = nil
+            id: String, file: String, thumbnail: String?, started: Int64, summary: TakeSummary = TakeSummary(),
+            codec: String, recording: Bool, exported: String? = nil, kept: String? = nil
         ) {
             self.id = id
             self.file = file
             self.thumbnail = thumbnail
             self.started = started
-            self.duration = duration
-            self.frames = frames
-            self.dropped = dropped
+            self.summary = summary
             self.codec = codec
             self.recording = recording
             self.exported = exported
@@ -117,11 +113,12 @@ extension TakeManifest: Codable {
 }
 
 /// A take in `takes.json`: `started` (its first frame on CLOCK_REALTIME) in
-/// microseconds since 1970, and as `realtime_ns` and `start` (UTC text), `duration` in seconds, `thumbnail` null when there is none;
+/// microseconds since 1970, and as `realtime_ns` and `start` (UTC text), its summary (`duration` in seconds, to the
+/// microsecond), `thumbnail` null when there is none;
 /// `exported` and `kept` only when set. Files must be names in the work folder.
 extension TakeManifest.Take: Codable {
     private enum CodingKeys: String, CodingKey {
-        case id, file, thumbnail, started, start, duration, frames, dropped, codec, recording, exported, kept
+        case id, file, thumbnail, started, start, codec, recording, exported, kept
         case realtimeNs = "realtime_ns"
     }
 
@@ -135,14 +132,6 @@ extension TakeManifest.Take: Codable {
             }
             return value
         }
-        func count(_ key: CodingKeys) throws -> Int {
-            let value = try container.decodeIfPresent(Int.self, forKey: key) ?? 0
-            guard value >= 0 else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: key, in: container, debugDescription: "\(key.stringValue) must not be negative, not \(value)")
-            }
-            return value
-        }
         id = try container.decode(String.self, forKey: .id)
         file = try name(.file, try container.decode(String.self, forKey: .file))
         thumbnail = try container.decodeIfPresent(String.self, forKey: .thumbnail).map { try name(.thumbnail, $0) }
@@ -151,14 +140,7 @@ extension TakeManifest.Take: Codable {
             throw DecodingError.dataCorruptedError(
                 forKey: .started, in: container, debugDescription: "started must not be negative, not \(started)")
         }
-        let seconds = try container.decodeIfPresent(Double.self, forKey: .duration) ?? 0
-        guard (0...1e9).contains(seconds) else {
-            throw DecodingError.dataCorruptedError(
-                forKey: .duration, in: container, debugDescription: "duration must be from 0 to 1e9 seconds, not \(seconds)")
-        }
-        duration = .microseconds(Int64((seconds * 1_000_000).rounded()))
-        frames = try count(.frames)
-        dropped = try count(.dropped)
+        summary = try TakeSummary(from: decoder)
         codec = try container.decodeIfPresent(String.self, forKey: .codec) ?? ""
         recording = try container.decodeIfPresent(Bool.self, forKey: .recording) ?? false
         exported = try container.decodeIfPresent(String.self, forKey: .exported)
@@ -173,9 +155,7 @@ extension TakeManifest.Take: Codable {
         try container.encode(started, forKey: .started)
         try container.encode(UTCTime.format(microseconds: started), forKey: .start)
         try container.encode(started &* 1000, forKey: .realtimeNs)
-        try container.encode(duration.inSeconds(), forKey: .duration)
-        try container.encode(frames, forKey: .frames)
-        try container.encode(dropped, forKey: .dropped)
+        try summary.encode(to: encoder, decimals: 6)
         try container.encode(codec, forKey: .codec)
         try container.encode(recording, forKey: .recording)
         try container.encodeIfPresent(exported, forKey: .exported)
