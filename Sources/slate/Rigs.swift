@@ -1,5 +1,4 @@
 import ArgumentParser
-import FoundationEssentials
 import SlateCore
 import SlateDaemon
 import SlateNetwork
@@ -75,7 +74,7 @@ struct Rigs: ParsableCommand {
                 case .disconnected(let reason): connection.withLock { $0 = (false, reason) }
                 case .message(let message):
                     guard let (rig, kind) = topics.parse(message.topic), kind == .state,
-                        let state = try? JSONDecoder().decode(RigState.self, from: Data(message.payload))
+                        let state = try? JSONLine.decode(RigState.self, from: message.payload)
                     else { return }
                     // As a rig does: at most RigTopics.rigLimit rigs are kept, the first seen.
                     states.withLock { states in

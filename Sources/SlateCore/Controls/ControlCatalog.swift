@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// Every control of one camera, as `slate controls --json` writes it: enough to
 /// model the camera without it.
 ///

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// A command on a `cmd` topic: an action as a profile writes it, when to run
 /// it (`at`, nanoseconds since 1970 on CLOCK_REALTIME; nil: on arrival), an id
 /// that makes a second delivery of it run nothing, and the rig that sent it.
@@ -28,7 +26,7 @@ public struct RigCommandMessage: Codable, Hashable, Sendable {
         guard payload.count <= payloadLimit else {
             return .failure(CommandRefusal("a command is at most \(payloadLimit) bytes; this one is \(payload.count)"))
         }
-        guard let command = try? JSONDecoder().decode(RigCommandMessage.self, from: Data(payload)) else {
+        guard let command = try? JSONLine.decode(RigCommandMessage.self, from: payload) else {
             return .failure(
                 CommandRefusal("not a command: a command is {\"action\": \"take.start\", \"id\": \"...\", \"at\": NS}"))
         }

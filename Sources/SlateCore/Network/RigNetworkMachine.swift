@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// The decisions of a rig's place on an MQTT broker, apart from the
 /// connection: which topics it follows, what it publishes, which commands it
 /// runs and when (each id once, at its instant), which it refuses and how
@@ -195,12 +193,12 @@ public struct RigNetworkMachine: Sendable {
             return refuse(command ?? RigCommandMessage(action: "?", id: ""), reason, now: now)
         case .state where rig != spec.rig:
             guard rigs[rig] != nil || rigs.count < RigTopics.rigLimit,
-                let state = try? JSONDecoder().decode(RigState.self, from: Data(payload)), rigs[rig] != state.online
+                let state = try? JSONLine.decode(RigState.self, from: payload), rigs[rig] != state.online
             else { return [] }
             rigs[rig] = state.online
             return [.report(.rig(RigReport(time: now, rig: rig, event: state.online ? .online : .offline)))]
         case .events where rig != spec.rig:
-            guard let event = try? JSONDecoder().decode(RigEventMessage.self, from: Data(payload)),
+            guard let event = try? JSONLine.decode(RigEventMessage.self, from: payload),
                 let id = event.command, sent[id] != nil
             else { return [] }
             var actions: [Action] = [

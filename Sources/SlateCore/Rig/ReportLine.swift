@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// One report as a JSON line (`slate replay --json`, `monitor`, `run`): `t`,
 /// `dispatched` when a live rig measured it, `type`, and that type's fields.
 public struct ReportLine: Codable, Hashable, Sendable {
@@ -286,29 +284,6 @@ public struct ReportLine: Codable, Hashable, Sendable {
         case .obs(let obs):
             try container.encode(Kind.obs, forKey: .type)
             try obs.encode(to: encoder)
-        }
-    }
-}
-
-/// JSON lines as Slate prints them: one object per line, keys sorted so every
-/// line of a type reads the same, `/` not escaped (paths stay readable).
-public enum JSONLine {
-    /// `value` as one line of JSON.
-    public static func encode<Value: Encodable>(_ value: Value) -> String {
-        String(decoding: data(value, formatting: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self)
-    }
-
-    /// `value` as JSON with the given formatting. A number that is not finite,
-    /// which JSON cannot hold, is written as a string (`inf`, `nan`).
-    public static func data<Value: Encodable>(_ value: Value, formatting: JSONEncoder.OutputFormatting) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = formatting
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(
-            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        do {
-            return try encoder.encode(value)
-        } catch {
-            preconditionFailure("\(Value.self) has no JSON form: \(error)")
         }
     }
 }

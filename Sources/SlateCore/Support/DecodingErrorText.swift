@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 extension DecodingError {
     /// Where in a JSON document the error is (`takes[2].file`; empty for the
     /// document as a whole) and what is wrong there, in words.

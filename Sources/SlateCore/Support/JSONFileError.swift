@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// Why a JSON file Slate reads (`takes.json`, a control catalog) cannot be
 /// read: the file, the entry (`takes[2].file`, empty for the file as a whole)
 /// and what is wrong with it.
@@ -17,7 +15,7 @@ public struct JSONFileError: Error, Hashable, Sendable, CustomStringConvertible 
     /// `text` decoded as `Value`; an error names the file and the entry.
     static func decode<Value: Decodable>(_ type: Value.Type, from text: String, file: String) -> Result<Value, JSONFileError> {
         do {
-            return .success(try JSONDecoder().decode(type, from: Data(text.utf8)))
+            return .success(try JSONLine.decode(type, from: text.utf8))
         } catch let error as DecodingError {
             let (entry, message) = error.entryAndMessage
             return .failure(JSONFileError(file: file, entry: entry, message: message))

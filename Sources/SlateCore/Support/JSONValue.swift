@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// Any JSON value: the data of an obs-websocket request or of its response.
 /// Whole numbers decode as `integer`, others as `number`.
 public enum JSONValue: Sendable, Hashable, Codable {
@@ -13,7 +11,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
 
     /// Parses JSON text, `{"chapterName": "Take 3"}` say.
     public init(parsing text: String) throws {
-        self = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        self = try JSONLine.decode(JSONValue.self, from: text.utf8)
     }
 
     public init(from decoder: any Decoder) throws {

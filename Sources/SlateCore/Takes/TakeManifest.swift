@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// The takes of a rig's work folder, as `takes.json` lists them. It survives
 /// restarts: a take still marked recording after a crash is recovered from its
 /// fragmented file.

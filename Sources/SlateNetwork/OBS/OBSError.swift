@@ -11,8 +11,6 @@ public enum OBSError: Error, Sendable, Equatable, CustomStringConvertible {
     case closed(url: String, code: Int?, reason: String?)
     /// OBS sent something that is not obs-websocket's protocol, or not in its order.
     case protocolError(url: String, detail: String)
-    /// The request could not be put into JSON.
-    case invalidRequest(url: String, requestType: String, detail: String)
     /// OBS did not answer within the link's request timeout.
     case timedOut(url: String, requestType: String, after: Duration)
     /// The connection ended before OBS answered.
@@ -35,7 +33,7 @@ public enum OBSError: Error, Sendable, Equatable, CustomStringConvertible {
     public var url: String {
         switch self {
         case .unreachable(let url, _), .passwordRequired(let url), .authenticationFailed(let url),
-            .closed(let url, _, _), .protocolError(let url, _), .invalidRequest(let url, _, _),
+            .closed(let url, _, _), .protocolError(let url, _),
             .timedOut(let url, _, _), .connectionLost(let url, _, _), .notConnected(let url, _), .stopped(let url):
             url
         }
@@ -60,8 +58,6 @@ public enum OBSError: Error, Sendable, Equatable, CustomStringConvertible {
             "closed the connection" + (reason.map { ": \($0)" } ?? "")
         case .protocolError(_, let detail):
             "does not speak obs-websocket 5: \(detail)"
-        case .invalidRequest(_, let requestType, let detail):
-            "was not sent \(requestType): its data is not JSON (\(detail))"
         case .timedOut(_, let requestType, let after):
             "did not answer \(requestType) within \(after)"
         case .connectionLost(_, let requestType, let because):

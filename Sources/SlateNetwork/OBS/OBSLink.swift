@@ -120,12 +120,7 @@ public final class OBSLink: Sendable {
     /// is not connected; a response whose `succeeded` is false is returned, not thrown.
     public func send(_ requestType: String, data: JSONValue? = nil) async throws(OBSError) -> OBSResponse {
         let id = UUID().uuidString
-        let frame: String
-        do {
-            frame = try OBSMessage.request(.init(requestType: requestType, requestId: id, requestData: data)).json()
-        } catch {
-            throw .invalidRequest(url: url, requestType: requestType, detail: "\(error)")
-        }
+        let frame = OBSMessage.request(.init(requestType: requestType, requestId: id, requestData: data)).json()
         let result = await withCheckedContinuation { continuation in
             let refusal: OBSError? = state.withLock { state in
                 if state.stopped { return .stopped(url: url) }

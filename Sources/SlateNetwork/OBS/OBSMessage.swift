@@ -149,13 +149,9 @@ public enum OBSMessage: Sendable, Equatable, Codable {
 
     /// Reads a message from the text of a frame.
     public init(json text: String) throws {
-        self = try JSONDecoder().decode(OBSMessage.self, from: Data(text.utf8))
+        self = try JSONLine.decode(OBSMessage.self, from: text.utf8)
     }
 
     /// The message as the text of a frame.
-    public func json() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(self), as: UTF8.self)
-    }
+    public func json() -> String { JSONLine.encode(self) }
 }
