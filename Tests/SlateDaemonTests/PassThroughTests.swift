@@ -63,6 +63,20 @@ import Testing
         #expect(take.thumbnail != nil)
     }
 
+    @Test func h264PassesThroughIntoAnMP4WhoseHeaderIsFoundInTheFrames() throws {
+        let camera = try SyntheticH264Source(width: 320, height: 180, fps: 30, keyframeInterval: 10)
+        let (folder, take, encoder) = try record(camera, passThrough: true)
+        defer { MediaFiles.remove(folder.path) }
+        #expect(encoder == "h264 pass-through")
+        #expect(take.codec == "h264" && take.file.hasSuffix(".mp4"))
+        let info = try MediaProbe.probe(path: folder.file(take.file), decode: true)
+        #expect(info.codec == "h264" && info.width == 320 && info.height == 180)
+        // The take starts at the camera's first keyframe of the second: at most 9 frames in.
+        #expect((21...30).contains(take.summary.frames) && take.summary.dropped == 0, "\(take)")
+        #expect(info.frameCount == take.summary.frames && info.decodedFrames == take.summary.frames)
+        #expect(info.keyframeCount == (take.summary.frames + 9) / 10)
+    }
+
     @Test func mjpegDecodesToTheFramesItWasMadeFrom() throws {
         let frame = TestPattern(width: 64, height: 48).frame(index: 3, time: Instant(microseconds: 7))
         let jpeg = try JPEGThumbnail.jpeg(frame, width: 64, height: 48, path: "test")
