@@ -124,7 +124,6 @@ fuzz: deps
 	scripts/fuzz fuzz-profile 60
 	scripts/fuzz fuzz-evemu 60
 	scripts/fuzz fuzz-libinput 60
-	scripts/fuzz fuzz-wave 60
 	scripts/fuzz fuzz-command 60
 	scripts/fuzz fuzz-action 60
 

@@ -122,7 +122,8 @@ let package = Package(
         .testTarget(
             name: "SlateDevicesTests",
             dependencies: [
-                "SlateCore", "SlateSystem", "SlateDevices", "CEvdev", .product(name: "Logging", package: "swift-log"),
+                "SlateCore", "SlateSystem", "SlateDevices", "SlateMedia", "CEvdev",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
         .testTarget(
@@ -130,7 +131,8 @@ let package = Package(
             dependencies: [
                 "SlateCore", "SlateSystem", "SlateMedia", "SlateTestSupport",
                 .product(name: "SystemPackage", package: "swift-system"),
-            ]),
+            ],
+            resources: [.copy("SoundFiles")]),
         .testTarget(
             name: "SlateDaemonTests",
             dependencies: [

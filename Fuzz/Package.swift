@@ -6,7 +6,7 @@ import PackageDescription
 // To add a target: create Sources/fuzz-NAME/FuzzNAME.swift defining
 // `LLVMFuzzerTestOneInput`, list "fuzz-NAME" below and in scripts/fuzz, and add
 // its seeds in Corpus/fuzz-NAME (README.md).
-let fuzzTargets = ["fuzz-evemu", "fuzz-libinput", "fuzz-profile", "fuzz-wave", "fuzz-command", "fuzz-action"]
+let fuzzTargets = ["fuzz-evemu", "fuzz-libinput", "fuzz-profile", "fuzz-command", "fuzz-action"]
 
 let package = Package(
     name: "SlateFuzz",

@@ -375,6 +375,7 @@ public final class RunDaemon {
             spec: profile.sounds, builtInFolder: InstalledSounds.folder(), profileFolder: SoundLibrary.folder(of: path))
         let sharesCard = recorder.soundDevice.map { ALSACard.sameCard($0, profile.sounds.device) } ?? false
         return SoundPlayer(
-            library: library, device: profile.sounds.device, logger: log, onPlaying: sharesCard ? recorder.soundMuter : nil)
+            library: library, device: profile.sounds.device, decode: SoundFile.read(path:), logger: log,
+            onPlaying: sharesCard ? recorder.soundMuter : nil)
     }
 }

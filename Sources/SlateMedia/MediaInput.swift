@@ -26,7 +26,15 @@ final class MediaInput {
         try self.init(path: path, io: try DescriptorIO(fd: fd, writing: false, path: path), operation: operation)
     }
 
-    private init(path: String, io: DescriptorIO?, operation: String) throws(MediaError) {
+    /// Reads `fd` (named `path` in errors), which it then owns, as one of the
+    /// container `formats` only (libavformat's demuxer names, comma-separated):
+    /// a file of another kind, a playlist say, is refused unread.
+    convenience init(fd: FileDescriptor, path: String, formats: String, operation: String) throws(MediaError) {
+        let io = try DescriptorIO(fd: fd, writing: false, path: path)
+        try self.init(path: path, io: io, formats: formats, operation: operation)
+    }
+
+    private init(path: String, io: DescriptorIO?, formats: String? = nil, operation: String) throws(MediaError) {
         _ = LibAV.setUp
         self.path = path
         self.io = io
@@ -38,7 +46,10 @@ final class MediaInput {
                 allocated.pointee.pb = io.context
                 allocated.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
             }
-            return avformat_open_input(&opened, path, nil, nil)
+            var options: OpaquePointer?
+            defer { av_dict_free(&options) }
+            if let formats { av_dict_set(&options, "format_whitelist", formats, 0) }
+            return avformat_open_input(&opened, path, nil, &options)
         }
         try check(status, operation, path: path)
         guard let opened else { throw MediaError(operation, path: path, code: slate_averror(ENOMEM)) }

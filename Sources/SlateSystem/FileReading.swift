@@ -11,19 +11,36 @@ public enum FileReading {
     /// The bytes of the regular file at `path` (`-` is standard input, read as it comes).
     public static func bytes(atPath path: String, limit: Int = defaultLimit) throws(OperationError) -> [UInt8] {
         if path == "-" { return try bytes(of: .standardInput, path: path, limit: limit) }
+        let (fd, status) = try openRegularFile(atPath: path, limit: limit)
+        defer { try? fd.close() }
+        return try read(fd, status: status, path: path, limit: limit)
+    }
+
+    /// The regular file at `path` opened for reading, once its size is known to
+    /// be within `limit`, for a reader of its own (libav); the caller closes it.
+    public static func open(atPath path: String, limit: Int) throws(OperationError) -> FileDescriptor {
+        let (fd, status) = try openRegularFile(atPath: path, limit: limit)
+        guard Int(status.size) <= limit else {
+            try? fd.close()
+            throw tooLarge(path, limit: limit)
+        }
+        return fd
+    }
+
+    private static func openRegularFile(atPath path: String, limit: Int) throws(OperationError) -> (FileDescriptor, Stat) {
         let fd = try errnoResult {
             try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec, .nonBlocking])
         }.value("open", on: path, to: "open")
-        defer { try? fd.close() }
         let status = try? fd.stat()
         guard let status, status.type == .regular else {
+            try? fd.close()
             throw OperationError(
                 "read",
                 cause: SystemCallError(
                     "read", subject: path, errno: status?.type == .directory ? .isDirectory : .invalidArgument),
                 note: "only a regular file is read, not a FIFO or a device")
         }
-        return try read(fd, status: status, path: path, limit: limit)
+        return (fd, status)
     }
 
     /// The bytes of the open file `fd` (named `path` in errors), from where it stands.

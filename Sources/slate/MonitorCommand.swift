@@ -71,7 +71,7 @@ struct MonitorCommand: ParsableCommand {
         }
         let library = SoundLibrary(
             spec: loaded.sounds, builtInFolder: InstalledSounds.folder(), profileFolder: SoundLibrary.folder(of: profile))
-        let player = SoundPlayer(library: library, device: loaded.sounds.device, logger: log)
+        let player = SoundPlayer(library: library, device: loaded.sounds.device, decode: SoundFile.read(path:), logger: log)
         defer { player.stop() }
         var waiting = !rig.machine.hasDevices
         if waiting { log.info("\(loaded.waitingMessage)") }

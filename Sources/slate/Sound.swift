@@ -56,24 +56,22 @@ struct Sound: ParsableCommand {
             do { path = try library.path(of: sound) } catch { throw fail(error.message) }
         }
         let shownFile = isFile ? nil : path
-        let wave: WaveFile
+        let clip: SoundClip
         do {
-            wave = try WaveFile.parse(bytes: try FileReading.bytes(atPath: path, limit: SoundSpec.fileLimit), file: path)
-        } catch let error as OperationError {
-            throw fail(error.reason, file: shownFile)
-        } catch let error as WaveError {
+            clip = try SoundFile.read(path: path)
+        } catch {
             throw fail(error.message, file: shownFile)
         }
         do {
-            try PCMPlayback.play(wave, device: device)
+            try PCMPlayback.play(clip, device: device)
         } catch {
             throw fail(error.reason, file: shownFile)
         }
-        let layout = wave.channels == 1 ? "mono" : "stereo"
-        let seconds = Instant(microseconds: wave.duration.microseconds).seconds(since: Instant(microseconds: 0), decimals: 3)
+        let layout = clip.channels == 1 ? "mono" : "stereo"
+        let seconds = Instant(microseconds: clip.duration.microseconds).seconds(since: Instant(microseconds: 0), decimals: 3)
         let output = OutputStream()
         output.writeLine(
-            "played \(isFile ? sound : "\(sound) (\(path))"): \(seconds) s, \(wave.sampleRate) Hz, \(layout), \(wave.bitsPerSample)-bit, on ALSA device '\(device)'"
+            "played \(isFile ? sound : "\(sound) (\(path))"): \(seconds) s, \(clip.sampleRate) Hz, \(layout), \(clip.codec), on ALSA device '\(device)'"
         )
         output.flush()
     }

@@ -77,23 +77,6 @@ import Testing
         #expect(outcomes.parsed > 0 && outcomes.refused > 0, "\(outcomes)")
     }
 
-    @Test func waveInputsParseOrFailCleanly() throws {
-        var outcomes = Outcomes()
-        for input in try Self.inputs("fuzz-wave") {
-            do {
-                let sound = try WaveFile.parse(bytes: input.bytes, file: input.name)
-                #expect(sound.channels == 1 || sound.channels == 2, "\(input.name)")
-                #expect(sound.frameCount > 0 && sound.samples.count % sound.channels == 0, "\(input.name)")
-                #expect(sound.sampleRate > 0, "\(input.name)")
-                outcomes.parsed += 1
-            } catch {
-                #expect(error.file == input.name && !error.message.isEmpty, "\(error)")
-                outcomes.refused += 1
-            }
-        }
-        #expect(outcomes.parsed > 0 && outcomes.refused > 0, "\(outcomes)")
-    }
-
     @Test func commandInputsAreScheduledOrRefusedWithAReason() throws {
         let rig = try ProfileLoader.load(
             """

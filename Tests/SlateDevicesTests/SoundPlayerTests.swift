@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import SlateCore
 import SlateDevices
+import SlateMedia
 import SlateSystem
 import Testing
 
@@ -53,7 +54,7 @@ private func temporaryFolder() throws -> String {
 
     @Test func aMissingDeviceIsLoggedOncePerSoundAndNeverFatal() {
         let log = LogRecord()
-        let player = SoundPlayer(library: library, device: "hw:99,0", logger: log.logger)
+        let player = SoundPlayer(library: library, device: "hw:99,0", decode: SoundFile.read(path:), logger: log.logger)
         // play only queues the request; the player's thread does the work.
         for _ in 0..<3 {
             player.play("shutter")
@@ -80,7 +81,9 @@ private func temporaryFolder() throws -> String {
         spec.files = ["bad": "bad.wav", "gone": "gone.wav"]
         let log = LogRecord()
         let player = SoundPlayer(
-            library: SoundLibrary(spec: spec, builtInFolder: nil, profileFolder: folder), device: "null", logger: log.logger)
+            library: SoundLibrary(spec: spec, builtInFolder: nil, profileFolder: folder), device: "null",
+            decode: SoundFile.read(path:),
+            logger: log.logger)
         for _ in 0..<2 {
             for name in ["kazoo", "bad", "gone", "shutter"] {
                 player.play(name)
@@ -93,7 +96,7 @@ private func temporaryFolder() throws -> String {
                 $0.replacingOccurrences(of: "; further failures of this sound on this device are logged at debug level", with: "")
             } == [
                 "cannot play sound 'kazoo' on ALSA device 'null': unknown sound 'kazoo' (built in: shutter, begin-video-recording or end-video-recording; others need an entry in sounds.files)",
-                "cannot play sound 'bad' (\(bad)) on ALSA device 'null': not a WAV file: 9 bytes is too short for a RIFF/WAVE header (12 bytes)",
+                "cannot play sound 'bad' (\(bad)) on ALSA device 'null': cannot read the sound file (WAV, AIFF, FLAC, Ogg, MP3 or CAF): Invalid data found when processing input",
                 "cannot play sound 'gone' (\(folder)/gone.wav) on ALSA device 'null': cannot open: No such file or directory (ENOENT)",
                 "cannot play sound 'shutter' on ALSA device 'null': the folder of built-in sounds was not found; set SLATE_SOUNDS to the folder holding shutter.wav",
             ])
@@ -105,7 +108,7 @@ private func temporaryFolder() throws -> String {
         let file = folder + "/click.wav"
         try FileManager.default.copyItem(atPath: soundsFolder + "/shutter.wav", toPath: file)
         let log = LogRecord()
-        let player = SoundPlayer(library: library, device: "null", logger: log.logger)
+        let player = SoundPlayer(library: library, device: "null", decode: SoundFile.read(path:), logger: log.logger)
         for name in SoundSpec.builtIn { player.play(name) }
         player.play(file: file)
         player.waitUntilIdle()
@@ -120,7 +123,7 @@ private func temporaryFolder() throws -> String {
 
     @Test func stopIsCleanAndFinal() {
         let log = LogRecord()
-        let player = SoundPlayer(library: library, device: "hw:99,0", logger: log.logger)
+        let player = SoundPlayer(library: library, device: "hw:99,0", decode: SoundFile.read(path:), logger: log.logger)
         player.play("shutter", cut: true)
         player.play("end-video-recording")
         player.stop()
@@ -133,7 +136,8 @@ private func temporaryFolder() throws -> String {
 
     @Test func requestsFromManyThreadsAtOnce() {
         let log = LogRecord()
-        let player = SoundPlayer(library: library, device: "null", logger: log.logger, queueCapacity: 3)
+        let player = SoundPlayer(
+            library: library, device: "null", decode: SoundFile.read(path:), logger: log.logger, queueCapacity: 3)
         DispatchQueue.concurrentPerform(iterations: 200) { index in
             player.play(SoundSpec.builtIn[index % 3], cut: index % 7 == 0)
         }
@@ -150,7 +154,7 @@ private func temporaryFolder() throws -> String {
         do {
             let log = LogRecord()
             record = log
-            player = SoundPlayer(library: library, device: "null", logger: log.logger)
+            player = SoundPlayer(library: library, device: "null", decode: SoundFile.read(path:), logger: log.logger)
         }
         player?.play("shutter")
         player?.play("end-video-recording")
@@ -177,10 +181,10 @@ private func temporaryFolder() throws -> String {
     @Test func playsEveryShippedSoundOnTheNullDevice() throws {
         for name in SoundSpec.builtIn {
             let path = soundsFolder + "/" + name + ".wav"
-            let sound = try WaveFile.parse(bytes: FileReading.bytes(atPath: path), file: path)
+            let sound = try SoundFile.read(path: path)
             try PCMPlayback.play(sound, device: "null")
         }
-        let stereo = WaveFile(sampleRate: 44100, channels: 2, samples: [Int16](repeating: 100, count: 44100))
+        let stereo = SoundClip(sampleRate: 44100, channels: 2, samples: [Int16](repeating: 100, count: 44100))
         try PCMPlayback.play(stereo, device: "null")
     }
 

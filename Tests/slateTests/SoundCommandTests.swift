@@ -8,7 +8,7 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
             result.lines == [
-                "played begin-video-recording (\(CLI.root.path)/sounds/begin-video-recording.wav): 0.250 s, 48000 Hz, mono, 16-bit, on ALSA device 'null'"
+                "played begin-video-recording (\(CLI.root.path)/sounds/begin-video-recording.wav): 0.250 s, 48000 Hz, mono, pcm_s16le, on ALSA device 'null'"
             ])
         #expect(result.stderr == "")
     }
@@ -16,7 +16,7 @@ import Testing
     @Test func playsAFileAndTheProfilesSounds() throws {
         let file = try CLI.run(["sound", "sounds/shutter.wav", "--device", "null"])
         #expect(file.status == 0, "\(file.stderr)")
-        #expect(file.lines == ["played sounds/shutter.wav: 0.100 s, 48000 Hz, mono, 16-bit, on ALSA device 'null'"])
+        #expect(file.lines == ["played sounds/shutter.wav: 0.100 s, 48000 Hz, mono, pcm_s16le, on ALSA device 'null'"])
 
         // sounds.files is relative to the profile; sounds.device is the default device.
         let profile = try CLI.temporaryFile(
@@ -37,7 +37,7 @@ import Testing
             atPath: CLI.root.appendingPathComponent("sounds/end-video-recording.wav").path, toPath: click)
         let named = try CLI.run(["sound", "click", "--profile", profile])
         #expect(named.status == 0, "\(named.stderr)")
-        #expect(named.lines.first?.hasSuffix("click.wav): 0.250 s, 48000 Hz, mono, 16-bit, on ALSA device 'null'") == true)
+        #expect(named.lines.first?.hasSuffix("click.wav): 0.250 s, 48000 Hz, mono, pcm_s16le, on ALSA device 'null'") == true)
         let elsewhere = try CLI.run(["sound", "click", "--profile", profile, "--device", "hw:99,0"])
         #expect(elsewhere.status == 1)
         #expect(elsewhere.stderr.contains("on ALSA device 'hw:99,0': cannot open the device for playback"))
@@ -61,7 +61,7 @@ import Testing
         #expect(notWave.status == 1)
         #expect(
             notWave.stderr
-                == "error: cannot play sound file Package.swift on ALSA device 'null': not a WAV file: expected 'RIFF' at byte 0, found '// s'\n"
+                == "error: cannot play sound file Package.swift on ALSA device 'null': cannot read the sound file (WAV, AIFF, FLAC, Ogg, MP3 or CAF): Invalid data found when processing input\n"
         )
         let missing = try CLI.run(["sound", "/nonexistent/x.wav", "--device", "null"])
         #expect(missing.status == 1)

@@ -129,7 +129,7 @@ public final class PCMPlayback {
     /// Plays `sound` on `device` and returns when it has finished (or, when
     /// `shouldStop` returns true, as soon as it notices).
     public static func play(
-        _ sound: WaveFile, device: String, latency: UInt32 = 100_000, shouldStop: () -> Bool = { false }
+        _ sound: SoundClip, device: String, latency: UInt32 = 100_000, shouldStop: () -> Bool = { false }
     ) throws(ALSAError) {
         let stream = try PCMPlayback(device: device)
         try stream.configure(sampleRate: sound.sampleRate, channels: sound.channels, latency: latency)

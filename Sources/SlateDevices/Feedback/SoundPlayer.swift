@@ -2,12 +2,15 @@ import Logging
 import SlateCore
 import SlateSystem
 
+/// Reads a sound file to play (`SoundFile.read`, in SlateMedia).
+public typealias SoundDecoder = @Sendable (_ path: String) throws(SoundFileError) -> SoundClip
+
 /// Plays a rig's sounds on an ALSA device from a thread of its own, so that
 /// asking for a sound never blocks the caller.
 ///
 /// `play` only queues the request. The player's thread resolves the name
-/// (`SoundLibrary`), reads and decodes the WAV file (once: decoded files are
-/// kept), and plays it. A sound that cannot be played (unknown name, missing or
+/// (`SoundLibrary`), reads and decodes the file with the `decode` it was given
+/// (`SoundFile.read`, libav; once: decoded files are kept), and plays it. A sound that cannot be played (unknown name, missing or
 /// bad file, no device, an ALSA error) is logged as an error the first time for
 /// each sound and device, and at debug level after that; it is never fatal.
 ///
@@ -16,7 +19,7 @@ import SlateSystem
 ///     let player = SoundPlayer(
 ///         library: SoundLibrary(spec: profile.sounds, builtInFolder: InstalledSounds.folder(),
 ///                               profileFolder: SoundLibrary.folder(of: profilePath)),
-///         device: profile.sounds.device, logger: logger)
+///         device: profile.sounds.device, decode: SoundFile.read(path:), logger: logger)
 ///     for case .sound(let sound) in rig.reports { player.play(sound.sound) }
 ///     ...
 ///     player.stop()   // at shutdown
@@ -33,13 +36,15 @@ public final class SoundPlayer: Sendable {
     /// - Parameters:
     ///   - library: resolves sound names to files.
     ///   - device: the ALSA device, as in the profile's `sounds.device`.
+    ///   - decode: reads a sound file (`SoundFile.read`), on the player's thread.
     ///   - logger: where failures go.
     ///   - queueCapacity: the most sounds that wait while one plays; more drop the oldest waiting.
     ///   - latency: ALSA's buffer, in microseconds.
     ///   - onPlaying: called on the player's thread as each sound starts, with
     ///     when it starts and when it will have been heard (its length and the latency).
     public init(
-        library: SoundLibrary, device: String = "default", logger: Logger = Logger(label: "slate.sound"),
+        library: SoundLibrary, device: String = "default", decode: @escaping SoundDecoder,
+        logger: Logger = Logger(label: "slate.sound"),
         queueCapacity: Int = 2, latency: UInt32 = 100_000, onPlaying: (@Sendable (Instant, Instant) -> Void)? = nil
     ) {
         self.device = device
@@ -48,7 +53,8 @@ public final class SoundPlayer: Sendable {
         do {
             let inbox = try Mailbox(SoundInbox(queue: SoundQueue(capacity: queueCapacity)))
             let idle = try Wakeup()
-            let speaker = Speaker(library: library, device: device, logger: logger, latency: latency, onPlaying: onPlaying)
+            let speaker = Speaker(
+                library: library, device: device, decode: decode, logger: logger, latency: latency, onPlaying: onPlaying)
             thread = try WorkerThread(name: "slate-sound") { speaker.run(inbox: inbox, idle: idle) }
             (self.inbox, self.idle) = (inbox, idle)
         } catch {
@@ -127,18 +133,20 @@ private struct SoundInbox: Sendable {
 private final class Speaker {
     let library: SoundLibrary
     let device: String
+    let decode: SoundDecoder
     let logger: Logger
     let latency: UInt32
     let onPlaying: (@Sendable (Instant, Instant) -> Void)?
-    var decoded: [String: WaveFile] = [:]
+    var decoded: [String: SoundClip] = [:]
     var reported: Set<String> = []
 
     init(
-        library: SoundLibrary, device: String, logger: Logger, latency: UInt32,
+        library: SoundLibrary, device: String, decode: @escaping SoundDecoder, logger: Logger, latency: UInt32,
         onPlaying: (@Sendable (Instant, Instant) -> Void)?
     ) {
         self.library = library
         self.device = device
+        self.decode = decode
         self.logger = logger
         self.latency = latency
         self.onPlaying = onPlaying
@@ -194,16 +202,10 @@ private final class Speaker {
 
     /// The decoded file at `path`; decoded once, then kept. Failures are not
     /// kept, so a file fixed while Slate runs plays the next time.
-    private func load(_ path: String) throws(SoundFailure) -> WaveFile {
+    private func load(_ path: String) throws(SoundFailure) -> SoundClip {
         if let cached = decoded[path] { return cached }
-        let bytes: [UInt8]
         do {
-            bytes = try FileReading.bytes(atPath: path, limit: SoundSpec.fileLimit)
-        } catch {
-            throw SoundFailure(error.reason)
-        }
-        do {
-            let sound = try WaveFile.parse(bytes: bytes, file: path)
+            let sound = try decode(path)
             decoded[path] = sound
             return sound
         } catch {

@@ -33,7 +33,7 @@ public final class SoundReader {
         try SoundReader(MediaInput(path: path, operation: "open the file"))
     }
 
-    private init?(_ input: MediaInput) throws(MediaError) {
+    init?(_ input: MediaInput) throws(MediaError) {
         let context = input.context
         try check(avformat_find_stream_info(context, nil), "read the stream info", path: input.path)
         let found = av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
