@@ -705,9 +705,14 @@ final class TakePipeline {
     }
 
     /// Sets the take's duration from its first to its last timestamp, and counts
-    /// every gap in between (frames the camera or the backlog dropped) in `dropped`.
+    /// every gap in between (frames the camera or the backlog dropped) in `dropped`;
+    /// a take that keeps no frame lasts nothing.
     private func measure(_ take: inout TakeManifest.Take) {
-        guard let first = firstPts else { return }
+        guard let first = firstPts else {
+            take.summary.duration = .zero
+            take.summary.dropped = 0
+            return
+        }
         let slots = Int(lastPts - first + 1)
         take.summary.duration = .microseconds(Int64(slots) * 1_000_000 / Int64(encoder?.fps ?? 1))
         take.summary.dropped = max(0, slots - take.summary.frames)

@@ -5,15 +5,21 @@ import CAV
 /// sets that cameras send before each IDR frame, which a muxer needs as extradata.
 enum H264ParameterSets {
     /// The parameter sets of an Annex B access unit, with their start codes, as
-    /// libavformat takes H.264 extradata; nil unless the unit holds an SPS and a PPS.
-    static func extradata(in accessUnit: [UInt8]) -> [UInt8]? {
-        guard !accessUnit.isEmpty, let filter = av_bsf_get_by_name("extract_extradata") else { return nil }
+    /// libavformat takes H.264 extradata; nil unless the unit holds an SPS and a
+    /// PPS. Throws when libavcodec has no such filter or cannot start it.
+    static func extradata(in accessUnit: [UInt8]) throws(MediaError) -> [UInt8]? {
+        let operation = "find the camera's H.264 parameter sets"
+        guard let filter = av_bsf_get_by_name("extract_extradata") else {
+            throw MediaError(operation, path: "", message: "this libavcodec has no extract_extradata filter")
+        }
         var context: UnsafeMutablePointer<AVBSFContext>?
-        guard av_bsf_alloc(filter, &context) >= 0, let bsf = context else { return nil }
+        try check(av_bsf_alloc(filter, &context), operation, path: "")
         defer { av_bsf_free(&context) }
+        guard let bsf = context else { throw MediaError(operation, path: "", code: slate_averror(ENOMEM)) }
         bsf.pointee.par_in.pointee.codec_type = AVMEDIA_TYPE_VIDEO
         bsf.pointee.par_in.pointee.codec_id = AV_CODEC_ID_H264
-        guard av_bsf_init(bsf) >= 0 else { return nil }
+        try check(av_bsf_init(bsf), operation, path: "")
+        guard !accessUnit.isEmpty else { return nil }
         var packet = av_packet_alloc()
         defer { av_packet_free(&packet) }
         guard let packet, av_new_packet(packet, Int32(accessUnit.count)) >= 0 else { return nil }

@@ -28,7 +28,8 @@ final class MediaInput {
 
     /// Reads `fd` (named `path` in errors), which it then owns, as one of the
     /// container `formats` only (libavformat's demuxer names, comma-separated):
-    /// a file of another kind, a playlist say, is refused unread.
+    /// a file of another kind, a playlist say, is probed but not demuxed, and
+    /// no demuxer opens another file or URL.
     convenience init(fd: FileDescriptor, path: String, formats: String, operation: String) throws(MediaError) {
         let io = try DescriptorIO(fd: fd, writing: false, path: path)
         try self.init(path: path, io: io, formats: formats, operation: operation)
@@ -48,7 +49,12 @@ final class MediaInput {
             }
             var options: OpaquePointer?
             defer { av_dict_free(&options) }
-            if let formats { av_dict_set(&options, "format_whitelist", formats, 0) }
+            if let formats {
+                // Other containers are not demuxed, and no demuxer opens another file or URL.
+                let status = min(
+                    av_dict_set(&options, "format_whitelist", formats, 0), av_dict_set(&options, "protocol_whitelist", "none", 0))
+                guard status >= 0 else { return status }
+            }
             return avformat_open_input(&opened, path, nil, &options)
         }
         try check(status, operation, path: path)

@@ -82,7 +82,7 @@ public final class TakeEncoder {
             if codec == "h264" {
                 if compressed.isKeyframe {
                     sinceKeyframe.removeAll(keepingCapacity: true)
-                    if parameters.extradata.isEmpty, let extradata = H264ParameterSets.extradata(in: compressed.data) {
+                    if parameters.extradata.isEmpty, let extradata = try H264ParameterSets.extradata(in: compressed.data) {
                         parameters.extradata = extradata
                     }
                 }

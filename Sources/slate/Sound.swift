@@ -12,12 +12,12 @@ struct Sound: ParsableCommand {
         discussion: """
             NAME is a built-in sound (shutter, begin-video-recording, end-video-recording) \
             or one named in the profile's sounds.files; an argument with a '/' or a '.' \
-            is a WAV file. The sound plays on --device, else the profile's \
+            is a sound file (WAV, AIFF, FLAC, Ogg, MP3 or CAF). The sound plays on --device, else the profile's \
             sounds.device, else ALSA's 'default'. Exits 0 when the sound played, 1 with \
             the reason when it could not.
             """)
 
-    @Argument(help: "A sound name, or a WAV file.")
+    @Argument(help: "A sound name, or a sound file.")
     var sound: String
 
     @Option(help: "The ALSA device to play on, e.g. default, hw:0,0 or plughw:1,0.")

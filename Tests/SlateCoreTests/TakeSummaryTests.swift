@@ -65,7 +65,12 @@ import Testing
 
     @Test func aSummaryOutOfRangeIsRefusedNamingItsField() {
         let line = #"{"number":1,"file":"take-1.mp4","duration":-1,"frames":3,"dropped":0}"#
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode(RigStatus.TakeEntry.self, from: Data(line.utf8)) }
+        guard case .failure(let refusal) = JSONFileError.decode(RigStatus.TakeEntry.self, from: line, file: "status.json")
+        else {
+            Issue.record("a negative duration was taken")
+            return
+        }
+        #expect(refusal.description == "status.json: error: duration: duration must be from 0 to 1e9 seconds, not -1.0")
         #expect(Self.summary.text == "2.533 s, 76 frames, 1 dropped")
     }
 }

@@ -30,17 +30,17 @@ import Testing
         let (key, _, header) = try encoded()
         let sets = units(header).filter { [7, 8].contains(type($0)) }
         #expect(sets.map(type) == [7, 8])
-        let extradata = try #require(H264ParameterSets.extradata(in: header + key.data))
+        let extradata = try #require(try H264ParameterSets.extradata(in: header + key.data))
         #expect(units(extradata) == sets)
         #expect(extradata.starts(with: [0, 0, 1]) || extradata.starts(with: [0, 0, 0, 1]))
     }
 
     @Test func aFrameWithoutBothSetsHasNone() throws {
         let (key, next, header) = try encoded()
-        #expect(H264ParameterSets.extradata(in: key.data) == nil)
-        #expect(H264ParameterSets.extradata(in: next.data) == nil)
-        #expect(H264ParameterSets.extradata(in: []) == nil)
+        #expect(try H264ParameterSets.extradata(in: key.data) == nil)
+        #expect(try H264ParameterSets.extradata(in: next.data) == nil)
+        #expect(try H264ParameterSets.extradata(in: []) == nil)
         let sps = try #require(units(header).first { type($0) == 7 })
-        #expect(H264ParameterSets.extradata(in: [0, 0, 0, 1] + sps + key.data) == nil)
+        #expect(try H264ParameterSets.extradata(in: [0, 0, 0, 1] + sps + key.data) == nil)
     }
 }

@@ -27,12 +27,9 @@ public struct SoundClip: Hashable, Sendable {
     /// The largest sample magnitude (32768 for a sample of -32768).
     public var peak: Int { samples.reduce(0) { max($0, abs(Int($1))) } }
 
-    /// The most samples a file may decode to: 10 minutes of 48 kHz stereo.
-    /// Longer sounds are refused rather than held in memory.
-    public static let maximumSamples = 10 * 60 * 48_000 * 2
-
-    /// The container formats a sound file may be (libavformat's demuxer names).
-    public static let formats = ["wav", "w64", "aiff", "flac", "ogg", "mp3", "caf"]
+    /// The most samples a file may decode to: 2 minutes of 48 kHz stereo
+    /// (22 MiB). Longer sounds are refused rather than held in memory.
+    public static let maximumSamples = 2 * 60 * 48_000 * 2
 }
 
 /// A sound file that cannot be played, and why.

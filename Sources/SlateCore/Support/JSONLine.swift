@@ -5,7 +5,7 @@ import FoundationEssentials
 ///
 /// The one file of SlateCore that imports FoundationEssentials, for its JSON
 /// coders only (the standard library has `Codable` but no coder); `make lint`
-/// holds every other file of SlateCore to the standard library.
+/// refuses FoundationEssentials in every other file of SlateCore.
 public enum JSONLine {
     /// `value` as one line of JSON. A number that is not finite, which JSON
     /// cannot hold, is written as a string (`inf`, `nan`).

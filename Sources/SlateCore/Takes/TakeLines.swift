@@ -13,7 +13,7 @@ public struct TakeListLine: Hashable, Sendable {
     /// Why the take is kept after an export that holds only part of it.
     public var kept: String?
 
-    /// The line of a take of the manifest, numbered `number`, in `folder`.
+    /// The line of a take of the manifest, numbered `number`, its files at `path` and `thumbnail`.
     public init(number: Int, take: TakeManifest.Take, path: String, thumbnail: String?) {
         self.number = number
         self.path = path

@@ -72,7 +72,7 @@ public final class SoundPlayer: Sendable {
         enqueue(Request(sound: name, file: nil), cut: cut)
     }
 
-    /// Queues the WAV file at `path`, like `play(_:cut:)`.
+    /// Queues the sound file at `path`, like `play(_:cut:)`.
     public func play(file path: String, cut: Bool = false) {
         enqueue(Request(sound: path, file: path), cut: cut)
     }
@@ -129,8 +129,11 @@ private struct SoundInbox: Sendable {
     var interrupt = false
 }
 
-/// The player's thread: it plays one request at a time and keeps the decoded files.
+/// The player's thread: it plays one request at a time and keeps the decoded
+/// files, at most `keptSamples` of them (the oldest go first).
 private final class Speaker {
+    static let keptSamples = 2 * SoundClip.maximumSamples
+
     let library: SoundLibrary
     let device: String
     let decode: SoundDecoder
@@ -138,6 +141,8 @@ private final class Speaker {
     let latency: UInt32
     let onPlaying: (@Sendable (Instant, Instant) -> Void)?
     var decoded: [String: SoundClip] = [:]
+    /// The paths decoded, oldest first.
+    var decodedOrder: [String] = []
     var reported: Set<String> = []
 
     init(
@@ -207,6 +212,10 @@ private final class Speaker {
         do {
             let sound = try decode(path)
             decoded[path] = sound
+            decodedOrder.append(path)
+            while decoded.values.reduce(0, { $0 + $1.samples.count }) > Self.keptSamples, decodedOrder.count > 1 {
+                decoded[decodedOrder.removeFirst()] = nil
+            }
             return sound
         } catch {
             throw SoundFailure(error.message)

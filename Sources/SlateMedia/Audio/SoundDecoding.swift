@@ -18,6 +18,8 @@ final class SoundDecoding {
     private var context: UnsafeMutablePointer<AVCodecContext>?
     private var frame: UnsafeMutablePointer<AVFrame>?
     private var resampler: OpaquePointer?
+    /// What the resampler was set up for: every frame must be of it.
+    private var input: (channels: Int32, sample: Int32, rate: Int32)?
     /// Frames still to drop from the start (the priming), in the target's rate.
     private var priming = 0
     private var ended = false
@@ -80,9 +82,21 @@ final class SoundDecoding {
             let pts = frame.pointee.best_effort_timestamp
             let first = pts == slate_av_nopts_value() ? 0 : av_rescale_q(pts, reader.stream.timeBase, slate_av_time_base_q())
             start = max(0, first)
-            if first < 0 { priming = Int((-first * Int64(target.rate) + 500_000) / 1_000_000) }
+            // At most a minute of priming: a hostile timestamp neither overflows nor hides a long sound.
+            if first < 0 { priming = Int((min(-first, 60_000_000) * Int64(target.rate) + 500_000) / 1_000_000) }
+        }
+        let format = (
+            channels: frame.pointee.ch_layout.nb_channels, sample: frame.pointee.format, rate: frame.pointee.sample_rate
+        )
+        if let input, input != format {
+            throw MediaError(
+                "decode the sound", path: reader.path,
+                message:
+                    "its format changes partway, from \(input.channels) channels at \(input.rate) Hz to \(format.channels) at \(format.rate) Hz"
+            )
         }
         if resampler == nil {
+            input = format
             var outLayout = AVChannelLayout()
             av_channel_layout_default(&outLayout, Int32(target.channels))
             defer { av_channel_layout_uninit(&outLayout) }

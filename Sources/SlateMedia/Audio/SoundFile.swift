@@ -8,9 +8,13 @@ import SystemPackage
 /// stereo (more channels are mixed down to stereo).
 ///
 /// Budgets: the file is at most `SoundSpec.fileLimit` bytes and a regular
-/// file, is one of `SoundClip.formats` (a playlist or any other container is
-/// refused unread), and decodes to at most `SoundClip.maximumSamples`.
+/// file, is one of `formats` (a playlist or any other container is probed but
+/// not demuxed, and nothing opens another file), and decodes to at most
+/// `SoundClip.maximumSamples`.
 public enum SoundFile {
+    /// The containers a sound file may be, as libavformat names its demuxers.
+    public static let formats = ["wav", "w64", "aiff", "flac", "ogg", "mp3", "caf"]
+
     /// The sound of the file at `path`, or why it cannot be played.
     public static func read(path: String) throws(SoundFileError) -> SoundClip {
         try read(path: path, maximumSamples: SoundClip.maximumSamples)
@@ -26,7 +30,7 @@ public enum SoundFile {
         }
         do {
             let input = try MediaInput(
-                fd: fd, path: path, formats: SoundClip.formats.joined(separator: ","),
+                fd: fd, path: path, formats: formats.joined(separator: ","),
                 operation: "read the sound file (WAV, AIFF, FLAC, Ogg, MP3 or CAF)")
             guard let reader = try SoundReader(input) else {
                 throw SoundFileError(file: path, message: "the file holds no sound")

@@ -2,9 +2,10 @@ import CAV
 import SlateCore
 import SlateSystem
 
-/// Reads the sound stream of a take or an export: its packets as they are
-/// (to join takes by stream copy), or decoded to interleaved 16-bit frames
-/// with the time of the first one (to verify sync and to encode again).
+/// Reads the sound stream of a take, an export or a sound file: its packets
+/// as they are (to join takes by stream copy), or decoded to interleaved
+/// 16-bit frames with the time of the first one (to verify sync, to encode
+/// again, to play).
 public final class SoundReader {
     /// Decoded sound: `samples` interleaved, the first frame at `start`
     /// microseconds of the file's timeline (the encoder's priming removed).
