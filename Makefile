@@ -11,7 +11,16 @@ FAULTS := .build/faults/libslate-faults.so
 VM_DEPS = $$(scripts/lanes deps vm)
 RIGS_DEPS = $$(scripts/lanes deps rigs)
 
-.PHONY: all deps vm-deps build build-tests demo lint check test torture bench soak fuzz faults man clean
+# Where make install puts Slate (FHS): PREFIX, under DESTDIR for a staged
+# tree; the build it installs from (CONFIG: debug or release), and the slate
+# it installs (that build's unless told).
+PREFIX ?= /usr/local
+DESTDIR ?=
+CONFIG ?= debug
+SLATE_BINARY ?= .build/$(CONFIG)/slate
+SHARE = $(DESTDIR)$(PREFIX)/share
+
+.PHONY: all deps vm-deps build build-tests demo lint check test torture bench soak fuzz faults man install deb clean
 
 all: build
 
@@ -56,7 +65,7 @@ check: lint build-tests
 
 # Everything that must pass (CI runs it): the build, then every lane, the rig
 # VM's beside the host's (scripts/lanes).
-test: lint build-tests faults
+test: lint build-tests faults man
 	@scripts/lanes all
 
 # One lane: make test-unit, test-fuzz, test-torture, test-web, test-rigs,
@@ -129,14 +138,39 @@ fuzz: deps
 
 # Man pages from the argument parser (slate.1 and one per command) and shell
 # completions, into .build/man and .build/completions.
-man: build
-	$(SWIFT) package --disable-sandbox plugin generate-manual --configuration debug --multi-page
+man: deps
+	$(SWIFT) package --disable-sandbox plugin generate-manual --configuration $(CONFIG) --multi-page
 	@rm -rf .build/man && mkdir -p .build/man .build/completions
 	cp .build/plugins/GenerateManual/outputs/slate/*.1 .build/man/
-	$(SLATE) --generate-completion-script bash >.build/completions/slate.bash
-	$(SLATE) --generate-completion-script zsh >.build/completions/_slate
-	$(SLATE) --generate-completion-script fish >.build/completions/slate.fish
+	.build/$(CONFIG)/slate --generate-completion-script bash >.build/completions/slate.bash
+	.build/$(CONFIG)/slate --generate-completion-script zsh >.build/completions/_slate
+	.build/$(CONFIG)/slate --generate-completion-script fish >.build/completions/slate.fish
 	@ls .build/man .build/completions
+
+# The binary; the page's files and the sounds in PREFIX/share/slate (slate
+# finds them from its own location), and the shipped profiles; the udev
+# rules, the systemd user unit,
+# the man pages and the completions for bash, zsh and fish.
+install: man
+	install -Dm755 $(SLATE_BINARY) $(DESTDIR)$(PREFIX)/bin/slate
+	install -d $(SHARE)/slate/page $(SHARE)/slate/sounds $(SHARE)/slate/profiles $(SHARE)/man/man1
+	install -m644 Sources/SlateWeb/Page/* $(SHARE)/slate/page/
+	install -m644 sounds/*.wav $(SHARE)/slate/sounds/
+	install -m644 profiles/*.yaml $(SHARE)/slate/profiles/
+	install -m644 .build/man/*.1 $(SHARE)/man/man1/
+	install -Dm644 .build/completions/slate.bash $(SHARE)/bash-completion/completions/slate
+	install -Dm644 .build/completions/_slate $(SHARE)/zsh/vendor-completions/_slate
+	install -Dm644 .build/completions/slate.fish $(SHARE)/fish/vendor_completions.d/slate.fish
+	install -Dm644 udev/70-slate.rules $(DESTDIR)$(PREFIX)/lib/udev/rules.d/70-slate.rules
+	install -Dm644 systemd/slate.service $(DESTDIR)$(PREFIX)/lib/systemd/user/slate.service
+	install -Dm644 systemd/slate@.service $(DESTDIR)$(PREFIX)/lib/systemd/system/slate@.service
+	@case "$(PREFIX)" in /usr) ;; *) echo "note: udev reads rules from /usr/lib/udev/rules.d and /etc/udev/rules.d," \
+		"not $(PREFIX)/lib/udev/rules.d: copy 70-slate.rules to /etc/udev/rules.d (docs/setup.md)";; esac
+
+# The Debian package, .build/deb/slate_VERSION_ARCH.deb (scripts/deb): a
+# release build with Swift's standard library linked in, checked by lintian.
+deb: deps
+	scripts/deb
 
 clean:
 	rm -rf .build Fuzz/.build fuzz-artifacts

@@ -46,6 +46,8 @@ public final class RunDaemon {
     private var gatherer: RigStatusGatherer?
     /// The rig's time: CLOCK_MONOTONIC, or a test's virtual clock.
     private let clock: any RigClock
+    /// systemd, when the rig runs as its unit.
+    private let service: ServiceReporter?
 
     /// The signals `slate run` reads: claim them (`EventLoop.claimSignals`)
     /// before anything starts a thread.
@@ -54,9 +56,11 @@ public final class RunDaemon {
     public init(
         profilePath: String, profile: Profile, recording: (path: String, parsed: InputRecording)?,
         settings: LiveRecorder.Settings, page pageSettings: PageSettings? = nil, json: Bool, timing: Bool, log: Logger,
-        clock: any RigClock = SystemClock(), output: FileDescriptor = .standardOutput
+        clock: any RigClock = SystemClock(), output: FileDescriptor = .standardOutput,
+        service: ServiceManager? = ServiceManager.current()
     ) throws {
         self.clock = clock
+        self.service = service.map { ServiceReporter(manager: $0, log: log) }
         self.profilePath = profilePath
         self.profile = profile
         self.json = json
@@ -157,13 +161,14 @@ public final class RunDaemon {
             OutputStream.writeError("slate run: \(error)")
             return false
         }
+        reportToService(at: clock.now())
         do {
             try loop.run(
                 clock: clock,
                 nextDeadline: { [unowned self] in
                     [
                         rig.machine.nextDeadline, inputs?.nextDeadline, replay?.nextDeadline, cameraRetryAt, page?.nextDeadline,
-                        network?.nextDeadline,
+                        network?.nextDeadline, service?.nextDeadline,
                     ]
                     .compactMap { $0 }.min()
                 },
@@ -172,6 +177,7 @@ public final class RunDaemon {
             OutputStream.writeError("slate run: \(error)")
             failed = true
         }
+        service?.stop()
         // What is left (closing the take, the exports) is waited for, not timed.
         clock.leave()
         timed = false
@@ -223,6 +229,25 @@ public final class RunDaemon {
         obs?.poll(effects: effects, at: now)
         effects.printer.output.flush()
         publishStatus(at: now)
+        reportToService(at: now)
+    }
+
+    /// How the rig stands, to systemd: its camera, and whether it waits for its inputs.
+    private func reportToService(at now: Instant) {
+        guard let service else { return }
+        let camera: ServiceNotes.Camera
+        if recorder.isStreaming {
+            camera = .streaming(recorder.cameraName ?? "the camera")
+        } else if let failure = recorder.openFailure, !awaitingCamera {
+            camera = .waiting("\(failure)")
+        } else if cameraRetryAt != nil {
+            camera = .waiting("it is gone")
+        } else if !recorder.isOpenOrOpening && profile.camera.startOnInput {
+            camera = .streaming("the camera (opened on the first press)")
+        } else {
+            camera = .opening
+        }
+        service.rig(camera: camera, inputs: inputs == nil || rig.machine.hasDevices ? nil : "the input devices", at: now)
     }
 
     /// The rig's status, to the page and the broker.
@@ -276,7 +301,8 @@ public final class RunDaemon {
         let now = clock.now()
         guard recorder.isStreaming else {
             let error = recorder.openFailure.map { "\($0)" } ?? "the camera did not open"
-            if atStart && (recording != nil || !profile.camera.waitForCamera) {
+            // Under systemd a missing camera is waited for: a restart would find it missing again.
+            if atStart && (recording != nil || !(profile.camera.waitForCamera || service != nil)) {
                 OutputStream.writeError("slate run: \(error)")
                 failed = true
                 return false

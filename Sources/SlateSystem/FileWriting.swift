@@ -74,6 +74,15 @@ public enum UserPath {
         return expand("~/.local/state/slate")
     }
 
+    /// The rig's profile when a command is given none: `$XDG_CONFIG_HOME/slate/rig.yaml`,
+    /// or `~/.config/slate/rig.yaml` (where the systemd unit reads it).
+    public static var defaultProfile: String {
+        if let base = getenv("XDG_CONFIG_HOME").map({ String(cString: $0) }), base.hasPrefix("/") {
+            return base + "/slate/rig.yaml"
+        }
+        return expand("~/.config/slate/rig.yaml")
+    }
+
     /// Where takes are recorded unless the profile or `--work` says otherwise.
     public static let defaultWork = "~/Videos/Slate/takes"
     /// Where exports go unless the profile or `--output` says otherwise.

@@ -65,10 +65,14 @@ extension OutputStream {
         stream.flush()
     }
 
-    /// Writes one line to standard error at once (unbuffered).
+    /// Writes one line to standard error at once (unbuffered); an error's
+    /// priority (`<3>`) first when standard error is the journal.
     public static func writeError(_ line: String) {
         let stream = OutputStream(fd: .standardError)
-        stream.writeLine(line)
+        stream.writeLine(errorPriority + line)
         stream.flush()
     }
+
+    /// `<3>` when standard error is the journal, read once.
+    private static let errorPriority = Syscall.standardErrorIsJournal ? "<3>" : ""
 }

@@ -430,6 +430,44 @@ package enum Syscall {
     /// This process's id (`getpid`).
     package static var processID: Int32 { getpid() }
 
+    // MARK: The service manager
+
+    /// Sends `bytes` as one datagram to the AF_UNIX socket at `path` (`@NAME`:
+    /// an abstract one), from a socket of its own (`socket`, `sendto`).
+    package static func sendDatagram(_ bytes: [UInt8], toUnixSocket path: String) -> Result<Void, Errno> {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        var name = Array(path.utf8)
+        let abstract = name.first == UInt8(ascii: "@")
+        if abstract { name[0] = 0 }
+        guard name.count < MemoryLayout.size(ofValue: address.sun_path) else { return .failure(.fileNameTooLong) }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: name) }
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + name.count + (abstract ? 0 : 1))
+        return valueOrErrno { socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }.flatMap {
+            socket in
+            defer { close(socket) }
+            return valueOrErrno {
+                withUnsafePointer(to: &address) { pointer in
+                    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        sendto(socket, bytes, bytes.count, Int32(MSG_NOSIGNAL), $0, length)
+                    }
+                }
+            }.map { _ in () }
+        }
+    }
+
+    /// Whether standard error is the stream `JOURNAL_STREAM` names (`DEV:INODE`,
+    /// as systemd sets it for a unit whose output goes to the journal).
+    package static var standardErrorIsJournal: Bool {
+        guard let stream = environmentValue("JOURNAL_STREAM") else { return false }
+        let parts = stream.split(separator: ":")
+        var info = stat()
+        guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]), fstat(2, &info) == 0 else {
+            return false
+        }
+        return UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode
+    }
+
     /// The id of CLOCK_MONOTONIC, for libraries that stamp events with a clock of their choice.
     package static var monotonicClockID: Int32 { CLOCK_MONOTONIC }
 

@@ -93,7 +93,8 @@ public final class RigServer: Sendable {
             Task { await services.triggerGracefulShutdown() }
             ended.wait()
             try? group.syncShutdownGracefully()
-            throw RigServerError(listen: listen, reason: "\(error)")
+            let reason = (error as? IOError).map { ListenFailure.reason(errno: $0.errnoCode, port: listen.port) }
+            throw RigServerError(listen: listen, reason: reason ?? "\(error)")
         }
     }
 

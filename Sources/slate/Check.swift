@@ -33,6 +33,23 @@ struct Check: ParsableCommand {
 }
 
 extension ProfileSource {
+    /// The profile at `path`, or, given none, the default one (saying which
+    /// file is used, or that there is none and where it was looked for).
+    static func loadOrExit(given path: String?) throws -> (path: String, profile: Profile) {
+        guard let path else {
+            let path = UserPath.defaultProfile
+            guard Syscall.isFile(path) else {
+                OutputStream.writeError(
+                    "slate: no --profile given and no profile at \(path): pass --profile FILE, or copy one of the shipped profiles there (share/slate/profiles where Slate is installed, /usr/share/slate/profiles from the package)"
+                )
+                throw Slate.badInput
+            }
+            OutputStream.writeError("slate: using the profile \(path)")
+            return (path, try loadOrExit(path))
+        }
+        return (path, try loadOrExit(path))
+    }
+
     /// The profile, or its errors printed and exit status 2.
     static func loadOrExit(_ path: String) throws -> Profile {
         switch load(path) {

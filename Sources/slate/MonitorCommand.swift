@@ -21,8 +21,8 @@ struct MonitorCommand: ParsableCommand {
             grab and exits 0.
             """)
 
-    @Option(help: "The rig's profile.")
-    var profile: String
+    @Option(help: "The rig's profile (default: $XDG_CONFIG_HOME/slate/rig.yaml, else ~/.config/slate/rig.yaml).")
+    var profile: String?
 
     @Flag(help: "One JSON object per line.")
     var json = false
@@ -42,12 +42,14 @@ struct MonitorCommand: ParsableCommand {
             valueName: "file"))
     var cameraControls: String?
 
+    @OptionGroup var logging: LogOptions
+
     func run() throws {
         try Slate.claimSignals([Signal.interrupt, Signal.terminate, Signal.child])
-        Slate.bootstrapLogging()
+        Slate.bootstrapLogging(logging.logLevel)
         let start = MonotonicClock.now()
         let log = Logger(label: "slate.monitor")
-        let loaded = try ProfileSource.loadOrExit(profile)
+        let (profilePath, loaded) = try ProfileSource.loadOrExit(given: profile)
         let camera = try cameraControls.map(ReplayCommand.loadCatalogOrExit)?.controls ?? ModelledCamera.typicalWebcam
         let rig = RigDriver(
             RigMachine(profile: loaded, book: RigBook(camera: loaded.camera), captureActive: !inactive),
@@ -70,7 +72,7 @@ struct MonitorCommand: ParsableCommand {
             throw ExitCode.failure
         }
         let library = SoundLibrary(
-            spec: loaded.sounds, builtInFolder: InstalledSounds.folder(), profileFolder: SoundLibrary.folder(of: profile))
+            spec: loaded.sounds, builtInFolder: InstalledSounds.folder(), profileFolder: SoundLibrary.folder(of: profilePath))
         let player = SoundPlayer(library: library, device: loaded.sounds.device, decode: SoundFile.read(path:), logger: log)
         defer { player.stop() }
         var waiting = !rig.machine.hasDevices

@@ -35,9 +35,11 @@ struct Record: ParsableCommand {
     @Flag(help: "Print the take as one JSON object.")
     var json = false
 
+    @OptionGroup var logging: LogOptions
+
     func run() throws {
         try Slate.claimSignals([Signal.interrupt, Signal.terminate])
-        Slate.bootstrapLogging()
+        Slate.bootstrapLogging(logging.logLevel)
         var audio = AudioSpec()
         audio.device = AudioSpec.Device(self.audio)
         audio.format.channels = audioChannels

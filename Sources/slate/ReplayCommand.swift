@@ -59,8 +59,10 @@ struct ReplayCommand: ParsableCommand {
         }
     }
 
+    @OptionGroup var logging: LogOptions
+
     func run() throws {
-        Slate.bootstrapLogging()
+        Slate.bootstrapLogging(logging.logLevel)
         let log = Logger(label: "slate.replay")
         let loaded = try ProfileSource.loadOrExit(profile)
         let camera = try cameraControls.map(Self.loadCatalogOrExit)?.controls ?? ModelledCamera.typicalWebcam

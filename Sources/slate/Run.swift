@@ -18,8 +18,8 @@ struct Run: ParsableCommand {
             SIGHUP reloads the profile (an invalid one is reported and the old one kept).
             """)
 
-    @Option(help: "The rig's profile.")
-    var profile: String
+    @Option(help: "The rig's profile (default: $XDG_CONFIG_HOME/slate/rig.yaml, else ~/.config/slate/rig.yaml).")
+    var profile: String?
 
     @Flag(help: "One JSON object per line.")
     var json = false
@@ -48,11 +48,13 @@ struct Run: ParsableCommand {
     @Option(help: "Where exports go (default: the profile's camera.output, else ~/Videos/Slate).")
     var output: String?
 
+    @OptionGroup var logging: LogOptions
+
     func run() throws {
         try Slate.claimSignals(RunDaemon.signals)
-        Slate.bootstrapLogging()
+        Slate.bootstrapLogging(logging.logLevel)
         let log = Logger(label: "slate.run")
-        let loaded = try ProfileSource.loadOrExit(profile)
+        let (profilePath, loaded) = try ProfileSource.loadOrExit(given: profile)
         let recording = try replay.map { (path: $0, parsed: try ReplayCommand.loadOrExit($0)) }
         let work: TakeFolder
         let output: String
@@ -77,7 +79,7 @@ struct Run: ParsableCommand {
         let daemon: RunDaemon
         do {
             daemon = try RunDaemon(
-                profilePath: profile, profile: loaded, recording: recording, settings: settings, page: page, json: json,
+                profilePath: profilePath, profile: loaded, recording: recording, settings: settings, page: page, json: json,
                 timing: timing, log: log)
         } catch {
             OutputStream.writeError(error is ReplayError ? "\(replay ?? ""): error: \(error)" : "slate run: \(error)")

@@ -10,9 +10,20 @@ import SlateSystem
 struct Slate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Physical buttons to camera capture events, for Linux camera rigs.",
+        discussion: """
+            Every command exits 0 when it did what it was asked (slate run and slate \
+            monitor also when SIGINT or SIGTERM ended them, a take in progress closed), \
+            1 when it could not (a device, the camera, a file or the network failed; the \
+            reason is on standard error), 2 when its input is invalid (a profile, a \
+            recording, a take list; each error as FILE:LINE:COLUMN: error: MESSAGE), and \
+            64 when its command line is wrong. A command given no --profile that needs \
+            one reads $XDG_CONFIG_HOME/slate/rig.yaml, else ~/.config/slate/rig.yaml, \
+            and says so.
+            """,
         version: "slate \(SlateVersion.current)",
         subcommands: [
-            Check.self, ReplayCommand.self, MonitorCommand.self, Devices.self, RecordInput.self, Sound.self, Audio.self,
+            Setup.self, Check.self, ReplayCommand.self, MonitorCommand.self, Devices.self, RecordInput.self, Sound.self,
+            Audio.self,
             Cameras.self,
             Controls.self,
             Run.self, Rigs.self, Record.self, RecordPattern.self, Takes.self, Codes.self, ProbeEncoder.self,
@@ -32,7 +43,19 @@ struct Slate: ParsableCommand {
         }
     }
 
-    static func bootstrapLogging() {
-        LoggingSystem.bootstrap { TerminalLogHandler(label: $0) }
+    /// Log lines on standard error from `level` up, with priorities and no
+    /// times of their own when it is the journal.
+    static func bootstrapLogging(_ level: Logger.Level) {
+        let journal = ServiceManager.journalIsStandardError
+        LoggingSystem.bootstrap { TerminalLogHandler(label: $0, level: level, journal: journal) }
     }
+}
+
+/// The log's option, for the commands that log as they run.
+struct LogOptions: ParsableArguments {
+    @Option(help: "The least level logged: trace, debug, info, notice, warning, error or critical.")
+    var logLevel: Logger.Level = .info
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {
 }

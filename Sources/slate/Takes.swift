@@ -16,7 +16,7 @@ struct Takes: ParsableCommand {
         @Option(help: "The work folder holding the takes.")
         var work: String?
 
-        @Option(help: "A profile whose camera.work folder to use.")
+        @Option(help: "A profile whose camera.work folder to use (default: ~/.config/slate/rig.yaml when it is there).")
         var profile: String?
 
         /// The work folder, opened for `command` (made when `create`); exits 1 saying why it cannot be used.
@@ -30,7 +30,9 @@ struct Takes: ParsableCommand {
         func resolve(_ command: String, create: Bool = false, output option: String?, filter: ExportFilter? = nil) throws
             -> (work: TakeFolder, output: String, filter: ExportFilter)
         {
-            let camera = try profile.map(ProfileSource.loadOrExit)?.camera
+            // Given no --profile, the default one when it is there (its folders).
+            let path = profile ?? (Syscall.isFile(UserPath.defaultProfile) ? UserPath.defaultProfile : nil)
+            let camera = try path.map(ProfileSource.loadOrExit)?.camera
             let work: TakeFolder
             do {
                 work = try TakeFolder(

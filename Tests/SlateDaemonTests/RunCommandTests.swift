@@ -411,6 +411,7 @@ let loadTests = ProcessInfo.processInfo.environment["SLATE_LOAD_TESTS"] == "1"
         ])
         #expect(result.status == 1)
         #expect(result.stderr.contains("no back camera: none of \(folder)/video9 is present"), "\(result.stderr)")
+        #expect(result.stderr.contains("--camera testpattern runs the rig on the test pattern"), "\(result.stderr)")
     }
 
     @Test(.timeLimit(.minutes(1))) func aRigThatWaitsForItsCameraKeepsRunning() throws {

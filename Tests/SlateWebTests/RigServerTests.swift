@@ -212,7 +212,10 @@ import Testing
                 return "\(error)"
             }
         }
-        #expect(failure?.hasPrefix("cannot serve the page on 127.0.0.1:\(address.port): ") == true, "\(failure ?? "")")
+        #expect(
+            failure
+                == "cannot serve the page on 127.0.0.1:\(address.port): port \(address.port) is taken: another program (another slate run?) listens on it",
+            "\(failure ?? "")")
         try await stop(server, board)
     }
 }

@@ -378,7 +378,8 @@ struct ProfileParser {
                 reader.error(node, "\(name) takes no argument")
                 return nil
             }
-            reader.error(node, "unknown action or macro '\(text)' in \(what)")
+            let known = Array(Action.bareNames.keys) + Array(Action.argumentNames) + Array(macroNames)
+            reader.error(node, "unknown action or macro '\(text)' in \(what)" + NearestName.hint(for: name, among: known))
             return nil
         case .mapping(let mapping) where mapping.count == 1:
             let (keyNode, value) = mapping.first!
@@ -390,7 +391,8 @@ struct ProfileParser {
             guard Action.argumentNames.contains(name) else {
                 reader.error(
                     keyNode,
-                    "unknown action '\(name)' in \(what) (actions with arguments: \(YAMLReader.list(Action.argumentNames.sorted())))"
+                    "unknown action '\(name)' in \(what)" + NearestName.hint(for: name, among: Action.argumentNames)
+                        + " (actions with arguments: \(YAMLReader.list(Action.argumentNames.sorted())))"
                 )
                 return nil
             }
