@@ -102,7 +102,7 @@ public struct RigSetup: Sendable, Equatable {
     /// How the profile matches the device: its ids, or its name when it has none.
     private var match: String {
         if device.vendor != 0 || device.product != 0 {
-            return "{vendor: 0x\(Self.hex(device.vendor)), product: 0x\(Self.hex(device.product))}"
+            return "{vendor: \(Hex.id(device.vendor)), product: \(Hex.id(device.product))}"
         }
         return "{name: \(Self.quoted(device.name))}"
     }
@@ -112,7 +112,7 @@ public struct RigSetup: Sendable, Equatable {
     public var udevRule: String? {
         guard device.vendor != 0 || device.product != 0 else { return nil }
         return "ACTION!=\"remove\", SUBSYSTEM==\"input\", KERNEL==\"event*\", DEVPATH!=\"/devices/virtual/input/*\", "
-            + "ATTRS{id/vendor}==\"\(Self.hex(device.vendor))\", ATTRS{id/product}==\"\(Self.hex(device.product))\", "
+            + "ATTRS{id/vendor}==\"\(Hex.padded(device.vendor, 4))\", ATTRS{id/product}==\"\(Hex.padded(device.product, 4))\", "
             + "TAG+=\"uaccess\", ENV{SLATE_DEVICE}=\"1\""
     }
 
@@ -135,11 +135,6 @@ public struct RigSetup: Sendable, Equatable {
             lines += folders.map { "ReadWritePaths=-\($0)" }
         }
         return lines.isEmpty ? nil : "[Service]\n" + lines.joined(separator: "\n") + "\n"
-    }
-
-    private static func hex(_ value: UInt16) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 4 - digits.count) + digits
     }
 
     /// A YAML scalar in double quotes, its quotes and backslashes escaped.
