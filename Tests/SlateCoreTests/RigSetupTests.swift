@@ -23,6 +23,14 @@ import Testing
         #expect(codes == [left, middle, right])
     }
 
+    @Test func atMostMostButtonsAreTaken() {
+        let presses = (0..<40).map {
+            InputEvent(time: Instant(microseconds: Int64($0)), type: 1, code: UInt16(0x100 + $0), value: 1)
+        }
+        let codes = RigSetup.pressed(presses)
+        #expect(codes.count == RigSetup.mostButtons && codes.first?.code == 0x100 && codes.last?.code == 0x11F)
+    }
+
     @Test func oneTwoAndThreeButtonsGetTheirDefaults() {
         #expect(RigSetup.defaultJobs(count: 1) == [.record])
         #expect(RigSetup.defaultJobs(count: 2) == [.record, .deleteLast])

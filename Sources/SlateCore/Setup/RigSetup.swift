@@ -59,14 +59,18 @@ public struct RigSetup: Sendable, Equatable {
         return jobs + Array(repeating: .nothing, count: max(0, count - jobs.count))
     }
 
+    /// The most buttons a setup takes: a device that sends more is no rig's pedal.
+    public static let mostButtons = 32
+
     /// The keys and buttons of `events` pressed on the device, each once, in the
-    /// order first pressed (what the user pressed when asked).
+    /// order first pressed (what the user pressed when asked), at most `mostButtons`.
     public static func pressed(_ events: [InputEvent]) -> [EventCode] {
         var codes: [EventCode] = []
         // EV_KEY (1), pressed (value 1).
         for event in events where event.type == 1 && event.value == 1 {
             let code = EventCode(type: event.type, code: event.code)
             if !codes.contains(code) { codes.append(code) }
+            if codes.count == mostButtons { break }
         }
         return codes
     }

@@ -43,21 +43,30 @@ public final class PressListener {
         devices = opened.map { ($0.path, $0.identity) }
     }
 
+    /// The longest the presses on a device are taken for, however they go on.
+    public static let longest = Duration.seconds(60)
+
     /// Waits up to `first` for a press, then takes the presses on that device
-    /// until none comes for `quiet`; nil when nothing was pressed.
+    /// until none comes for `quiet` (at most `longest` from the first, and
+    /// `RigSetup.mostButtons` buttons); nil when nothing was pressed.
     public func listen(first: Duration, quiet: Duration) throws -> Heard? {
         let loop = try EventLoop()
         try loop.handleSignals([Signal.interrupt, Signal.terminate]) { _ in loop.stop() }
         var chosen: EvdevDevice?
         var events: [InputEvent] = []
         var deadline = MonotonicClock.now() + first
+        var end: Instant?
         for device in opened {
             try loop.watch(device.fd) {
                 _ = device.readAvailable { event, _ in
                     guard event.type == 1, event.value == 1, chosen == nil || chosen === device else { return }
+                    let now = MonotonicClock.now()
+                    let last = end ?? now + Self.longest
                     chosen = device
-                    events.append(event)
-                    deadline = MonotonicClock.now() + quiet
+                    end = last
+                    // Only a button not pressed before is kept: what is kept stays small.
+                    if !events.contains(where: { $0.code == event.code }) { events.append(event) }
+                    deadline = events.count >= RigSetup.mostButtons ? now : min(now + quiet, last)
                 }
             }
         }
