@@ -37,6 +37,16 @@ CODES = {
 }
 
 
+def _ended_by_signal(number, frame):
+    """run-all's time limit sends SIGTERM: raised as SystemExit, a scenario's
+    `finally` still unplugs its devices and stops what it started, so the
+    scenarios after it find the VM as they expect."""
+    raise SystemExit(128 + number)
+
+
+signal.signal(signal.SIGTERM, _ended_by_signal)
+
+
 def monotonic():
     return time.clock_gettime(time.CLOCK_MONOTONIC)
 
