@@ -53,9 +53,14 @@ public struct OneTake {
             speed: Double, memory: Int?
         )
 
-    /// Records one take into `folder`; `probe` measures the encoders to choose from.
+    /// How often `record` calls its `progress`.
+    public static let progressInterval = Duration.milliseconds(250)
+
+    /// Records one take into `folder`; `probe` measures the encoders to choose
+    /// from; `progress`, when given, is called every `progressInterval` while it records.
     public static func record(
-        _ settings: Settings, into folder: TakeFolder, probe: @escaping EncoderProbe, logger log: Logger
+        _ settings: Settings, into folder: TakeFolder, probe: @escaping EncoderProbe, logger log: Logger,
+        progress: ((RecordProgress) -> Void)? = nil
     ) throws -> Outcome {
         let source = try openSource(settings, logger: log)
         var codecs = settings.codecs
@@ -76,9 +81,21 @@ public struct OneTake {
             source: source, ledger: ledger, codecs: codecs, passThrough: settings.passThrough, sound: sound, logger: log)
         let loop = try EventLoop()
         try loop.handleSignals([Signal.interrupt, Signal.terminate]) { _ in loop.stop() }
-        let end = MonotonicClock.now() + .microseconds(Int64(settings.seconds * 1_000_000))
-        recorder.start(at: MonotonicClock.now())
-        try loop.run(nextDeadline: { end }, afterWake: { if MonotonicClock.now() >= end { loop.stop() } })
+        let length = Duration.microseconds(Int64(settings.seconds * 1_000_000))
+        let started = MonotonicClock.now()
+        let end = started + length
+        var nextReport = progress == nil ? end : started + progressInterval
+        recorder.start(at: started)
+        try loop.run(
+            nextDeadline: { min(end, nextReport) },
+            afterWake: {
+                let now = MonotonicClock.now()
+                if now >= end { return loop.stop() }
+                guard let progress, now >= nextReport else { return }
+                let reading = recorder.gauges.reading
+                progress(RecordProgress(elapsed: now - started, length: length, take: reading.take, level: reading.level))
+                nextReport = now + progressInterval
+            })
         recorder.stop(at: MonotonicClock.now())
         recorder.shutdown()
         var outcome = Outcome(take: nil, sound: nil, encoder: recorder.encoderName, problems: [])

@@ -351,7 +351,7 @@ public final class RunDaemon {
     private func reload() {
         switch ProfileSource.load(profilePath) {
         case .failure(let failure):
-            failure.lines.forEach(OutputStream.writeError)
+            OutputStream.writeDiagnostics(failure.diagnostics)
             log.warning("\(profilePath) is not valid; keeping the profile loaded before")
         case .success(let loaded):
             guard replay == nil, let old = inputs else {

@@ -11,29 +11,47 @@ import SystemPackage
 /// When standard error is the journal (`ServiceManager.journalIsStandardError`)
 /// a line is `<N>label: [source] message`: its priority for journald (errors
 /// 3, warnings 4, notices 5, info 6, debug 7), and no time of its own, which
-/// the journal gives.
+/// the journal gives. On a terminal that takes colour (`Terminal.takesColor`)
+/// a line is swift-log's, its level coloured: errors red, warnings magenta,
+/// debug and trace faint.
 public struct TerminalLogHandler: LogHandler {
     private var stream: StreamLogHandler
     private let journal: Bool
+    private let color: Bool
     private let label: String
 
-    public init(label: String, level: Logger.Level = .info, journal: Bool = false) {
+    public init(label: String, level: Logger.Level = .info, journal: Bool = false, color: Bool = false) {
         stream = StreamLogHandler.standardError(label: label)
         stream.logLevel = level
         self.journal = journal
+        self.color = color && !journal
         self.label = label
     }
 
     public func log(event: LogEvent) {
         var event = event
         event.message = Logger.Message(stringLiteral: TerminalText.safe(event.message.description))
-        guard journal else {
-            stream.log(event: event)
-            return
-        }
         let fields = (stream.metadata.merging(event.metadata ?? [:]) { $1 }).sorted { $0.key < $1.key }
         let metadata = fields.isEmpty ? "" : " " + fields.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        JournalLines.write("<\(Self.priority(event.level))>\(label): [\(event.source)] \(event.message)\(metadata)\n")
+        if journal {
+            WholeLines.write("<\(Self.priority(event.level))>\(label): [\(event.source)] \(event.message)\(metadata)\n")
+        } else if color {
+            let level = Self.tint(event.level).map { TerminalColor.paint("\(event.level)", $0) } ?? "\(event.level)"
+            WholeLines.write(
+                "\(Terminal.logTimestamp()) \(level) \(label):\(metadata) [\(event.source)] \(event.message)\n")
+        } else {
+            stream.log(event: event)
+        }
+    }
+
+    /// The colour of a level's word; nil: the terminal's own.
+    static func tint(_ level: Logger.Level) -> TerminalColor.Tint? {
+        switch level {
+        case .trace, .debug: .quiet
+        case .info, .notice: nil
+        case .warning: .warning
+        case .error, .critical: .error
+        }
     }
 
     /// syslog's priority for a level: what `journalctl -p` filters on.
@@ -69,8 +87,8 @@ public struct TerminalLogHandler: LogHandler {
     }
 }
 
-/// Lines to the journal, whole: one write each, one writer at a time.
-private enum JournalLines {
+/// Log lines on standard error, whole: one write each, one writer at a time.
+private enum WholeLines {
     static let lock = Mutex(())
 
     static func write(_ line: String) {

@@ -1,3 +1,4 @@
+import SlateCore
 import SystemPackage
 
 /// Buffered writes to a file descriptor (standard output by default), flushed
@@ -71,6 +72,15 @@ extension OutputStream {
         let stream = OutputStream(fd: .standardError)
         stream.writeLine(errorPriority + line)
         stream.flush()
+    }
+
+    /// A profile's diagnostics on standard error, one line each, their
+    /// severities coloured when it takes colour.
+    public static func writeDiagnostics(_ diagnostics: [Diagnostic]) {
+        let color = Terminal.takesColor(.standardError)
+        for diagnostic in diagnostics {
+            writeError(color ? TerminalColor.paint(diagnostic) : diagnostic.description)
+        }
     }
 
     /// `<3>` when standard error is the journal, read once.

@@ -1,8 +1,25 @@
 import Glibc
+import SlateCore
 import SystemPackage
 
 /// Whether output goes to a terminal, to draw in place there and write plain lines elsewhere.
 public enum Terminal {
     /// `isatty(fd)`.
     public static func isTerminal(_ fd: FileDescriptor) -> Bool { isatty(fd.rawValue) == 1 }
+
+    /// Whether output to `fd` is coloured (`TerminalColor.wanted`: a terminal, no `NO_COLOR`, `TERM` not `dumb`).
+    public static func takesColor(_ fd: FileDescriptor) -> Bool {
+        TerminalColor.wanted(
+            isTerminal: isTerminal(fd), noColor: Syscall.environmentValue("NO_COLOR"), term: Syscall.environmentValue("TERM"))
+    }
+
+    /// The local time now as the log writes it: `2026-11-27T09:18:52+0000`.
+    public static func logTimestamp() -> String {
+        var now = time(nil)
+        var parts = tm()
+        localtime_r(&now, &parts)
+        var text = [CChar](repeating: 0, count: 64)
+        let count = strftime(&text, text.count, "%Y-%m-%dT%H:%M:%S%z", &parts)
+        return String(decoding: text.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
 }

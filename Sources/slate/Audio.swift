@@ -1,5 +1,6 @@
 import ArgumentParser
 import SlateCore
+import SlateDaemon
 import SlateDevices
 import SlateSystem
 import SystemPackage
@@ -30,7 +31,8 @@ struct Audio: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Show this capture device's level, e.g. hw:CARD=Loopback,DEV=1, plughw:1,0 or default.", valueName: "device"))
+            "Show this capture device's level, e.g. hw:CARD=Loopback,DEV=1, plughw:1,0, default, or testtone (the tone takes record without a sound card).",
+            valueName: "device"))
     var meter: String?
 
     @Option(help: "With --meter: frames per second.")
@@ -131,23 +133,18 @@ struct Audio: ParsableCommand {
         case .failure(let errno): throw Self.fail("cannot handle SIGINT and SIGTERM: \(errno)")
         }
         defer { try? signals.close() }
-        let capture: PCMCapture
-        do {
-            capture = try PCMCapture(device: device, format: format)
-        } catch {
-            let notThere = [Errno.noSuchFileOrDirectory, .noSuchDevice, .noSuchAddressOrDevice].map { -$0.rawValue }
-            let missing = notThere.contains(error.code)
-            throw Self.fail(missing ? SoundCaptureDevices.missingDeviceMessage(device, reason: error.reason) : "\(error)")
-        }
+        let source = try Self.open(device, format: format)
+        // A capture device's own figures; the test tone has no period, buffer or overruns.
+        let capture = source as? PCMCapture
         let output = OutputStream()
         var display = Display(
             mode: blocks ? .blocks : json ? .json : Terminal.isTerminal(.standardOutput) ? .terminal : .lines,
             device: device)
         if !json && !blocks {
             let until = seconds.map { "for \(Instant.formatSeconds(Int64($0 * 1_000_000), decimals: 3)) s" }
+            let buffer = capture.map { "periods of \($0.periodFrames) frames, a buffer of \($0.bufferFrames)" }
             output.writeLine(
-                "\(device): \(format), periods of \(capture.periodFrames) frames, a buffer of \(capture.bufferFrames); "
-                    + (until ?? "until SIGINT or SIGTERM"))
+                "\(device): \(format), \(buffer ?? "blocks of 10 ms"); " + (until ?? "until SIGINT or SIGTERM"))
             output.flush()
         }
         var meter = LevelMeter(format: format, window: Self.interval)
@@ -156,11 +153,11 @@ struct Audio: ParsableCommand {
         let interval = Int64(format.frames(in: Self.interval))
         var nextReport = interval
         let last = seconds.map { Int64(($0 * Double(rate)).rounded()) }
-        var failure: ALSAError?
+        var failure: (any Error)?
         while true {
             let block: AudioBlock
             do {
-                block = try capture.read()
+                block = try source.read()
             } catch {
                 failure = error
                 break
@@ -169,20 +166,42 @@ struct Audio: ParsableCommand {
             let captured = block.position + Int64(block.frames)
             if blocks {
                 let line = AudioBlockLine(
-                    block, readAt: MonotonicClock.now(), waiting: capture.waiting, overruns: capture.overruns)
+                    block, readAt: MonotonicClock.now(), waiting: capture?.waiting ?? 0, overruns: capture?.overruns ?? 0)
                 output.writeLine(JSONLine.encode(line))
                 output.flush()
             } else if captured >= nextReport {
-                display.show(meter, captured: captured, end: block.end, overruns: capture.overruns, to: output)
+                display.show(meter, captured: captured, end: block.end, overruns: capture?.overruns ?? 0, to: output)
                 // After a gap, the next report is an interval after this one, not a burst of them.
                 nextReport = (captured / interval + 1) * interval
             }
             if let last, captured >= last { break }
             if case .success(.some) = Syscall.readSignal(signals) { break }
         }
-        display.finish(meter, device: device, overruns: capture.overruns, to: output)
+        display.finish(meter, device: device, overruns: capture?.overruns ?? 0, to: output)
         if let failure {
-            throw Self.fail(failure.isDeviceGone ? "\(failure); the capture ended" : "\(failure)")
+            let gone = (failure as? ALSAError)?.isDeviceGone ?? false
+            throw Self.fail(gone ? "\(failure); the capture ended" : "\(failure)")
+        }
+    }
+
+    /// The device to meter: an ALSA capture device, or the test tone.
+    static func open(_ device: String, format: AudioFormat) throws -> any SoundSource {
+        switch AudioSpec.Device(device) {
+        case .none:
+            throw fail("none is no capture device: name one that slate audio lists, or testtone")
+        case .testTone:
+            guard let tone = try? SoundDevice(device: .testTone, format: format).open() else {
+                throw fail("cannot make the test tone")
+            }
+            return tone
+        case .alsa:
+            do {
+                return try PCMCapture(device: device, format: format)
+            } catch {
+                let notThere = [Errno.noSuchFileOrDirectory, .noSuchDevice, .noSuchAddressOrDevice].map { -$0.rawValue }
+                let missing = notThere.contains(error.code)
+                throw fail(missing ? SoundCaptureDevices.missingDeviceMessage(device, reason: error.reason) : "\(error)")
+            }
         }
     }
 

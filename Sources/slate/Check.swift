@@ -5,30 +5,62 @@ import SlateDevices
 import SlateMedia
 import SlateSystem
 
-/// `slate check FILE...`: validates profiles.
+/// `slate check [FILE...]`: validates profiles.
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Validate profiles; print every error as FILE:LINE:COLUMN: error: MESSAGE.",
-        discussion: "Exits 2 when any file has an error, 0 otherwise.")
+        discussion: """
+            With no file, checks the default profile (~/.config/slate/rig.yaml). Warnings (FILE:LINE:COLUMN: \
+            warning: MESSAGE) name likely slips in a profile that loads, such as a vendor id written in decimal \
+            that no device present has while one has its hex reading. Exits 2 when any file has an error, \
+            0 otherwise.
+            """)
 
-    @Argument(help: "Profile files to check.")
-    var files: [String]
+    @Argument(help: "Profile files to check (default: ~/.config/slate/rig.yaml).")
+    var files: [String] = []
+
+    @Flag(help: "One JSON object per file: file, ok, inputs, diagnostics (each with line, column, severity, message).")
+    var json = false
 
     func run() throws {
         let output = OutputStream()
+        if files.isEmpty && !Syscall.isFile(UserPath.defaultProfile) {
+            OutputStream.writeError(
+                "slate check: no file given and no profile at \(UserPath.defaultProfile): name the profiles to check, or write one with slate setup"
+            )
+            throw Slate.badInput
+        }
+        let files = self.files.isEmpty ? [UserPath.defaultProfile] : self.files
+        let present = Self.presentIDs()
         var failed = false
         for file in files {
+            let line: ProfileCheckLine
             switch ProfileSource.load(file) {
             case .success(let profile):
-                output.writeLine("\(file): ok (\(profile.inputs.count) input\(profile.inputs.count == 1 ? "" : "s"))")
+                line = ProfileCheckLine(
+                    file: file, ok: true, inputs: profile.inputs.count,
+                    diagnostics: DecimalID.warnings(profile, present: present))
             case .failure(let failure):
                 failed = true
-                output.flush()
-                failure.lines.forEach(OutputStream.writeError)
+                line = ProfileCheckLine(file: file, ok: false, inputs: nil, diagnostics: failure.diagnostics)
             }
+            if json {
+                output.writeLine(JSONLine.encode(line))
+                continue
+            }
+            if let inputs = line.inputs { output.writeLine("\(file): ok (\(inputs) input\(inputs == 1 ? "" : "s"))") }
+            output.flush()
+            OutputStream.writeDiagnostics(line.diagnostics)
         }
         output.flush()
         if failed { throw Slate.badInput }
+    }
+
+    /// The vendor and product ids of the input devices present, as udev
+    /// names them (none when udev cannot be read).
+    static func presentIDs() -> [(vendor: UInt16, product: UInt16)] {
+        guard let udev = try? Udev() else { return [] }
+        return udev.inputNodes().map(Devices.udevIdentity).map { ($0.vendor, $0.product) }
     }
 }
 
@@ -55,7 +87,7 @@ extension ProfileSource {
         switch load(path) {
         case .success(let profile): return profile
         case .failure(let failure):
-            failure.lines.forEach(OutputStream.writeError)
+            OutputStream.writeDiagnostics(failure.diagnostics)
             throw Slate.badInput
         }
     }

@@ -22,6 +22,8 @@ struct Devices: ParsableCommand {
         var node: UdevInputNode
         var identity: DeviceIdentity
         var error: String?
+        /// What gives this user a node it may not open (`DeviceAccess`).
+        var access: String?
         /// The node's own codes (`identity` has its device's, all nodes together).
         var codes: Set<EventCode> = []
     }
@@ -43,7 +45,8 @@ struct Devices: ParsableCommand {
             OutputStream.writeError("slate devices: \(error)")
             throw ExitCode.failure
         }
-        var entries = udev.inputNodes().map(Self.entry)
+        let access = LoginSeat.access()
+        var entries = udev.inputNodes().map { Self.entry($0, access: access) }
         if entries.isEmpty { OutputStream.writeError("slate devices: no input event devices (/dev/input/event*) found") }
         var groups: [String: Set<EventCode>] = [:]
         for entry in entries { groups[entry.node.group, default: []].formUnion(entry.identity.codes) }
@@ -61,13 +64,16 @@ struct Devices: ParsableCommand {
         output.flush()
     }
 
-    static func entry(_ node: UdevInputNode) -> Entry {
+    static func entry(_ node: UdevInputNode, access: DeviceAccess) -> Entry {
         do {
             var identity = try EvdevDevice(path: node.devnode).identity
             identity.udev = node.properties
             return Entry(node: node, identity: identity, error: nil, codes: identity.codes)
         } catch {
-            return Entry(node: node, identity: udevIdentity(node), error: "\(error)")
+            let denied = error.errno == .permissionDenied || error.errno == .notPermitted
+            let advice = access.advice(
+                group: LoginSeat.group(of: node.devnode), taggedBySlate: node.properties["SLATE_DEVICE"] == "1")
+            return Entry(node: node, identity: udevIdentity(node), error: "\(error)", access: denied ? advice : nil)
         }
     }
 
@@ -105,6 +111,7 @@ struct Devices: ParsableCommand {
         lines.append(details)
         if let bluetooth = BluetoothAddresses(device) { lines.append("    Bluetooth: \(bluetooth.summary)") }
         if let error = entry.error { lines.append("    not readable: \(error)") }
+        if let access = entry.access { lines.append("    " + access) }
         if entry.node.properties["SLATE_DEVICE"] == "1" { lines.append("    tagged by Slate's udev rules") }
         for match in binding?.matches ?? [] {
             lines.append(
@@ -128,6 +135,6 @@ struct Devices: ParsableCommand {
         return JSONLine.encode(
             DeviceLine(
                 path: entry.node.devnode, identity: entry.identity, group: entry.node.group, error: entry.error,
-                udev: entry.node.properties, profile: profile))
+                access: entry.access, udev: entry.node.properties, profile: profile))
     }
 }

@@ -13,7 +13,9 @@ struct Record: ParsableCommand {
             The take is recorded as the daemon records takes: a fragmented MP4 with a \
             thumbnail, listed in the work folder's takes.json. Of several --codec choices, \
             the first whose encoder keeps up at this size (a short probe) is used. It \
-            stops after --seconds, or on SIGINT or SIGTERM.
+            stops after --seconds, or on SIGINT or SIGTERM. On a terminal, standard error \
+            shows the time recorded, the frames, the frames dropped and the sound's peak \
+            level, four times a second.
             """)
 
     @Option(help: "A V4L2 device such as /dev/video0, or testpattern.")
@@ -48,10 +50,14 @@ struct Record: ParsableCommand {
             codecs: video.codecs, passThrough: passthrough, audio: audio, seconds: video.seconds)
         let folder = try self.folder.resolve("record", create: true)
         let outcome: OneTake.Outcome
+        let showsProgress = Terminal.isTerminal(.standardError)
         do {
+            // The progress line is cleared when the take ends, however it ends.
+            defer { if showsProgress { OutputStream.writeRaw("\r\u{1B}[K", fd: .standardError) } }
             outcome = try OneTake.record(
                 settings, into: folder, probe: { ProbeEncoder.inChildProcess(codec: $0, width: $1, height: $2, fps: $3) },
-                logger: Logger(label: "slate.record"))
+                logger: Logger(label: "slate.record"),
+                progress: showsProgress ? { OutputStream.writeRaw("\r\($0.text)\u{1B}[K", fd: .standardError) } : nil)
         } catch {
             OutputStream.writeError("slate record: \(error)")
             throw ExitCode.failure

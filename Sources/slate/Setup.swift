@@ -88,9 +88,12 @@ struct Setup: ParsableCommand {
         print("input devices this user can read:")
         for (path, identity) in listener.devices { print("  \(path)  \(identity.name)") }
         if !listener.unreadable.isEmpty {
-            print("input devices this user cannot read (a udev rule gives a rig's device to whoever is logged in; on a")
-            print("box with no seat, the input group does: docs/setup.md):")
-            for device in listener.unreadable { print("  \(device.path)  \(device.name)") }
+            print("input devices this user cannot read:")
+            for device in listener.unreadable { print("  \(device.path)  \(device.name): \(device.reason)") }
+            var said: Set<String> = []
+            for advice in listener.unreadable.compactMap(\.access) where said.insert(advice).inserted {
+                print("  " + advice)
+            }
         }
         print("press each button or pedal of the rig once, from left to right; then wait 3 seconds")
         guard let heard = try listener.listen(first: .seconds(60), quiet: .seconds(3)) else {

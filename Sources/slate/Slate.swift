@@ -44,10 +44,11 @@ struct Slate: ParsableCommand {
     }
 
     /// Log lines on standard error from `level` up, with priorities and no
-    /// times of their own when it is the journal.
+    /// times of their own when it is the journal, coloured on a terminal.
     static func bootstrapLogging(_ level: Logger.Level) {
         let journal = ServiceManager.journalIsStandardError
-        LoggingSystem.bootstrap { TerminalLogHandler(label: $0, level: level, journal: journal) }
+        let color = Terminal.takesColor(.standardError)
+        LoggingSystem.bootstrap { TerminalLogHandler(label: $0, level: level, journal: journal, color: color) }
     }
 }
 

@@ -35,7 +35,7 @@ struct Sound: ParsableCommand {
                 spec = loaded.sounds
                 profileFolder = SoundLibrary.folder(of: profile)
             case .failure(let failure):
-                failure.lines.forEach(OutputStream.writeError)
+                OutputStream.writeDiagnostics(failure.diagnostics)
                 throw ExitCode.failure
             }
         }

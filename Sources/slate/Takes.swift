@@ -132,6 +132,9 @@ struct Takes: ParsableCommand {
 
         @OptionGroup var folder: FolderOptions
 
+        @Flag(help: "Print the deleted take as one JSON object, as `slate takes list --json` wrote it.")
+        var json = false
+
         func run() throws {
             let folder = try self.folder.resolve("takes delete")
             let (ledger, lock) = try Takes.open(folder, command: "delete")
@@ -148,7 +151,14 @@ struct Takes: ParsableCommand {
                 OutputStream.writeError("slate takes delete: \(error)")
                 throw ExitCode.failure
             }
-            print("deleted take \(number): \(folder.file(take.file))")
+            let output = OutputStream()
+            output.writeLine(
+                json
+                    ? JSONLine.encode(
+                        TakeListLine(
+                            number: number, take: take, path: folder.file(take.file), thumbnail: take.thumbnail.map(folder.file)))
+                    : "deleted take \(number): \(folder.file(take.file))")
+            output.flush()
         }
     }
 

@@ -21,6 +21,18 @@ import Testing
         )
     }
 
+    @Test func theTestToneIsMeteredAsTakesRecordIt() throws {
+        let result = try CLI.run(["audio", "--meter", "testtone", "--seconds", "0.2", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.lines.map(CLI.json)
+        #expect(lines.map { $0["type"] as? String } == ["level", "level", "summary"])
+        #expect(lines.allSatisfy { $0["device"] as? String == "testtone" && $0["overruns"] as? Int == 0 })
+        #expect(lines.last?["frames"] as? Int == 9600)
+        // The tone is at -24 dBFS, its beeps at -6.
+        let peaks = (lines.first?["channels"] as? [[String: Any]] ?? []).compactMap { $0["peak_db"] as? Double }
+        #expect(peaks.count == 2 && peaks.allSatisfy { (-24.1)...(-5.9) ~= $0 }, "\(result.stdout)")
+    }
+
     @Test func plainLinesWhenNotATerminal() throws {
         let result = try CLI.run(["audio", "--meter", "null", "--seconds", "0.2", "--rate", "44100"])
         #expect(result.status == 0, "\(result.stderr)")

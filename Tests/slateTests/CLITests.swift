@@ -17,11 +17,14 @@ struct CLI {
         var lines: [String] { stdout.split(separator: "\n").map(String.init) }
     }
 
-    static func run(_ arguments: [String], input: String? = nil) throws -> Result {
+    static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
         process.currentDirectoryURL = root
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -79,6 +82,34 @@ struct CLI {
                 "\(bad):4:38: error: unknown action or macro 'fly' in KEY_B",
                 "/nonexistent/rig.yaml:1:1: error: cannot open: No such file or directory (ENOENT)",
             ])
+    }
+
+    @Test func jsonGivesEachFileItsDiagnostics() throws {
+        let bad = try CLI.temporaryFile(
+            "typo.yaml",
+            "inputs:\n  p:\n    match: {name: x}\n    bind: {KEY_B: primary}\n" + "capture: {primary: {click: take.toggel}}\n")
+        let result = try CLI.run(["check", "--json", "profiles/powermate.yaml", bad])
+        #expect(result.status == 2)
+        #expect(
+            result.lines == [
+                #"{"diagnostics":[],"file":"profiles/powermate.yaml","inputs":1,"ok":true}"#,
+                #"{"diagnostics":[{"column":28,"file":"\#(bad)","line":5,"message":"unknown action or macro 'take.toggel' in primary click (did you mean take.toggle?)","severity":"error"}],"file":"\#(bad)","ok":false}"#,
+            ])
+        #expect(result.stderr == "")
+    }
+
+    @Test func withNoFileTheDefaultProfileIsChecked() throws {
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("slate-cli-config-\(UUID().uuidString)")
+        let missing = try CLI.run(["check"], environment: ["XDG_CONFIG_HOME": config.path])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("no profile at \(config.path)/slate/rig.yaml"))
+        try FileManager.default.createDirectory(at: config.appendingPathComponent("slate"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: CLI.root.appendingPathComponent("profiles/powermate.yaml").path,
+            toPath: config.appendingPathComponent("slate/rig.yaml").path)
+        let found = try CLI.run(["check"], environment: ["XDG_CONFIG_HOME": config.path])
+        #expect(found.status == 0, "\(found.stderr)")
+        #expect(found.lines == ["\(config.path)/slate/rig.yaml: ok (1 input)"])
     }
 }
 
@@ -339,8 +370,11 @@ struct CLI {
                 "1  take-a.mp4  2.500 s  75 frames  0 dropped  h264  2026-11-21T09:25:12.000Z",
                 "2  take-b.mp4  1.000 s  30 frames  1 dropped  hevc  2026-11-21T09:25:20.000Z",
             ])
-        let delete = try CLI.run(["takes", "delete", "1", "--work", work.path])
+        let delete = try CLI.run(["takes", "delete", "1", "--json", "--work", work.path])
         #expect(delete.status == 0, "\(delete.stderr)")
+        let deleted = try #require(delete.lines.first.map(CLI.json))
+        #expect(deleted["number"] as? Int == 1 && deleted["frames"] as? Int == 75)
+        #expect(deleted["path"] as? String == work.appendingPathComponent("take-a.mp4").path)
         #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("take-a.mp4").path))
         #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("take-a.jpg").path))
         let json = try CLI.run(["takes", "list", "--json", "--work", work.path]).lines.map(CLI.json)

@@ -14,6 +14,8 @@ public struct DeviceLine: Codable, Hashable, Sendable {
     public var readable: Bool
     /// Why the node could not be opened.
     public var error: String?
+    /// What gives this user a node it may not open (`DeviceAccess`).
+    public var access: String?
     public var codes: [String]
     public var udev: [String: String]
     /// What the profile makes of the device; nil without a profile.
@@ -50,8 +52,8 @@ public struct DeviceLine: Codable, Hashable, Sendable {
     }
 
     public init(
-        path: String, identity: DeviceIdentity, group: String, error: String?, udev: [String: String],
-        profile: ProfileMatch?
+        path: String, identity: DeviceIdentity, group: String, error: String?, access: String? = nil,
+        udev: [String: String], profile: ProfileMatch?
     ) {
         self.path = path
         name = identity.name
@@ -64,13 +66,14 @@ public struct DeviceLine: Codable, Hashable, Sendable {
         self.group = group
         readable = error == nil
         self.error = error
+        self.access = access
         codes = identity.codes.sorted { ($0.type, $0.code) < ($1.type, $1.code) }.map(\.name)
         self.udev = udev
         self.profile = profile
     }
 
     private enum CodingKeys: String, CodingKey {
-        case path, name, bus, vendor, product, version, phys, uniq, group, readable, error, codes, udev, mismatches
+        case path, name, bus, vendor, product, version, phys, uniq, group, readable, error, access, codes, udev, mismatches
     }
 
     public init(from decoder: any Decoder) throws {
@@ -86,6 +89,7 @@ public struct DeviceLine: Codable, Hashable, Sendable {
         group = try container.decode(String.self, forKey: .group)
         readable = try container.decode(Bool.self, forKey: .readable)
         error = try container.decodeIfPresent(String.self, forKey: .error)
+        access = try container.decodeIfPresent(String.self, forKey: .access)
         codes = try container.decode([String].self, forKey: .codes)
         udev = try container.decode([String: String].self, forKey: .udev)
         profile = container.contains(.mismatches) ? try ProfileMatch(from: decoder) : nil
@@ -105,6 +109,7 @@ public struct DeviceLine: Codable, Hashable, Sendable {
         try container.encode(group, forKey: .group)
         try container.encode(readable, forKey: .readable)
         try container.encodeIfPresent(error, forKey: .error)
+        try container.encodeIfPresent(access, forKey: .access)
         try container.encode(codes, forKey: .codes)
         try container.encode(udev, forKey: .udev)
         try profile?.encode(to: encoder)

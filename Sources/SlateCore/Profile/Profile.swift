@@ -120,6 +120,8 @@ public struct MatchRules: Sendable {
     public var uniq: Glob?
     public var has: [EventCode] = []
     public var udev: [(property: String, value: Glob)] = []
+    /// The vendor and product ids written in decimal.
+    public var decimalIDs: [DecimalID] = []
 
     public init() {}
 }

@@ -198,8 +198,15 @@ struct ProfileParser {
             case "name": rules.name = reader.string(value, "name").map(Glob.init)
             case "phys": rules.phys = reader.string(value, "phys").map(Glob.init)
             case "uniq": rules.uniq = reader.string(value, "uniq").map(Glob.init)
-            case "vendor": rules.vendor = reader.integer(value, "vendor", in: 0...0xFFFF).map(UInt16.init)
-            case "product": rules.product = reader.integer(value, "product", in: 0...0xFFFF).map(UInt16.init)
+            case "vendor", "product":
+                guard let id = reader.integer(value, key, in: 0...0xFFFF).map(UInt16.init) else { break }
+                if key == "vendor" { rules.vendor = id } else { rules.product = id }
+                if case .scalar(let scalar) = value, !scalar.string.lowercased().hasPrefix("0x"),
+                    let field = DecimalID.Field(rawValue: key)
+                {
+                    rules.decimalIDs.append(
+                        DecimalID(field: field, value: id, line: value.mark?.line ?? 1, column: value.mark?.column ?? 1))
+                }
             case "bus": rules.bus = parseBus(value)
             case "has":
                 for item in reader.strings(value, "has") ?? [] {

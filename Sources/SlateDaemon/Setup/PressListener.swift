@@ -21,21 +21,26 @@ public final class PressListener {
 
     /// The devices watched: node and identity.
     public let devices: [(path: String, identity: DeviceIdentity)]
-    /// The devices this user cannot read, and why (no udev rule gives them yet).
-    public let unreadable: [(path: String, name: String, reason: String)]
+    /// The devices this user cannot read, why, and what would give them
+    /// (`DeviceAccess`; nil when the reason is not a permission).
+    public let unreadable: [(path: String, name: String, reason: String, access: String?)]
     private let opened: [EvdevDevice]
 
     /// Opens every input device with keys or buttons that udev lists.
     public init() throws {
         let udev = try Udev()
         var opened: [EvdevDevice] = []
-        var unreadable: [(path: String, name: String, reason: String)] = []
+        var unreadable: [(path: String, name: String, reason: String, access: String?)] = []
+        let access = LoginSeat.access()
         for node in udev.inputNodes() {
             do {
                 let device = try EvdevDevice(path: node.devnode)
                 if device.identity.codes.contains(where: { $0.type == 1 }) { opened.append(device) }
             } catch {
-                unreadable.append((node.devnode, node.properties["NAME"] ?? "", "\(error)"))
+                let denied = error.errno == .permissionDenied || error.errno == .notPermitted
+                let advice = access.advice(
+                    group: LoginSeat.group(of: node.devnode), taggedBySlate: node.properties["SLATE_DEVICE"] == "1")
+                unreadable.append((node.devnode, node.properties["NAME"] ?? "", error.reason, denied ? advice : nil))
             }
         }
         self.opened = opened
