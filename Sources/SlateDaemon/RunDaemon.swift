@@ -303,7 +303,9 @@ public final class RunDaemon {
             let error = recorder.openFailure.map { "\($0)" } ?? "the camera did not open"
             // Under systemd a missing camera is waited for: a restart would find it missing again.
             if atStart && (recording != nil || !(profile.camera.waitForCamera || service != nil)) {
-                OutputStream.writeError("slate run: \(error)")
+                OutputStream.writeError(
+                    "slate run: \(error); --camera testpattern runs the rig on the test pattern, "
+                        + "and camera.wait-for-camera: true waits for the camera")
                 failed = true
                 return false
             }

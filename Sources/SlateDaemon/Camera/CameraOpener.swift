@@ -89,8 +89,7 @@ public final class CameraOpener {
             let cameras = present.isEmpty ? "none" : present.map { "\($0.path) (\($0.card))" }.joined(separator: ", ")
             throw CameraOpenFailure(
                 description: "no \(opening.position.rawValue) camera: none of \(listed.joined(separator: ", ")) is present "
-                    + "(cameras present: \(cameras)); --camera testpattern runs the rig on the test pattern, and "
-                    + "camera.wait-for-camera: true waits for the camera")
+                    + "(cameras present: \(cameras))")
         }
         let source: FrameSource
         var camera: V4L2Camera?
