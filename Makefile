@@ -143,6 +143,7 @@ man: deps
 	@rm -rf .build/man && mkdir -p .build/man .build/completions
 	cp .build/plugins/GenerateManual/outputs/slate/*.1 .build/man/
 	.build/$(CONFIG)/slate --generate-completion-script bash >.build/completions/slate.bash
+	sed -i '1{/^#!/d}' .build/completions/slate.bash
 	.build/$(CONFIG)/slate --generate-completion-script zsh >.build/completions/_slate
 	.build/$(CONFIG)/slate --generate-completion-script fish >.build/completions/slate.fish
 	@ls .build/man .build/completions

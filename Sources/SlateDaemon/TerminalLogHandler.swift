@@ -11,20 +11,29 @@ import SystemPackage
 /// When standard error is the journal (`ServiceManager.journalIsStandardError`)
 /// a line is `<N>label: [source] message`: its priority for journald (errors
 /// 3, warnings 4, notices 5, info 6, debug 7), and no time of its own, which
-/// the journal gives. On a terminal that takes colour (`Terminal.takesColor`)
-/// a line is swift-log's, its level coloured: errors red, warnings magenta,
-/// debug and trace faint.
+/// the journal gives. On a terminal a line is swift-log's, starting by
+/// clearing the line it is written on (where `slate record` draws its
+/// progress), its level coloured when the terminal takes colour
+/// (`Terminal.takesColor`): errors red, warnings magenta, debug and trace faint.
 public struct TerminalLogHandler: LogHandler {
+    /// Where the lines go.
+    public enum Destination: Sendable, Equatable {
+        /// A file or a pipe: swift-log's lines as they are.
+        case plain
+        /// The journal (`JOURNAL_STREAM`).
+        case journal
+        /// A terminal, coloured or not.
+        case terminal(color: Bool)
+    }
+
     private var stream: StreamLogHandler
-    private let journal: Bool
-    private let color: Bool
+    private let destination: Destination
     private let label: String
 
-    public init(label: String, level: Logger.Level = .info, journal: Bool = false, color: Bool = false) {
+    public init(label: String, level: Logger.Level = .info, destination: Destination = .plain) {
         stream = StreamLogHandler.standardError(label: label)
         stream.logLevel = level
-        self.journal = journal
-        self.color = color && !journal
+        self.destination = destination
         self.label = label
     }
 
@@ -33,14 +42,16 @@ public struct TerminalLogHandler: LogHandler {
         event.message = Logger.Message(stringLiteral: TerminalText.safe(event.message.description))
         let fields = (stream.metadata.merging(event.metadata ?? [:]) { $1 }).sorted { $0.key < $1.key }
         let metadata = fields.isEmpty ? "" : " " + fields.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        if journal {
-            WholeLines.write("<\(Self.priority(event.level))>\(label): [\(event.source)] \(event.message)\(metadata)\n")
-        } else if color {
-            let level = Self.tint(event.level).map { TerminalColor.paint("\(event.level)", $0) } ?? "\(event.level)"
-            WholeLines.write(
-                "\(Terminal.logTimestamp()) \(level) \(label):\(metadata) [\(event.source)] \(event.message)\n")
-        } else {
+        switch destination {
+        case .plain:
             stream.log(event: event)
+        case .journal:
+            WholeLines.write("<\(Self.priority(event.level))>\(label): [\(event.source)] \(event.message)\(metadata)\n")
+        case .terminal(let color):
+            let tint = color ? Self.tint(event.level) : nil
+            let level = tint.map { TerminalColor.paint("\(event.level)", $0) } ?? "\(event.level)"
+            WholeLines.write(
+                "\r\u{1B}[K\(Terminal.logTimestamp()) \(level) \(label):\(metadata) [\(event.source)] \(event.message)\n")
         }
     }
 

@@ -10,9 +10,14 @@ import Synchronization
 public final class StatusBoard: Sendable {
     /// One Server-Sent Event, its data already JSON.
     public struct Event: Sendable, Equatable {
-        /// `line`, `status` or `meter`.
+        /// `line`, `status`, `meter` or `heartbeat`.
         public var name: String
         public var data: String
+    }
+
+    /// A `heartbeat` event's data: the time on the status's clock, to the millisecond.
+    struct Heartbeat: Encodable {
+        var now: Double
     }
 
     /// What became of an action a client asked for.
@@ -97,6 +102,17 @@ public final class StatusBoard: Sendable {
     /// The sound's level now: sent to every client, kept for none.
     public func publish(meter: MeterReading) {
         let event = Event(name: "meter", data: JSONLine.encode(meter))
+        state.withLock { state in
+            guard !state.closed else { return }
+            for client in state.clients.values { client.yield(event) }
+        }
+    }
+
+    /// The daemon's loop is alive: every client gets a `heartbeat` event with
+    /// the time (`{"now":12.5}`, as a status's), kept for none. A page that
+    /// hears nothing for a while shows the rig lost.
+    public func publishHeartbeat() {
+        let event = Event(name: "heartbeat", data: JSONLine.encode(Heartbeat(now: (clock() * 1000).rounded() / 1000)))
         state.withLock { state in
             guard !state.closed else { return }
             for client in state.clients.values { client.yield(event) }

@@ -46,9 +46,11 @@ struct Slate: ParsableCommand {
     /// Log lines on standard error from `level` up, with priorities and no
     /// times of their own when it is the journal, coloured on a terminal.
     static func bootstrapLogging(_ level: Logger.Level) {
-        let journal = ServiceManager.journalIsStandardError
-        let color = Terminal.takesColor(.standardError)
-        LoggingSystem.bootstrap { TerminalLogHandler(label: $0, level: level, journal: journal, color: color) }
+        let destination: TerminalLogHandler.Destination =
+            ServiceManager.journalIsStandardError
+            ? .journal
+            : Terminal.isTerminal(.standardError) ? .terminal(color: Terminal.takesColor(.standardError)) : .plain
+        LoggingSystem.bootstrap { TerminalLogHandler(label: $0, level: level, destination: destination) }
     }
 }
 

@@ -75,6 +75,21 @@ import Testing
         for await event in late { Issue.record("a client joining later got \(event)") }
     }
 
+    @Test func aHeartbeatCarriesTheStatusClockToTheMillisecondAndIsKeptForNone() async throws {
+        let board = StatusBoard(origin: MonotonicClock.now() + .seconds(-5)) {}
+        let stream = board.subscribe()
+        board.publishHeartbeat()
+        board.close()
+        var events: [StatusBoard.Event] = []
+        for await event in stream { events.append(event) }
+        #expect(events.map(\.name) == ["heartbeat"])
+        let data = try #require(events.first?.data)
+        let now = try #require(Double(data.dropFirst(#"{"now":"#.count).dropLast()))
+        #expect(data.hasPrefix(#"{"now":"#) && (5.0..<6.0).contains(now) && (now * 1000).rounded() == now * 1000, "\(data)")
+        let late = board.subscribe()
+        for await event in late { Issue.record("a client joining later got \(event)") }
+    }
+
     @Test func theStatusIsStampedWithTheLinesClock() throws {
         let start = MonotonicClock.now() + .seconds(-5)
         let board = StatusBoard(origin: start) {}

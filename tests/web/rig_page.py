@@ -61,11 +61,18 @@ def finished(rig):
     assert rig.returncode == 0, "slate run failed:\n" + rig.log()
 
 
-def browser():
+# A phone's screen: 390x844 CSS pixels at 3x, with touch.
+PHONE = {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 3.0, "touch": True}}
+
+
+def browser(phone=False):
+    """Headless Chromium at a desktop's size, or emulating a phone."""
     options = webdriver.ChromeOptions()
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--window-size=1100,1400"):
+                     "--window-size=%s" % ("390,844" if phone else "1100,1400")):
         options.add_argument(argument)
+    if phone:
+        options.add_experimental_option("mobileEmulation", PHONE)
     return webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
 
 

@@ -13,3 +13,7 @@ def test_abuse_page():
 
 def test_connections_page():
     harness.run_main("connections_page")
+
+
+def test_lost_rig():
+    harness.run_main("lost_rig")

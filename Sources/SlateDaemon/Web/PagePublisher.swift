@@ -12,6 +12,9 @@ final class PagePublisher {
     static let refresh = Duration.seconds(1)
     /// How often the audio meter is sent while anyone watches.
     static let meterInterval = Duration.milliseconds(100)
+    /// How often the page is told the daemon's loop is alive while anyone
+    /// watches: a page shows the rig lost after 2 s without a word from it.
+    static let heartbeat = Duration.milliseconds(500)
     /// The descriptors `slate run` asks to be allowed (RLIMIT_NOFILE's soft
     /// limit, raised towards it as far as the hard limit allows): the page
     /// takes a quarter of them at most. Modest, as children inherit it.
@@ -26,6 +29,8 @@ final class PagePublisher {
     private var nextRefresh: Instant
     /// When the audio meter is next sent.
     private var nextMeter: Instant
+    /// When the next heartbeat is sent.
+    private var nextBeat: Instant
 
     init(
         listen: HTTPListen, hosts: [String], token: String, work: TakeFolder, preview: PreviewFeed, gauges: RecorderGauges,
@@ -41,12 +46,14 @@ final class PagePublisher {
         self.gauges = gauges
         nextRefresh = MonotonicClock.now()
         nextMeter = nextRefresh
+        nextBeat = nextRefresh
     }
 
-    /// When the status is next made (and the meter sent, while sound is
-    /// recorded and anyone watches) without a dispatch.
+    /// When the status is next made (and, while anyone watches, the
+    /// heartbeat and the meter sent, the meter while sound is recorded) without a dispatch.
     var nextDeadline: Instant {
-        gauges.isMetering && board.clientCount > 0 ? min(nextRefresh, nextMeter) : nextRefresh
+        guard board.clientCount > 0 else { return nextRefresh }
+        return min(nextRefresh, nextBeat, gauges.isMetering ? nextMeter : nextBeat)
     }
 
     /// How many watch the framing preview.
@@ -71,9 +78,13 @@ final class PagePublisher {
         }
     }
 
-    /// Publishes the status (with the takes' thumbnails), and the audio meter
-    /// when it is due and anyone watches.
+    /// Publishes the status (with the takes' thumbnails), and the heartbeat and
+    /// the audio meter when they are due and anyone watches.
     func publish(_ status: RigStatus, reading: RecorderGauges.Reading, takes: [TakeManifest.Take], at now: Instant) {
+        if now >= nextBeat, board.clientCount > 0 {
+            board.publishHeartbeat()
+            nextBeat = now + Self.heartbeat
+        }
         if now >= nextMeter, let level = reading.level, board.clientCount > 0 {
             board.publish(meter: MeterReading(level))
             nextMeter = now + Self.meterInterval

@@ -4,7 +4,16 @@
 
 const $ = (id) => document.getElementById(id);
 const logLimit = 50;
+// The rig sends a heartbeat every 0.5 s: with nothing from it for this long it
+// is shown lost (grey, what it was last seen doing), never as recording.
+const heardLimit = 2000;
+// While it is lost, the stream is opened again this often.
+const retryEvery = 1000;
 let status = null;
+let events = null;
+let lastHeard = performance.now();
+let lastTry = 0;
+let lost = null; // {at: Date, status} from when the rig stopped answering
 let statusClock = 0; // performance.now() when status.now was the server's time
 let takesKey = "";
 let filterChosen = false; // once the user picks an export filter, the rig's no longer overrides it
@@ -27,12 +36,21 @@ function serverNow() {
 
 function renderState() {
   const header = $("state");
-  const recording = Boolean(status && status.recording);
+  const recording = Boolean(status && status.recording) && !lost;
   header.classList.toggle("recording", recording);
-  header.classList.toggle("idle", !recording);
+  header.classList.toggle("idle", !recording && !lost);
+  header.classList.toggle("lost", Boolean(lost));
+  document.body.classList.toggle("lost", Boolean(lost));
   header.dataset.recording = recording ? "true" : "false";
-  $("state-word").textContent = status ? (recording ? "RECORDING" : "STANDBY") : "connecting";
+  $("state-word").textContent = lost ? "NOT RESPONDING" : status ? (recording ? "RECORDING" : "STANDBY") : "connecting";
+  $("lost-detail").hidden = !lost;
+  if (lost) $("lost-detail").textContent = lostText();
   $("toggle").textContent = recording ? "Stop" : "Record";
+  for (const id of ["toggle", "delete-last", "export"]) $(id).disabled = Boolean(lost) || !status;
+  if (lost) {
+    for (const id of ["elapsed", "take-number", "dropped"]) $(id).textContent = "";
+    return;
+  }
   const take = status && status.take;
   $("take-number").textContent = take ? `take ${take.number}` : status ? `${status.takes.length} takes` : "";
   $("dropped").textContent = take ? `${take.frames} frames, ${take.dropped} dropped` : "";
@@ -40,7 +58,20 @@ function renderState() {
   renderElapsed();
 }
 
+// `rig not responding since 10:02:31 — last seen recording take 3 at 00:31`.
+function lostText() {
+  const since = lost.at.toLocaleTimeString([], { hour12: false });
+  const seen = lost.status;
+  if (!seen) return `rig not responding since ${since}`;
+  const take = seen.take;
+  const doing = take
+    ? `recording take ${take.number} at ${seconds(seen.now - take.started)}`
+    : `in standby, ${seen.takes.length} takes`;
+  return `rig not responding since ${since} — last seen ${doing}`;
+}
+
 function renderElapsed() {
+  if (lost) return;
   const take = status && status.take;
   $("elapsed").textContent = take ? seconds(serverNow() - take.started) : "";
 }
@@ -226,7 +257,25 @@ function addLine(line) {
   while (log.children.length > logLimit) log.lastElementChild.remove();
 }
 
+// Something came from the rig: it is alive.
+function heard() {
+  lastHeard = performance.now();
+  if (!lost) return;
+  lost = null;
+  renderState();
+}
+
+// The rig stopped answering (or its stream ended): what it was last seen
+// doing is kept, and it is no longer shown as recording.
+function markLost() {
+  if (lost) return;
+  const seen = status ? { ...status, now: status.now + (lastHeard - statusClock) / 1000 } : null;
+  lost = { at: new Date(), status: seen };
+  renderState();
+}
+
 function onStatus(next) {
+  heard();
   status = next;
   statusClock = performance.now();
   renderState();
@@ -236,16 +285,24 @@ function onStatus(next) {
 }
 
 function connect() {
-  const events = new EventSource("/events");
+  if (events) events.close();
+  lastTry = performance.now();
+  events = new EventSource("/events");
   events.addEventListener("status", (event) => onStatus(JSON.parse(event.data)));
-  events.addEventListener("line", (event) => addLine(JSON.parse(event.data)));
-  events.addEventListener("meter", (event) => renderMeter(JSON.parse(event.data)));
-  events.addEventListener("error", () => {
-    $("state-word").textContent = status ? $("state-word").textContent : "connecting";
-    // Refused (the page's streams are all open) or answered other than by a
-    // stream, the browser gives up: ask again a little later.
-    if (events.readyState === EventSource.CLOSED) setTimeout(connect, 5000);
-  });
+  events.addEventListener("line", (event) => { heard(); addLine(JSON.parse(event.data)); });
+  events.addEventListener("meter", (event) => { heard(); renderMeter(JSON.parse(event.data)); });
+  events.addEventListener("heartbeat", heard);
+  // A stream that ends or cannot be opened: the rig is not known to be alive.
+  events.addEventListener("error", () => { if (status) markLost(); });
+}
+
+// Nothing heard for heardLimit: the rig is lost; its stream is asked for again
+// every retryEvery until it answers.
+function watchRig() {
+  const now = performance.now();
+  if (now - lastHeard < heardLimit) return;
+  if (status) markLost();
+  if (now - lastTry >= retryEvery) connect();
 }
 
 async function act(action) {
@@ -290,4 +347,5 @@ document.addEventListener("keydown", (event) => {
   act("take.toggle");
 });
 setInterval(renderElapsed, 100);
+setInterval(watchRig, 250);
 connect();
