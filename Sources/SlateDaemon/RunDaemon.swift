@@ -23,6 +23,8 @@ public final class RunDaemon {
     private let log: Logger
     private let loop: EventLoop
     private let wake: Wakeup
+    /// The feedback sounds that could not play, reported from the loop.
+    private let soundFailures: SoundFailures
     private let recorder: LiveRecorder
     private var rig: RigDriver
     private var inputs: LiveInputs?
@@ -69,6 +71,7 @@ public final class RunDaemon {
         loop = try EventLoop()
         let wake = try Wakeup()
         self.wake = wake
+        soundFailures = SoundFailures(wake: wake)
         recorder = try LiveRecorder(settings: settings, logger: log, clock: clock) { wake.signal() }
         recorder.awaitButtons(delayedBy: profile.longestDebounce)
         let start = clock.now()
@@ -76,7 +79,8 @@ public final class RunDaemon {
         effects = EffectCarrier(
             printer: ReportPrinter(
                 format: ReportFormat(origin: start), json: json, timing: timing, output: OutputStream(writer: lineWriter)),
-            sounds: Self.player(for: profile, path: profilePath, recorder: recorder, log: log), recorder: recorder,
+            sounds: Self.player(for: profile, path: profilePath, recorder: recorder, failures: soundFailures, log: log),
+            recorder: recorder,
             log: log, clock: clock)
         let prompter = try profile.prompter.map { try PrompterFile($0, profilePath: profilePath) }
         if let pageSettings {
@@ -224,6 +228,7 @@ public final class RunDaemon {
             _ = openCamera(atStart: false)
         }
         effects.carryOut(rig.takeEffects())
+        effects.carryOut(soundFailures.take(at: now))
         page?.runRequests(rig: rig, profile: profile, effects: effects, at: now)
         network?.poll(rig: rig, profile: profile, effects: effects, at: now)
         obs?.poll(effects: effects, at: now)
@@ -391,19 +396,21 @@ public final class RunDaemon {
             recorder.settings.camera = loaded.camera
             recorder.awaitButtons(delayedBy: loaded.longestDebounce)
             effects.sounds?.stop()
-            effects.sounds = Self.player(for: loaded, path: profilePath, recorder: recorder, log: log)
+            effects.sounds = Self.player(for: loaded, path: profilePath, recorder: recorder, failures: soundFailures, log: log)
             log.info("reloaded \(profilePath)")
         }
     }
 
     /// The profile's sound player; a feedback sound played on the card the
     /// takes' sound comes from is silenced in the takes while it plays.
-    private static func player(for profile: Profile, path: String, recorder: LiveRecorder, log: Logger) -> SoundPlayer {
+    private static func player(
+        for profile: Profile, path: String, recorder: LiveRecorder, failures: SoundFailures, log: Logger
+    ) -> SoundPlayer {
         let library = SoundLibrary(
             spec: profile.sounds, builtInFolder: InstalledSounds.folder(), profileFolder: SoundLibrary.folder(of: path))
         let sharesCard = recorder.soundDevice.map { ALSACard.sameCard($0, profile.sounds.device) } ?? false
         return SoundPlayer(
             library: library, device: profile.sounds.device, decode: SoundFile.read(path:), logger: log,
-            onPlaying: sharesCard ? recorder.soundMuter : nil)
+            onFailure: { failures.add(sound: $0, file: $1, reason: $2) }, onPlaying: sharesCard ? recorder.soundMuter : nil)
     }
 }

@@ -358,10 +358,22 @@ import Testing
     }
 
     @Test func tooManyControls() {
-        let controls = (1...7).map { "  - {type: zoom, name: Zoom \($0)}" }.joined(separator: "\n")
+        let controls = (1...7).map { "  - {type: slider, name: Level \($0), target: 'recorder:preroll'}" }.joined(separator: "\n")
         let yaml =
             "inputs: {p: {match: {name: x}, bind: {KEY_B: primary}}}\ncapture: {primary: {click: take.toggle}}\ncontrols:\n\(controls)"
         #expect(errors(yaml) == ["rig.yaml:10:5: error: a rig has at most 6 controls (controls.max)"])
+    }
+
+    @Test func oneZoomAndOneExposureBiasSliderAsApplesSystemSliders() {
+        let controls = ["zoom", "exposure-bias", "zoom", "exposure-bias"].enumerated()
+            .map { "  - {type: \($1), name: C\($0)}" }.joined(separator: "\n")
+        let yaml =
+            "inputs: {p: {match: {name: x}, bind: {KEY_B: primary}}}\ncapture: {primary: {click: take.toggle}}\ncontrols:\n\(controls)"
+        #expect(
+            errors(yaml) == [
+                "rig.yaml:6:5: error: a rig has one zoom control, as Apple's system slider: this one is a second (line 4)",
+                "rig.yaml:7:5: error: a rig has one exposure-bias control, as Apple's system slider: this one is a second (line 5)",
+            ])
     }
 
     @Test func durations() {

@@ -49,6 +49,22 @@ import Testing
         #expect(status.shown == "picker" && status.highlight == 0)
     }
 
+    @Test func aZoomSetFromThePageShowsOnTheZoomCardAndACameraToggleResetsIt() throws {
+        var rig = RigMachine(profile: profile, book: RigBook(camera: profile.camera), captureActive: true)
+        let steps = try ActionText.steps("zoom.set 2.5", in: profile).get()
+        _ = rig.handle(.request(ActionRequest(steps: steps, source: "http", time: Instant(microseconds: 1000))))
+        #expect(rig.book.zoom == 2.5)
+        let zoom = rig.deck.status.items[0]
+        #expect(zoom.value == 2.5 && zoom.text == "2.5×", "\(zoom)")
+        // 1 + 7 × 0.1 is 1.7000000000000002 in floating point: the detents are rounded.
+        #expect(zoom.detents?[7] == 1.7)
+        #expect(JSONLine.encode(rig.deck.status).contains(#"1.7,1.8,1.9,2,"#))
+        // The other camera starts at 1×, as the iOS app's toggleCameraPosition resets the zoom.
+        let toggle = try ActionText.steps("camera.toggle", in: profile).get()
+        _ = rig.handle(.request(ActionRequest(steps: toggle, source: "http", time: Instant(microseconds: 2000))))
+        #expect(rig.book.position == .front && rig.book.zoom == 1 && rig.deck.status.items[0].value == 1)
+    }
+
     @Test func itsJSON() {
         let status = RigStatus(
             now: 12.5, recording: true,

@@ -172,6 +172,30 @@ let loadTests = ProcessInfo.processInfo.environment["SLATE_LOAD_TESTS"] == "1"
         result.lines.compactMap { $0["type"] as? String == "action" ? $0["result"] as? String : nil }
     }
 
+    /// In real time (the sound player's thread keeps no virtual time): the line asking for the sound, then one saying it failed.
+    @Test(.timeLimit(.minutes(1))) func aSoundThatCannotPlayIsALineThatSaysSo() throws {
+        let folder = try MediaFiles.folder("run-sound-failed")
+        defer { MediaFiles.remove(folder) }
+        let rig =
+            Self.macroRig("[sound missing]", camera: ["max-size: 320x180"])
+            + "sounds: {files: {missing: \(folder)/no-such-sound.wav}}\n"
+        try rig.write(toFile: folder + "/rig.yaml", atomically: true, encoding: .utf8)
+        try Self.footswitch([(Self.left, 0.1, 0.15)], end: 1.5)
+            .write(toFile: folder + "/session.evemu", atomically: true, encoding: .utf8)
+        let result = try Self.run([
+            "--profile", folder + "/rig.yaml", "--replay", folder + "/session.evemu", "--work", folder + "/takes",
+            "--output", folder,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let sounds = result.lines.filter { $0["type"] as? String == "sound" }
+        #expect(sounds.count == 2, "\(sounds)")
+        #expect(sounds.first?["event"] == nil && sounds.first?["sound"] as? String == "missing")
+        let failed = try #require(sounds.last)
+        #expect(failed["event"] as? String == "failed" && failed["sound"] as? String == "missing")
+        #expect(failed["file"] as? String == folder + "/no-such-sound.wav")
+        #expect((failed["error"] as? String ?? "").contains("No such file or directory"), "\(failed)")
+    }
+
     @Test(.timeLimit(.minutes(1))) func aStopAndStartInOneMacroRecordsBothTakesBackToBack() throws {
         let folder = try MediaFiles.folder("run-restart")
         defer { MediaFiles.remove(folder) }

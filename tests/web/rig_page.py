@@ -193,6 +193,11 @@ def knob_part(folder, driver):
     assert reported, "the knob session reported no zoom values"
     for text in reported:
         assert text in shown, f"the overlay never showed {text}"
+    logged = [entry.text for entry in driver.find_elements(By.CSS_SELECTOR, "#log li.control")
+              if " Zoom " in entry.text and "overlay" not in entry.text]
+    folded = [text for text in logged if re.search(r"Zoom \S+ → \S+ \(\d+ steps\)", text)]
+    print(f"the page's log: the {len(reported)} zoom values in {len(logged)} lines, e.g. {folded[:1]}")
+    assert folded and len(logged) < len(reported), logged
     finished(rig)
 
 
@@ -217,6 +222,14 @@ def framing_part(folder, driver):
     peaks = driver.execute_script("return window.slatePeaks")
     assert min(peaks) == -24 and max(peaks) == -6, peaks
     print(f"meter: 2 channels; {len(peaks)} readings in 2.5 s, their peaks from {min(peaks)} to {max(peaks)} dBFS")
+    scale = driver.execute_script("return [...document.querySelectorAll('#meter .meter-marks span')].map(s => s.textContent)")
+    assert scale == ["-60", "-40", "-20", "-12", "-6", "0"], scale
+    # A beep each second, held 2 s: the held peak stays at the beep's -6 dBFS between them.
+    holds = driver.execute_script(
+        "return [...document.querySelectorAll('#meter .meter-channel')].map(c => [+c.dataset.peak, +c.dataset.hold])")
+    assert all(hold == -6 and hold >= peak for peak, hold in holds), holds
+    print(f"meter: a dB scale {scale}; the peak held at {[hold for _, hold in holds]} dBFS while the level is "
+          f"{[peak for peak, _ in holds]}")
 
     assert status(rig)["previewers"] == 0
     assert not driver.find_element(By.ID, "preview").get_attribute("src")
@@ -256,6 +269,10 @@ def framing_part(folder, driver):
     _, action = rig.next_line(lambda l: l["type"] == "action" and l["action"] == "takes.export")
     assert action.get("filter") == "mono" and action["source"] == "http" and action["result"] == "exporting 1 take", action
     _, exported = rig.next_line(is_take("exported"), seconds=60)
+    WebDriverWait(driver, 10).until(lambda d: "of recording left" in d.find_element(By.ID, "disk").text)
+    disk = driver.find_element(By.ID, "disk").text
+    assert re.match(r"(\d+ h )?\d+ min of recording left \(", disk), disk
+    print(f"disk: {disk!r}")
     assert "mono" in exported.get("message", "") + exported.get("method", ""), exported
     print(f"take 1 deleted from its button (after a dismissed confirm); take 2 exported through mono: {exported['path']}")
     finished(rig)

@@ -418,6 +418,12 @@ public struct ControlDeck: Sendable {
         }
     }
 
+    /// Reads every recorder setting's value from the books again, after an
+    /// action may have changed one.
+    mutating func follow(_ book: RigBook) {
+        for index in controls.indices { refresh(index, book: book) }
+    }
+
     /// Reads a recorder setting's value from the books again.
     private mutating func refresh(_ index: Int, book: RigBook) {
         if case .recorder = controls[index].drive { resolve(index, book: book) }

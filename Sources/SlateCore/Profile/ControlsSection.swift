@@ -31,12 +31,23 @@ extension ProfileParser {
         }
         let controls = items.compactMap { parseControl($0) }
         var seen: [String: Node] = [:]
+        // One system zoom slider and one exposure-bias slider, as Apple's
+        // AVCaptureSystemZoomSlider and AVCaptureSystemExposureBiasSlider: a second is refused.
+        var system: [String: Node] = [:]
         for (control, item) in zip(controls, items) {
             if let first = seen[control.name.lowercased()] {
                 let at = first.mark.map { " (line \($0.line))" } ?? ""
                 reader.error(item, "two controls are named '\(control.name)'\(at)")
             } else {
                 seen[control.name.lowercased()] = item
+            }
+            guard control.kind == .zoom || control.kind == .exposureBias else { continue }
+            let type = control.kind == .zoom ? "zoom" : "exposure-bias"
+            if let first = system[type] {
+                let at = first.mark.map { " (line \($0.line))" } ?? ""
+                reader.error(item, "a rig has one \(type) control, as Apple's system slider: this one is a second\(at)")
+            } else {
+                system[type] = item
             }
         }
         return (controls, settings)

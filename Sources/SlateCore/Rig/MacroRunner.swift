@@ -102,6 +102,8 @@ struct MacroRunner {
             default:
                 if let command = step.action.recorderCommand { perform(command, &report, &program, book: &book, into: &out) }
             }
+            // A setting an action changed (`zoom.set 2.5` from the page) shows on its control's card too.
+            deck.follow(book)
         }
     }
 

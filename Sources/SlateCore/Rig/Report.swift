@@ -107,6 +107,17 @@ public struct SoundReport: Sendable {
     /// The file named by the profile, or nil for the built-in sound.
     public var file: String?
     public var input: String?
+    /// Why the sound did not play, when the player could not play it: a
+    /// second line about the same sound, after the one that asked for it.
+    public var failure: String?
+
+    public init(time: Instant, sound: String, file: String?, input: String?, failure: String? = nil) {
+        self.time = time
+        self.sound = sound
+        self.file = file
+        self.input = input
+        self.failure = failure
+    }
 }
 
 /// What happened to a take in a live rig: `slate run`'s `type: take` lines.

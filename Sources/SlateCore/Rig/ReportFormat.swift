@@ -38,6 +38,7 @@ public struct ReportFormat: Sendable {
             var line = "sound    " + sound.sound
             if let file = sound.file { line += " " + file }
             if let input = sound.input { line += "  (\(input))" }
+            if let failure = sound.failure { line += " failed: " + failure }
             return line
         case .take(let take):
             return "take     " + takeText(take)

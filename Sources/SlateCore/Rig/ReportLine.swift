@@ -61,6 +61,9 @@ public struct ReportLine: Codable, Hashable, Sendable {
         public var sound: String
         public var file: String?
         public var input: String?
+        /// Why it did not play; its line's `event` is then `failed`.
+        public var error: String?
+        public var event: String?
     }
 
     /// What happened to a take; an export counts its `takes` instead of naming
@@ -191,7 +194,10 @@ public struct ReportLine: Codable, Hashable, Sendable {
             action.result = report.outcome?.summary
             fields = .action(action)
         case .sound(let sound):
-            fields = .sound(Sound(sound: sound.sound, file: sound.file, input: sound.input))
+            fields = .sound(
+                Sound(
+                    sound: sound.sound, file: sound.file, input: sound.input, error: sound.failure,
+                    event: sound.failure == nil ? nil : "failed"))
         case .take(let take):
             let export = take.event.isExport
             let figures = take.figures
@@ -222,9 +228,7 @@ public struct ReportLine: Codable, Hashable, Sendable {
     }
 
     /// A value as the text output shows it: to six decimals.
-    private static func rounded(_ value: Double) -> Double {
-        abs(value) < 1e12 ? (value * 1_000_000).rounded() / 1_000_000 : value
-    }
+    private static func rounded(_ value: Double) -> Double { value.rounded(decimals: 6) }
 
     private enum Kind: String, Codable {
         case capture, action, sound, take, ignored, debounced, control, rig, obs

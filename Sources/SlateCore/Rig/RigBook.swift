@@ -172,6 +172,11 @@ public struct RigBook: Sendable {
         let splitting = isRecording
         if splitting { takes += 1 }
         let outcome: RecorderOutcome = next != position ? .camera(next) : .fps(rate)
+        // The other camera starts at 1×, as the iOS app's toggleCameraPosition resets the zoom.
+        if next != position, zoom != 1 {
+            zoom = 1
+            effects.append(.camera(.zoom(1), at: time))
+        }
         position = next
         fps = rate
         if case .streaming = camera { effects.append(.camera(.switchTo(next, fps: rate, splitting: splitting), at: time)) }

@@ -44,14 +44,15 @@ public struct ControlsEntry: Codable, Equatable, Sendable {
         ) {
             self.name = name
             self.kind = kind
-            self.value = value
+            // Values a step of 0.1 made carry float noise (1.7000000000000002): to 6 places.
+            self.value = value.rounded(decimals: 6)
             self.text = text
             self.enabled = enabled
             self.reason = reason
-            self.minimum = minimum
-            self.maximum = maximum
-            self.detents = detents
-            self.prominent = prominent
+            self.minimum = minimum.rounded(decimals: 6)
+            self.maximum = maximum.rounded(decimals: 6)
+            self.detents = detents?.map { $0.rounded(decimals: 6) }
+            self.prominent = prominent.map { $0.rounded(decimals: 6) }
             self.titles = titles
         }
     }

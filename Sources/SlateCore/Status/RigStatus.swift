@@ -32,7 +32,7 @@ public struct RigStatus: Codable, Equatable, Sendable {
     ) {
         self.prompter = prompter
         self.previewers = previewers
-        self.now = now
+        self.now = now.rounded(decimals: 6)
         self.recording = recording
         self.take = take
         self.takes = takes
@@ -54,7 +54,7 @@ public struct RigStatus: Codable, Equatable, Sendable {
 
         public init(number: Int, started: Double, summary: TakeSummary = TakeSummary()) {
             self.number = number
-            self.started = started
+            self.started = started.rounded(decimals: 6)
             self.summary = summary
         }
     }
@@ -96,7 +96,7 @@ public struct RigStatus: Codable, Equatable, Sendable {
             self.name = name
             self.position = position
             self.fps = fps
-            self.zoom = zoom
+            self.zoom = zoom.rounded(decimals: 6)
             self.torch = torch
         }
     }
@@ -131,7 +131,7 @@ public struct RigStatus: Codable, Equatable, Sendable {
 
         public init(takes: Int, done: Double, items: [TakeEntry] = []) {
             self.takes = takes
-            self.done = done
+            self.done = done.rounded(decimals: 6)
             self.items = items
         }
     }
@@ -164,14 +164,14 @@ public struct RigStatus: Codable, Equatable, Sendable {
         /// `prompter` as it stands, its instants in seconds since `origin`.
         public init(_ prompter: Prompter, origin: Instant) {
             let anchor = prompter.anchor
-            self.anchor = anchor.points
+            self.anchor = anchor.points.rounded(decimals: 6)
             since = (anchor.at - origin).inSeconds()
-            speed = prompter.speed
+            speed = prompter.speed.rounded(decimals: 6)
             running = prompter.isRunning
             paused = prompter.paused
             recording = prompter.recording
-            length = prompter.length
-            gap = prompter.spec.loopGap
+            length = prompter.length.rounded(decimals: 6)
+            gap = prompter.spec.loopGap.rounded(decimals: 6)
             end = prompter.spec.end.rawValue
             font = prompter.spec.font
             lineHeight = prompter.spec.lineHeight

@@ -40,12 +40,16 @@ public final class SoundPlayer: Sendable {
     ///   - logger: where failures go.
     ///   - queueCapacity: the most sounds that wait while one plays; more drop the oldest waiting.
     ///   - latency: ALSA's buffer, in microseconds.
+    ///   - onFailure: called on the player's thread for each sound that cannot
+    ///     play, with its name, its file and why (every time, where the log says it once).
     ///   - onPlaying: called on the player's thread as each sound starts, with
     ///     when it starts and when it will have been heard (its length and the latency).
     public init(
         library: SoundLibrary, device: String = "default", decode: @escaping SoundDecoder,
         logger: Logger = Logger(label: "slate.sound"),
-        queueCapacity: Int = 2, latency: UInt32 = 100_000, onPlaying: (@Sendable (Instant, Instant) -> Void)? = nil
+        queueCapacity: Int = 2, latency: UInt32 = 100_000,
+        onFailure: (@Sendable (_ sound: String, _ file: String?, _ reason: String) -> Void)? = nil,
+        onPlaying: (@Sendable (Instant, Instant) -> Void)? = nil
     ) {
         self.device = device
         log = logger
@@ -54,7 +58,8 @@ public final class SoundPlayer: Sendable {
             let inbox = try Mailbox(SoundInbox(queue: SoundQueue(capacity: queueCapacity)))
             let idle = try Wakeup()
             let speaker = Speaker(
-                library: library, device: device, decode: decode, logger: logger, latency: latency, onPlaying: onPlaying)
+                library: library, device: device, decode: decode, logger: logger, latency: latency, onFailure: onFailure,
+                onPlaying: onPlaying)
             thread = try WorkerThread(name: "slate-sound") { speaker.run(inbox: inbox, idle: idle) }
             (self.inbox, self.idle) = (inbox, idle)
         } catch {
@@ -139,6 +144,7 @@ private final class Speaker {
     let decode: SoundDecoder
     let logger: Logger
     let latency: UInt32
+    let onFailure: (@Sendable (String, String?, String) -> Void)?
     let onPlaying: (@Sendable (Instant, Instant) -> Void)?
     var decoded: [String: SoundClip] = [:]
     /// The paths decoded, oldest first.
@@ -147,13 +153,14 @@ private final class Speaker {
 
     init(
         library: SoundLibrary, device: String, decode: @escaping SoundDecoder, logger: Logger, latency: UInt32,
-        onPlaying: (@Sendable (Instant, Instant) -> Void)?
+        onFailure: (@Sendable (String, String?, String) -> Void)?, onPlaying: (@Sendable (Instant, Instant) -> Void)?
     ) {
         self.library = library
         self.device = device
         self.decode = decode
         self.logger = logger
         self.latency = latency
+        self.onFailure = onFailure
         self.onPlaying = onPlaying
     }
 
@@ -225,6 +232,7 @@ private final class Speaker {
     private func report(_ failure: SoundFailure, sound: String, file: String?) {
         let what = file.map { $0 == sound ? "sound file \($0)" : "sound '\(sound)' (\($0))" } ?? "sound '\(sound)'"
         let message = "cannot play \(what) on ALSA device '\(device)': \(failure.reason)"
+        onFailure?(sound, file, "on ALSA device '\(device)': \(failure.reason)")
         if reported.insert(sound + "\u{0}" + device).inserted {
             logger.error("\(message); further failures of this sound on this device are logged at debug level")
         } else {

@@ -25,9 +25,11 @@ function seconds(value) {
   return `${String(minutes).padStart(2, "0")}:${rest.toFixed(1).padStart(4, "0")}`;
 }
 
+// `9 h 17 min`, `17 min`: a time left that cannot be read as minutes:seconds.
 function hoursMinutes(totalSeconds) {
   const minutes = Math.floor(totalSeconds / 60);
-  return `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, "0")}`;
+  const hours = Math.floor(minutes / 60);
+  return hours > 0 ? `${hours} h ${minutes % 60} min` : `${minutes} min`;
 }
 
 function serverNow() {
@@ -200,28 +202,62 @@ function renderRuler(item) {
   ruler.replaceChildren(...parts);
 }
 
-// The sound's level: a bar a channel, RMS filled and the peak a mark, -60 to 0 dBFS.
+// The meter's range and scale, in dBFS.
+const meterFloor = -60;
+const meterScale = [-60, -40, -20, -12, -6, 0];
+// A channel's highest peak is held this long (ms), as a sound desk's meter holds it.
+const peakHold = 2000;
+const heldPeaks = [];
+
+function meterAt(decibels) {
+  return `${Math.min(100, Math.max(0, (decibels - meterFloor) / -meterFloor * 100))}%`;
+}
+
+// The sound's level: a bar a channel, RMS filled, the peak a mark and the
+// highest peak of the last 2 s held; under the bars, the scale in dB.
 function renderMeter(reading) {
-  const floor = -60;
-  const at = (decibels) => `${Math.min(100, Math.max(0, (decibels - floor) / -floor * 100))}%`;
   const meter = $("meter");
-  while (meter.children.length > reading.channels.length) meter.lastElementChild.remove();
-  while (meter.children.length < reading.channels.length) {
+  const rows = reading.channels.length;
+  while (meter.children.length > rows + 1) meter.lastElementChild.previousElementSibling.remove();
+  if (!meter.querySelector(".meter-scale")) meter.append(meterScaleRow());
+  while (meter.children.length < rows + 1) {
     const row = document.createElement("div");
     row.className = "meter-channel";
-    row.innerHTML = '<span class="meter-label"></span><div class="meter-bar"><div class="meter-rms"></div><div class="meter-peak"></div></div><span class="meter-text"></span>';
-    meter.append(row);
+    row.innerHTML = '<span class="meter-label"></span><div class="meter-bar"><div class="meter-rms"></div><div class="meter-peak"></div><div class="meter-hold"></div></div><span class="meter-text"></span>';
+    meter.insertBefore(row, meter.lastElementChild);
   }
+  const now = performance.now();
   reading.channels.forEach((channel, index) => {
     const row = meter.children[index];
+    const held = heldPeaks[index];
+    if (!held || channel.peak >= held.peak || now - held.at > peakHold) heldPeaks[index] = { peak: channel.peak, at: now };
+    const hold = heldPeaks[index].peak;
     row.dataset.peak = channel.peak;
+    row.dataset.hold = hold;
     row.classList.toggle("hot", channel.peak > -6);
     row.classList.toggle("clipped", channel.clipped > 0);
     row.querySelector(".meter-label").textContent = channel.label;
-    row.querySelector(".meter-rms").style.width = at(channel.rms);
-    row.querySelector(".meter-peak").style.left = at(channel.peak);
-    row.querySelector(".meter-text").textContent = `${channel.peak.toFixed(1)} dB`;
+    row.querySelector(".meter-rms").style.width = meterAt(channel.rms);
+    row.querySelector(".meter-peak").style.left = meterAt(channel.peak);
+    row.querySelector(".meter-hold").style.left = meterAt(hold);
+    row.querySelector(".meter-text").textContent = `${hold.toFixed(1)} dB`;
   });
+}
+
+function meterScaleRow() {
+  const row = document.createElement("div");
+  row.className = "meter-scale";
+  row.setAttribute("aria-hidden", "true");
+  const marks = document.createElement("div");
+  marks.className = "meter-marks";
+  for (const decibels of meterScale) {
+    const mark = document.createElement("span");
+    mark.style.left = meterAt(decibels);
+    mark.textContent = String(decibels);
+    marks.append(mark);
+  }
+  row.append(document.createElement("span"), marks, document.createElement("span"));
+  return row;
 }
 
 function lineText(line) {
@@ -241,20 +277,39 @@ function lineText(line) {
       return `${t}  take     ${line.event}${what}${duration}${done}${line.message ? `: ${line.message}` : ""}`;
     }
     case "control": return `${t}  control  ${line.control} ${line.event || ""} ${line.text || ""}`.trimEnd();
-    case "sound": return `${t}  sound    ${line.sound}`;
+    case "sound": return `${t}  sound    ${line.sound}${line.error ? ` failed: ${line.error}` : ""}`;
     case "ignored": return `${t}  ignored  ${line.input} ${line.code} ${line.reason}`;
     case "debounced": return `${t}  debounced ${line.input} ${line.code} bounce ${line.bounce_ms} ms`;
     default: return `${t}  ${line.type}`;
   }
 }
 
+// A knob's detents within this many seconds of each other are one gesture: one line.
+const gestureGap = 1.0;
+
 function addLine(line) {
+  const log = $("log");
+  if (foldControl(log.firstElementChild, line)) return;
   const entry = document.createElement("li");
   entry.textContent = lineText(line);
   entry.className = line.type + (line.event === "failed" ? " failed" : "");
-  const log = $("log");
+  if (line.type === "control" && !line.event) {
+    Object.assign(entry.dataset, { control: line.control, first: line.text || "", t: line.t, steps: 1 });
+  }
   log.prepend(entry);
   while (log.children.length > logLimit) log.lastElementChild.remove();
+}
+
+// A control's new value soon after its last one, as a knob turns, goes into
+// that line: `control  Zoom 1.0× → 2.0× (10 steps)`.
+function foldControl(entry, line) {
+  if (line.type !== "control" || line.event || !entry || entry.dataset.control !== line.control) return false;
+  if (line.t - Number(entry.dataset.t) > gestureGap) return false;
+  const steps = Number(entry.dataset.steps) + 1;
+  Object.assign(entry.dataset, { t: line.t, steps });
+  const start = entry.textContent.slice(0, 9);
+  entry.textContent = `${start}  control  ${line.control} ${entry.dataset.first} → ${line.text || ""} (${steps} steps)`;
+  return true;
 }
 
 // Something came from the rig: it is alive.
