@@ -18,9 +18,23 @@ public enum LoginSeat {
         return DeviceAccess(user: user, hasSeat: active)
     }
 
-    /// The name of the group owning `path` (nil when it cannot be read).
-    public static func group(of path: String) -> String? {
-        guard let status = try? Stat(FilePath(path)), let entry = getgrgid(status.groupID.rawValue) else { return nil }
-        return String(cString: entry.pointee.gr_name)
+    /// The group that may read `path`, and whether this user is listed in
+    /// it (`/etc/group` or as their primary group) though this login does not
+    /// have it yet. No group when the node's group cannot read it, or is root's.
+    public static func group(of path: String) -> (name: String, listed: Bool)? {
+        guard let status = try? Stat(FilePath(path)), status.groupID.rawValue != 0, status.mode.rawValue & 0o040 != 0,
+            let entry = getgrgid(status.groupID.rawValue)
+        else { return nil }
+        let name = String(cString: entry.pointee.gr_name)
+        let gid = status.groupID.rawValue
+        let user = getpwuid(getuid())
+        let userName = user.map { String(cString: $0.pointee.pw_name) }
+        var listed = user?.pointee.pw_gid == gid
+        var member = entry.pointee.gr_mem
+        while let pointer = member?.pointee {
+            if String(cString: pointer) == userName { listed = true }
+            member = member?.successor()
+        }
+        return (name, listed)
     }
 }

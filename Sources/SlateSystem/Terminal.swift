@@ -7,6 +7,12 @@ public enum Terminal {
     /// `isatty(fd)`.
     public static func isTerminal(_ fd: FileDescriptor) -> Bool { isatty(fd.rawValue) == 1 }
 
+    /// Whether output to `fd` can be drawn over in place (`\r`, erasing the
+    /// line): a terminal whose `TERM` is not `dumb`.
+    public static func drawsInPlace(_ fd: FileDescriptor) -> Bool {
+        isTerminal(fd) && Syscall.environmentValue("TERM") != "dumb"
+    }
+
     /// Whether output to `fd` is coloured (`TerminalColor.wanted`: a terminal, no `NO_COLOR`, `TERM` not `dumb`).
     public static func takesColor(_ fd: FileDescriptor) -> Bool {
         TerminalColor.wanted(

@@ -25,9 +25,17 @@ struct Check: ParsableCommand {
     func run() throws {
         let output = OutputStream()
         if files.isEmpty && !Syscall.isFile(UserPath.defaultProfile) {
-            OutputStream.writeError(
-                "slate check: no file given and no profile at \(UserPath.defaultProfile): name the profiles to check, or write one with slate setup"
-            )
+            let message =
+                "no file given and no profile at \(UserPath.defaultProfile): name the profiles to check, or write one with slate setup"
+            if json {
+                let diagnostic = Diagnostic(file: UserPath.defaultProfile, line: 1, column: 1, message: message)
+                output.writeLine(
+                    JSONLine.encode(
+                        ProfileCheckLine(file: UserPath.defaultProfile, ok: false, inputs: nil, diagnostics: [diagnostic])))
+                output.flush()
+            } else {
+                OutputStream.writeError("slate check: " + message)
+            }
             throw Slate.badInput
         }
         let files = self.files.isEmpty ? [UserPath.defaultProfile] : self.files

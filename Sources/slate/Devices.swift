@@ -71,8 +71,9 @@ struct Devices: ParsableCommand {
             return Entry(node: node, identity: identity, error: nil, codes: identity.codes)
         } catch {
             let denied = error.errno == .permissionDenied || error.errno == .notPermitted
+            let group = LoginSeat.group(of: node.devnode)
             let advice = access.advice(
-                group: LoginSeat.group(of: node.devnode), taggedBySlate: node.properties["SLATE_DEVICE"] == "1")
+                group: group?.name, listed: group?.listed ?? false, taggedBySlate: node.properties["SLATE_DEVICE"] == "1")
             return Entry(node: node, identity: udevIdentity(node), error: "\(error)", access: denied ? advice : nil)
         }
     }

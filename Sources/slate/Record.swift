@@ -50,7 +50,7 @@ struct Record: ParsableCommand {
             codecs: video.codecs, passThrough: passthrough, audio: audio, seconds: video.seconds)
         let folder = try self.folder.resolve("record", create: true)
         let outcome: OneTake.Outcome
-        let showsProgress = Terminal.isTerminal(.standardError)
+        let showsProgress = Terminal.drawsInPlace(.standardError)
         do {
             // The progress line is cleared when the take ends, however it ends.
             defer { if showsProgress { OutputStream.writeRaw("\r\u{1B}[K", fd: .standardError) } }

@@ -49,7 +49,7 @@ struct Slate: ParsableCommand {
         let destination: TerminalLogHandler.Destination =
             ServiceManager.journalIsStandardError
             ? .journal
-            : Terminal.isTerminal(.standardError) ? .terminal(color: Terminal.takesColor(.standardError)) : .plain
+            : Terminal.drawsInPlace(.standardError) ? .terminal(color: Terminal.takesColor(.standardError)) : .plain
         LoggingSystem.bootstrap { TerminalLogHandler(label: $0, level: level, destination: destination) }
     }
 }

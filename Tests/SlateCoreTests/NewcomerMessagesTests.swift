@@ -51,7 +51,10 @@ import Testing
         let desk = DeviceAccess(user: "ana", hasSeat: true)
         #expect(desk.advice(group: "input", taggedBySlate: false).contains("sudo slate setup --udev writes a rule for it"))
         #expect(desk.advice(group: "video", taggedBySlate: true).hasPrefix("Slate's udev rules tag it for the seat's user"))
-        #expect(desk.advice(group: nil, taggedBySlate: true).contains("add ana to the device's group"))
+        #expect(desk.advice(group: nil, taggedBySlate: true).contains("no group may read it"))
+        let again = DeviceAccess(user: "rigger", hasSeat: false).advice(group: "video", listed: true, taggedBySlate: true)
+        #expect(again.contains("rigger is in the video group, but this login is not: log in again"), "\(again)")
+        #expect(!again.contains("usermod"))
     }
 
     @Test func recordProgressShowsTimeFramesDropsAndPeaks() {

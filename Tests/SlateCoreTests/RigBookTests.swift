@@ -189,6 +189,21 @@ import Testing
         #expect(answer(&book, .stop).0 == .stopped(take: 1))
     }
 
+    @Test func theOtherCameraStartsAt1xAndACameraKeptByAFailedSwitchKeepsItsZoom() {
+        var book = RigBook(fps: 30, camera: .streaming(camera()))
+        #expect(answer(&book, .zoomSet(2.5)).1 == ["camera zoom(2.5)"])
+        // No zoom command before the switch: the camera that streams keeps 2.5× until the other opens.
+        #expect(answer(&book, .cameraToggle).1 == ["camera switchTo(SlateCore.CameraPosition.front, fps: 30, splitting: false)"])
+        #expect(book.zoom == 1)
+        #expect(enter(&book, .cameraOpened(camera("/dev/video1", position: .front))) == ["camera zoom(1.0)"])
+        #expect(answer(&book, .zoomSet(3)).0 == .zoom(3))
+        _ = answer(&book, .cameraToggle)
+        let reported = enter(
+            &book, .cameraSwitchFailed("no back camera is present", keeping: camera(position: .front), unsplit: false))
+        #expect(reported == ["failed - no back camera is present", "camera zoom(3.0)"])
+        #expect(book.zoom == 3 && book.position == .front)
+    }
+
     @Test func whatACameraCannotDoIsRefusedAndItsLimitsHold() {
         var book = RigBook(camera: .streaming(camera("/dev/video2 (USB)", zooms: false, torch: false)))
         #expect(

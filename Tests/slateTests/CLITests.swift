@@ -103,6 +103,9 @@ struct CLI {
         let missing = try CLI.run(["check"], environment: ["XDG_CONFIG_HOME": config.path])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("no profile at \(config.path)/slate/rig.yaml"))
+        let missingJSON = try CLI.run(["check", "--json"], environment: ["XDG_CONFIG_HOME": config.path])
+        #expect(missingJSON.status == 2 && missingJSON.stderr == "")
+        #expect(CLI.json(missingJSON.lines.first ?? "")["ok"] as? Bool == false, "\(missingJSON.stdout)")
         try FileManager.default.createDirectory(at: config.appendingPathComponent("slate"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(
             atPath: CLI.root.appendingPathComponent("profiles/powermate.yaml").path,
@@ -384,6 +387,8 @@ struct CLI {
         let missing = try CLI.run(["takes", "delete", "5", "--work", work.path])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("no take 5 in \(work.path) (1 takes)"))
+        let plain = try CLI.run(["takes", "delete", "1", "--work", work.path])
+        #expect(plain.status == 0 && plain.lines == ["deleted take 1: \(work.appendingPathComponent("take-b.mp4").path)"])
     }
 }
 

@@ -50,6 +50,10 @@ if not packages:
     print("FAIL: no package in .build/deb: make deb (the install lane makes it first)")
     sys.exit(1)
 package = max(packages, key=os.path.getmtime)
+build = os.path.join(ROOT, ".build", "debug", "slate")
+if not os.environ.get("SLATE_DEB") and os.path.exists(build) and os.path.getmtime(package) < os.path.getmtime(build):
+    print("FAIL: %s is older than the build: scripts/deb --debug makes it again" % package)
+    sys.exit(1)
 
 # man-db's index is rebuilt on every install otherwise: minutes under TCG.
 if os.path.exists("/var/lib/man-db/auto-update"):
@@ -152,6 +156,7 @@ STOPPED = {"ActiveState": "inactive", "Result": "success", "ExecMainStatus": "0"
 wait_for(lambda: os.path.exists(runtime + "/systemd/private"), 60, "the user manager")
 work = home + "/Videos/Slate"
 pedal = None
+failed = True
 try:
     # 1. slate setup, as a new user would run it.
     pedal, = plug((0x3553, 0xB001, "PCsensor", "FootSwitch"))
@@ -273,10 +278,14 @@ camera: {back: [/dev/video0], fps: 30, codec: [h264], max-size: 320x180, wait-fo
     check(int(probe(take).get("nb_read_frames", 0)) > 0, "and records from it (%s)" % take)
     result = stop()
     check(result == STOPPED, "systemctl --user stop ends Slate with status 0 (%s)" % result)
+    failed = False
 finally:
     if pedal:
         unplug([pedal])
-    if check.failures:
+    if not os.path.exists(VIVID + "/vivid.0"):
+        with open(VIVID + "/bind", "w") as handle:
+            handle.write("vivid.0")
+    if failed or check.failures:
         print("slate's journal:\n" + journal()[-5000:])
     manager.terminate()
     manager.wait(timeout=30)

@@ -82,8 +82,8 @@ def main():
             harness.wait_for(lambda: state(driver)[1] == "true", 5, "the page to show the take recording")
             time.sleep(2)
 
-            rig.send(signal.SIGSTOP)
             stopped = time.time()
+            rig.send(signal.SIGSTOP)
             at, recording = lost_after(driver, stopped)
             classes, _, text = state(driver)
             print(f"rig stopped: the page showed it lost {at - stopped:.2f} s later: {text!r}")
@@ -97,8 +97,8 @@ def main():
                              "the page to show the rig recording again")
             print("rig continued: the page reconnected by itself and shows RECORDING")
 
+            killed = time.time()  # before: the page may see the stream end before kill() has reaped the rig
             rig.kill()
-            killed = time.time()
             at, recording = lost_after(driver, killed)
             print(f"rig killed: the page showed it lost {at - killed:.2f} s later: {state(driver)[2]!r}")
             assert at - killed <= LOST_LIMIT and recording == "false", (at - killed, recording)

@@ -195,7 +195,7 @@ def knob_part(folder, driver):
         assert text in shown, f"the overlay never showed {text}"
     logged = [entry.text for entry in driver.find_elements(By.CSS_SELECTOR, "#log li.control")
               if " Zoom " in entry.text and "overlay" not in entry.text]
-    folded = [text for text in logged if re.search(r"Zoom \S+ → \S+ \(\d+ steps\)", text)]
+    folded = [text for text in logged if re.search(r"Zoom \S+ … \S+ \(\d+ detents\)", text)]
     print(f"the page's log: the {len(reported)} zoom values in {len(logged)} lines, e.g. {folded[:1]}")
     assert folded and len(logged) < len(reported), logged
     finished(rig)

@@ -17,10 +17,10 @@ enum RecorderSettingValues {
     /// The speeds a picker on `prompter:speed` offers.
     static let prompterSpeeds: [Double] = [8, 12, 16, 20, 25, 30, 35, 40, 50, 60]
 
-    /// The prompter's speed (the seed's default without a prompter), or for a
+    /// The prompter's speed (the default without a prompter), or for a
     /// picker the index of the nearest speed it offers.
     static func prompterSpeed(in book: RigBook, picker: Bool) -> Double {
-        let speed = book.prompter?.speed ?? 30
+        let speed = book.prompter?.speed ?? PrompterSpec.defaultSpeed
         guard picker else { return speed }
         return Double(prompterSpeeds.indices.min { abs(prompterSpeeds[$0] - speed) < abs(prompterSpeeds[$1] - speed) } ?? 0)
     }

@@ -29,12 +29,14 @@ extension ProfileParser {
         if items.count > settings.max {
             reader.error(items[settings.max], "a rig has at most \(settings.max) controls (controls.max)")
         }
-        let controls = items.compactMap { parseControl($0) }
+        // Each control with its own node, so an error points at the right one.
+        let parsed = items.compactMap { item in parseControl(item).map { (control: $0, item: item) } }
+        let controls = parsed.map(\.control)
         var seen: [String: Node] = [:]
         // One system zoom slider and one exposure-bias slider, as Apple's
         // AVCaptureSystemZoomSlider and AVCaptureSystemExposureBiasSlider: a second is refused.
         var system: [String: Node] = [:]
-        for (control, item) in zip(controls, items) {
+        for (control, item) in parsed {
             if let first = seen[control.name.lowercased()] {
                 let at = first.mark.map { " (line \($0.line))" } ?? ""
                 reader.error(item, "two controls are named '\(control.name)'\(at)")

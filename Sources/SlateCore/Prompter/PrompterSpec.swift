@@ -15,10 +15,14 @@ public struct PrompterSpec: Sendable, Equatable {
     public var script: String
     /// The largest script read, in bytes (a two-hour talk is about 100 KiB).
     public static let scriptLimit = 1 << 20
-    /// Points a second, 8 to 60; 20, as the iOS app's prompter.
-    public var speed = 20.0
-    /// Points, 18 to 36; 24, as the iOS app's prompter.
-    public var font = 24.0
+    /// The iOS app's prompter's speed (points a second) and font size (points).
+    public static let defaultSpeed = 20.0
+    public static let defaultFont = 24.0
+
+    /// Points a second, 8 to 60.
+    public var speed = defaultSpeed
+    /// Points, 18 to 36.
+    public var font = defaultFont
     /// Mirrored left to right, for beam-splitter glass.
     public var mirror = false
     public var end = End.pause

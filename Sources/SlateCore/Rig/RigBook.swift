@@ -30,6 +30,9 @@ public struct RigBook: Sendable {
     public private(set) var isRecording = false
     public private(set) var takes = 0
     public private(set) var zoom = 1.0
+    /// The zoom before a switch to the other camera, which starts at 1×:
+    /// given back if the switch fails and the camera is kept.
+    private var zoomBeforeSwitch: Double?
     public private(set) var fps: Int
     public private(set) var position: CameraPosition
     public private(set) var torch = false
@@ -172,10 +175,12 @@ public struct RigBook: Sendable {
         let splitting = isRecording
         if splitting { takes += 1 }
         let outcome: RecorderOutcome = next != position ? .camera(next) : .fps(rate)
-        // The other camera starts at 1×, as the iOS app's toggleCameraPosition resets the zoom.
+        // The other camera starts at 1×, as the iOS app's toggleCameraPosition
+        // resets the zoom (applied when it opens); the camera kept by a switch
+        // that fails keeps its zoom.
         if next != position, zoom != 1 {
+            if case .streaming = camera { zoomBeforeSwitch = zoomBeforeSwitch ?? zoom }
             zoom = 1
-            effects.append(.camera(.zoom(1), at: time))
         }
         position = next
         fps = rate
@@ -229,10 +234,13 @@ public struct RigBook: Sendable {
             takes += returned
             report(TakeReport(time: time, event: .failed, message: "export: \(reason)"), into: &effects)
         case .cameraOpened(let facts):
+            zoomBeforeSwitch = nil
             opened(facts, at: time, into: &effects)
         case .cameraSwitchFailed(let reason, let kept, let unsplit):
             report(TakeReport(time: time, event: .failed, message: reason), into: &effects)
             if unsplit { takes -= 1 }
+            if let before = zoomBeforeSwitch { zoom = before }
+            zoomBeforeSwitch = nil
             opened(kept, at: time, into: &effects)
         case .cameraLost(let reason):
             report(TakeReport(time: time, event: .failed, message: "camera lost: \(reason)"), into: &effects)

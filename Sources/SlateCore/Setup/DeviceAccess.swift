@@ -14,12 +14,16 @@ public struct DeviceAccess: Hashable, Sendable {
         self.hasSeat = hasSeat
     }
 
-    /// What gives the user a device owned by `group` (nil: unknown), which
-    /// Slate's udev rules tag (`taggedBySlate`) or not.
-    public func advice(group: String?, taggedBySlate: Bool) -> String {
-        let join =
-            group.map { "sudo usermod -aG \($0) \(user), then log in again" }
-            ?? "add \(user) to the device's group, then log in again"
+    /// What gives the user a device whose group may read it (`group`; nil:
+    /// none may, or root's), which Slate's udev rules tag (`taggedBySlate`) or
+    /// not. `listed`: the user is in that group already, but not in this login.
+    public func advice(group: String?, listed: Bool = false, taggedBySlate: Bool) -> String {
+        let join: String
+        switch (group, listed) {
+        case (let group?, true): join = "\(user) is in the \(group) group, but this login is not: log in again"
+        case (let group?, false): join = "sudo usermod -aG \(group) \(user), then log in again"
+        case (nil, _): join = "no group may read it: a udev rule must give it to one (input, video or audio)"
+        }
         guard hasSeat else {
             return "no seat is \(user)'s here (a box with no one logged in at it, SSH or a system service), so "
                 + "udev's uaccess gives the device to nobody: \(join) (slate@\(user).service has the groups already)"

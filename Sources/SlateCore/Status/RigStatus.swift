@@ -32,7 +32,7 @@ public struct RigStatus: Codable, Equatable, Sendable {
     ) {
         self.prompter = prompter
         self.previewers = previewers
-        self.now = now.rounded(decimals: 6)
+        self.now = now
         self.recording = recording
         self.take = take
         self.takes = takes

@@ -5,7 +5,7 @@
 public enum TerminalColor {
     /// What a coloured word says.
     public enum Tint: Sendable {
-        case error, warning, ok, quiet
+        case error, warning, quiet
     }
 
     /// Whether to colour output to a terminal (`isTerminal`) given the
@@ -20,7 +20,6 @@ public enum TerminalColor {
             switch tint {
             case .error: "1;31"
             case .warning: "1;35"
-            case .ok: "32"
             case .quiet: "2"
             }
         return "\u{1B}[\(code)m\(text)\u{1B}[0m"

@@ -205,7 +205,7 @@ private final class Speaker {
             do {
                 try PCMPlayback.play(sound, device: device, latency: latency, shouldStop: shouldStop)
             } catch {
-                throw SoundFailure(error.reason)
+                throw SoundFailure(error.reason, playing: true)
             }
         } catch {
             report(error, sound: request.sound, file: file)
@@ -232,7 +232,7 @@ private final class Speaker {
     private func report(_ failure: SoundFailure, sound: String, file: String?) {
         let what = file.map { $0 == sound ? "sound file \($0)" : "sound '\(sound)' (\($0))" } ?? "sound '\(sound)'"
         let message = "cannot play \(what) on ALSA device '\(device)': \(failure.reason)"
-        onFailure?(sound, file, "on ALSA device '\(device)': \(failure.reason)")
+        onFailure?(sound, file, failure.playing ? "on ALSA device '\(device)': \(failure.reason)" : failure.reason)
         if reported.insert(sound + "\u{0}" + device).inserted {
             logger.error("\(message); further failures of this sound on this device are logged at debug level")
         } else {
@@ -244,7 +244,12 @@ private final class Speaker {
 /// Why a sound did not play, in words.
 struct SoundFailure: Error {
     var reason: String
-    init(_ reason: String) { self.reason = reason }
+    /// It failed on the sound device (else in finding or decoding the file).
+    var playing: Bool
+    init(_ reason: String, playing: Bool = false) {
+        self.reason = reason
+        self.playing = playing
+    }
 }
 
 /// The installed folder of the built-in sounds.

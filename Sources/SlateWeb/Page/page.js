@@ -4,14 +4,18 @@
 
 const $ = (id) => document.getElementById(id);
 const logLimit = 50;
-// The rig sends a heartbeat every 0.5 s: with nothing from it for this long it
-// is shown lost (grey, what it was last seen doing), never as recording.
-const heardLimit = 2000;
+// The daemon's loop sends a heartbeat every 0.5 s: with none for this long the
+// rig is shown lost (grey, what it was last seen doing), never as recording.
+// Only heartbeats count: the status and the lines a new stream starts with
+// come from the page's server, which may live on while the loop is stuck.
+const heartbeatLimit = 2000;
 // While it is lost, the stream is opened again this often.
 const retryEvery = 1000;
 let status = null;
 let events = null;
-let lastHeard = performance.now();
+let lastBeat = performance.now();
+let beating = false; // a heartbeat came since the page loaded or the rig was lost
+let freshStream = false; // the stream's first status is still to come
 let lastTry = 0;
 let lost = null; // {at: Date, status} from when the rig stopped answering
 let statusClock = 0; // performance.now() when status.now was the server's time
@@ -38,17 +42,19 @@ function serverNow() {
 
 function renderState() {
   const header = $("state");
-  const recording = Boolean(status && status.recording) && !lost;
+  const recording = Boolean(status && status.recording) && beating && !lost;
   header.classList.toggle("recording", recording);
   header.classList.toggle("idle", !recording && !lost);
   header.classList.toggle("lost", Boolean(lost));
   document.body.classList.toggle("lost", Boolean(lost));
   header.dataset.recording = recording ? "true" : "false";
-  $("state-word").textContent = lost ? "NOT RESPONDING" : status ? (recording ? "RECORDING" : "STANDBY") : "connecting";
+  $("state-word").textContent = lost
+    ? "NOT RESPONDING"
+    : status && beating ? (recording ? "RECORDING" : "STANDBY") : "connecting";
   $("lost-detail").hidden = !lost;
   if (lost) $("lost-detail").textContent = lostText();
   $("toggle").textContent = recording ? "Stop" : "Record";
-  for (const id of ["toggle", "delete-last", "export"]) $(id).disabled = Boolean(lost) || !status;
+  for (const id of ["toggle", "delete-last", "export"]) $(id).disabled = !reachable();
   if (lost) {
     for (const id of ["elapsed", "take-number", "dropped"]) $(id).textContent = "";
     return;
@@ -205,9 +211,9 @@ function renderRuler(item) {
 // The meter's range and scale, in dBFS.
 const meterFloor = -60;
 const meterScale = [-60, -40, -20, -12, -6, 0];
-// A channel's highest peak is held this long (ms), as a sound desk's meter holds it.
+// A channel's highest peak of this long (ms) is held, as a sound desk's meter holds it.
 const peakHold = 2000;
-const heldPeaks = [];
+const recentPeaks = []; // per channel, [{peak, at}] of the last peakHold
 
 function meterAt(decibels) {
   return `${Math.min(100, Math.max(0, (decibels - meterFloor) / -meterFloor * 100))}%`;
@@ -229,9 +235,10 @@ function renderMeter(reading) {
   const now = performance.now();
   reading.channels.forEach((channel, index) => {
     const row = meter.children[index];
-    const held = heldPeaks[index];
-    if (!held || channel.peak >= held.peak || now - held.at > peakHold) heldPeaks[index] = { peak: channel.peak, at: now };
-    const hold = heldPeaks[index].peak;
+    const recent = (recentPeaks[index] || []).filter((reading) => now - reading.at <= peakHold);
+    recent.push({ peak: channel.peak, at: now });
+    recentPeaks[index] = recent;
+    const hold = Math.max(...recent.map((reading) => reading.peak));
     row.dataset.peak = channel.peak;
     row.dataset.hold = hold;
     row.classList.toggle("hot", channel.peak > -6);
@@ -294,43 +301,55 @@ function addLine(line) {
   entry.textContent = lineText(line);
   entry.className = line.type + (line.event === "failed" ? " failed" : "");
   if (line.type === "control" && !line.event) {
-    Object.assign(entry.dataset, { control: line.control, first: line.text || "", t: line.t, steps: 1 });
+    const prefix = line.t.toFixed(3).padStart(9);
+    Object.assign(entry.dataset, { control: line.control, first: line.text || "", t: line.t, detents: 1, prefix });
   }
   log.prepend(entry);
   while (log.children.length > logLimit) log.lastElementChild.remove();
 }
 
 // A control's new value soon after its last one, as a knob turns, goes into
-// that line: `control  Zoom 1.0× → 2.0× (10 steps)`.
+// that line, from the value its first detent gave to its last:
+// `control  Zoom 1.1× … 2.0× (10 detents)`.
 function foldControl(entry, line) {
   if (line.type !== "control" || line.event || !entry || entry.dataset.control !== line.control) return false;
-  if (line.t - Number(entry.dataset.t) > gestureGap) return false;
-  const steps = Number(entry.dataset.steps) + 1;
-  Object.assign(entry.dataset, { t: line.t, steps });
-  const start = entry.textContent.slice(0, 9);
-  entry.textContent = `${start}  control  ${line.control} ${entry.dataset.first} → ${line.text || ""} (${steps} steps)`;
+  const gap = line.t - Number(entry.dataset.t);
+  if (gap < 0 || gap > gestureGap) return false;
+  const detents = Number(entry.dataset.detents) + 1;
+  Object.assign(entry.dataset, { t: line.t, detents });
+  entry.textContent =
+    `${entry.dataset.prefix}  control  ${line.control} ${entry.dataset.first} … ${line.text || ""} (${detents} detents)`;
   return true;
 }
 
-// Something came from the rig: it is alive.
-function heard() {
-  lastHeard = performance.now();
-  if (!lost) return;
+// A heartbeat: the daemon's loop is alive.
+function heartbeat() {
+  lastBeat = performance.now();
+  if (beating && !lost) return;
+  beating = true;
   lost = null;
   renderState();
 }
 
+// Whether an action can reach a live rig now.
+function reachable() {
+  return Boolean(status) && beating && !lost;
+}
+
 // The rig stopped answering (or its stream ended): what it was last seen
-// doing is kept, and it is no longer shown as recording.
+// doing, at its last heartbeat, is kept, and it is no longer shown as recording.
 function markLost() {
   if (lost) return;
-  const seen = status ? { ...status, now: status.now + (lastHeard - statusClock) / 1000 } : null;
-  lost = { at: new Date(), status: seen };
+  const seen = status ? { ...status, now: status.now + (lastBeat - statusClock) / 1000 } : null;
+  lost = { at: new Date(Date.now() - (performance.now() - lastBeat)), status: seen };
+  beating = false;
   renderState();
 }
 
 function onStatus(next) {
-  heard();
+  // A new stream repeats the recent lines after its first status: the log starts again.
+  if (freshStream) $("log").replaceChildren();
+  freshStream = false;
   status = next;
   statusClock = performance.now();
   renderState();
@@ -342,20 +361,21 @@ function onStatus(next) {
 function connect() {
   if (events) events.close();
   lastTry = performance.now();
+  freshStream = true;
   events = new EventSource("/events");
   events.addEventListener("status", (event) => onStatus(JSON.parse(event.data)));
-  events.addEventListener("line", (event) => { heard(); addLine(JSON.parse(event.data)); });
-  events.addEventListener("meter", (event) => { heard(); renderMeter(JSON.parse(event.data)); });
-  events.addEventListener("heartbeat", heard);
+  events.addEventListener("line", (event) => addLine(JSON.parse(event.data)));
+  events.addEventListener("meter", (event) => renderMeter(JSON.parse(event.data)));
+  events.addEventListener("heartbeat", heartbeat);
   // A stream that ends or cannot be opened: the rig is not known to be alive.
   events.addEventListener("error", () => { if (status) markLost(); });
 }
 
-// Nothing heard for heardLimit: the rig is lost; its stream is asked for again
-// every retryEvery until it answers.
+// No heartbeat for heartbeatLimit: the rig is lost; its stream is asked for
+// again every retryEvery until it answers.
 function watchRig() {
   const now = performance.now();
-  if (now - lastHeard < heardLimit) return;
+  if (now - lastBeat < heartbeatLimit) return;
   if (status) markLost();
   if (now - lastTry >= retryEvery) connect();
 }
@@ -363,6 +383,10 @@ function watchRig() {
 async function act(action) {
   const token = localStorage.getItem("slate-token") || "";
   const message = $("action-message");
+  if (!reachable()) {
+    message.textContent = "the rig is not responding: nothing was sent";
+    return;
+  }
   if (!token) {
     message.textContent = "enter the token (slate run names its file) to act from this page";
     $("token").focus();
