@@ -153,6 +153,18 @@ def stop():
 
 STOPPED = {"ActiveState": "inactive", "Result": "success", "ExecMainStatus": "0"}
 
+
+def record_take(pedal, number, since):
+    """Take `number` clicked on and, 2 s later, off; its file, from the journal after `since` characters."""
+    pedal.click("KEY_B")
+    wait_for(lambda: "started take %d" % number in journal()[since:], 30, "take %d to start" % number)
+    time.sleep(2)
+    pedal.click("KEY_B")
+    stopped = r"stopped take %d (\S+)" % number
+    wait_for(lambda: re.search(stopped, journal()[since:]), 30, "take %d to stop" % number)
+    return re.search(stopped, journal()[since:]).group(1)
+
+
 wait_for(lambda: os.path.exists(runtime + "/systemd/private"), 60, "the user manager")
 work = home + "/Videos/Slate"
 pedal = None
@@ -220,12 +232,7 @@ camera: {back: [/dev/video0], fps: 30, codec: [h264], max-size: 320x180, wait-fo
           "Slate runs sandboxed: no new privileges, a seccomp filter, no capabilities, its own user namespace")
     wait_for(lambda: clones() or "not grabbing" in journal()[before:], 30, "the pedal's grab")
     check(len(clones()) == 1 and "not grabbing" not in journal()[before:], "the pedal is grabbed with a uinput clone")
-    pedal.click("KEY_B")
-    wait_for(lambda: "started take 2" in journal()[before:], 30, "take 2 to start")
-    time.sleep(2)
-    pedal.click("KEY_B")
-    wait_for(lambda: re.search(r"stopped take 2 (\S+)", journal()[before:]), 30, "take 2 to stop")
-    take = re.search(r"stopped take 2 (\S+)", journal()[before:]).group(1)
+    take = record_take(pedal, 2, before)
     stream = probe(take)
     check(take.startswith(work + "/takes/") and int(stream.get("nb_read_frames", 0)) > 0,
           "a click records a take in the work folder (%s: %s frames)" % (take, stream.get("nb_read_frames")))
@@ -269,12 +276,7 @@ camera: {back: [/dev/video0], fps: 30, codec: [h264], max-size: 320x180, wait-fo
         handle.write("vivid.0")
     wait_for(lambda: show("StatusText")["StatusText"].startswith("ready"), 60, "the camera to be found")
     check(True, "once vivid is bound again the unit is ready (%s)" % show("StatusText")["StatusText"])
-    pedal.click("KEY_B")
-    wait_for(lambda: "started take 3" in journal()[before:], 30, "take 3 to start")
-    time.sleep(2)
-    pedal.click("KEY_B")
-    wait_for(lambda: re.search(r"stopped take 3 (\S+)", journal()[before:]), 30, "take 3 to stop")
-    take = re.search(r"stopped take 3 (\S+)", journal()[before:]).group(1)
+    take = record_take(pedal, 3, before)
     check(int(probe(take).get("nb_read_frames", 0)) > 0, "and records from it (%s)" % take)
     result = stop()
     check(result == STOPPED, "systemctl --user stop ends Slate with status 0 (%s)" % result)
