@@ -226,7 +226,7 @@ public final class LiveInputs {
                 try device.createClone()
                 if let path = device.clonePath { clones.insert(path) }
             } catch {
-                let advice = error.errno == .permissionDenied || error.errno == .notPermitted ? "; " + Uinput.advice : ""
+                let advice = error.isPermissionDenied ? "; " + Uinput.advice : ""
                 warnOnce(
                     "clone:" + path,
                     "not grabbing \(path) (\(device.identity.name)): its other keys could not be passed on: \(error)\(advice)")

@@ -42,6 +42,9 @@ public struct OperationError: Error, CustomStringConvertible {
     public var subject: String? { cause.subject }
     public var errno: Errno { cause.errno }
 
+    /// Whether the system refused it for want of permission (EACCES or EPERM).
+    public var isPermissionDenied: Bool { errno == .permissionDenied || errno == .notPermitted }
+
     /// The failure without its subject: `cannot grab: EVIOCGRAB: Device or resource busy (EBUSY)`;
     /// the call is left out when the action is its name (`cannot open: ...`).
     public var reason: String {

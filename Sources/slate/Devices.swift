@@ -70,11 +70,8 @@ struct Devices: ParsableCommand {
             identity.udev = node.properties
             return Entry(node: node, identity: identity, error: nil, codes: identity.codes)
         } catch {
-            let denied = error.errno == .permissionDenied || error.errno == .notPermitted
-            let group = LoginSeat.group(of: node.devnode)
-            let advice = access.advice(
-                group: group?.name, listed: group?.listed ?? false, taggedBySlate: node.properties["SLATE_DEVICE"] == "1")
-            return Entry(node: node, identity: udevIdentity(node), error: "\(error)", access: denied ? advice : nil)
+            return Entry(
+                node: node, identity: udevIdentity(node), error: "\(error)", access: access.advice(for: node, after: error))
         }
     }
 

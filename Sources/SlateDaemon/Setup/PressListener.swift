@@ -37,12 +37,8 @@ public final class PressListener {
                 let device = try EvdevDevice(path: node.devnode)
                 if device.identity.codes.contains(where: { $0.type == 1 }) { opened.append(device) }
             } catch {
-                let denied = error.errno == .permissionDenied || error.errno == .notPermitted
-                let group = LoginSeat.group(of: node.devnode)
-                let advice = access.advice(
-                    group: group?.name, listed: group?.listed ?? false,
-                    taggedBySlate: node.properties["SLATE_DEVICE"] == "1")
-                unreadable.append((node.devnode, node.properties["NAME"] ?? "", error.reason, denied ? advice : nil))
+                unreadable.append(
+                    (node.devnode, node.properties["NAME"] ?? "", error.reason, access.advice(for: node, after: error)))
             }
         }
         self.opened = opened
