@@ -35,6 +35,7 @@ let package = Package(
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         // C macros and ioctl numbers turned into functions and constants.
         .target(name: "CSlateShim"),
 
@@ -49,11 +50,11 @@ let package = Package(
             dependencies: [
                 "SlateCore", "CV4L2", "CSlateShim", .product(name: "SystemPackage", package: "swift-system"),
             ]),
-        // Slate's devices through their C libraries: evdev, udev, uinput, V4L2, ALSA.
+        // Slate's devices through their C libraries: evdev, udev, uinput, V4L2, ALSA; QR codes for the terminal.
         .target(
             name: "SlateDevices",
             dependencies: [
-                "SlateCore", "SlateSystem", "CEvdev", "CUdev", "CV4L2", "CALSA", "CSlateShim",
+                "SlateCore", "SlateSystem", "CEvdev", "CUdev", "CV4L2", "CALSA", "CSlateShim", "CQREncode",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
@@ -71,6 +72,7 @@ let package = Package(
             name: "SlateWeb",
             dependencies: [
                 "SlateCore", "SlateSystem", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -98,7 +100,7 @@ let package = Package(
         .executableTarget(
             name: "slate",
             dependencies: [
-                "SlateCore", "SlateSystem", "SlateDevices", "SlateMedia", "SlateDaemon", "SlateNetwork",
+                "SlateCore", "SlateSystem", "SlateDevices", "SlateMedia", "SlateDaemon", "SlateNetwork", "SlateWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),

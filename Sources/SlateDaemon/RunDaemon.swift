@@ -85,15 +85,19 @@ public final class RunDaemon {
         let prompter = try profile.prompter.map { try PrompterFile($0, profilePath: profilePath) }
         if let pageSettings {
             let page = try PagePublisher(
-                listen: pageSettings.listen, hosts: pageSettings.hosts, token: pageSettings.token, work: settings.work,
-                preview: recorder.preview, gauges: recorder.gauges, origin: start, wake: wake, logger: log)
+                listen: pageSettings.listen, hosts: pageSettings.hosts, token: pageSettings.token,
+                pairing: pageSettings.pairing, work: settings.work, preview: recorder.preview, gauges: recorder.gauges,
+                origin: start, wake: wake, logger: log)
             page.board.publish(script: prompter?.script)
             self.page = page
-            log.notice("the rig's page: \(pageSettings.url(page.server.address))")
+            log.notice("the rig's page: \(page.server.links.joined(separator: ", "))")
             if !page.server.isLoopback {
                 log.notice(
-                    "the page is bound to \(page.server.bound), not a loopback address: every request needs the token of \(pageSettings.tokenPath): open the page once as /?token=TOKEN"
+                    "the page is bound to \(page.server.bound), not a loopback address: every request needs a paired browser or the token of \(pageSettings.tokenPath)"
                 )
+            }
+            if let pairing = pageSettings.pairing {
+                PairingNotice(store: pairing, links: page.server.links).announce(loopback: page.server.isLoopback, log: log)
             }
         }
         if let mqtt = profile.mqtt {

@@ -142,6 +142,16 @@ public final class Folder: Sendable {
         try? Stat(FilePath(name), relativeTo: fd, flags: .symlinkNoFollow)
     }
 
+    /// What tells one version of the file `name` from the next (its inode,
+    /// size and change time): a file replaced or rewritten gets another.
+    public func version(of name: String) -> FileVersion? {
+        guard let status = status(of: name) else { return nil }
+        let changed = status.st_ctim
+        return FileVersion(
+            inode: UInt64(status.inode.rawValue), size: status.size,
+            changed: Int64(changed.tv_sec) * 1_000_000_000 + Int64(changed.tv_nsec))
+    }
+
     /// Whether the folder has an entry `name` (a link counts, followed or not).
     public func contains(_ name: String) -> Bool { status(of: name) != nil }
 
@@ -250,4 +260,12 @@ public final class Folder: Sendable {
         let digits = String(mode, radix: 8)
         return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
+}
+
+/// A version of a file, as `Folder.version(of:)` tells it.
+public struct FileVersion: Hashable, Sendable {
+    public var inode: UInt64
+    public var size: Int64
+    /// The inode's change time, in nanoseconds since 1970.
+    public var changed: Int64
 }

@@ -85,6 +85,13 @@ public enum SecretFile {
         return secret
     }
 
+    /// A random number from the kernel.
+    public static func randomNumber() -> UInt64 {
+        var number: UInt64 = 0
+        withUnsafeMutableBytes(of: &number) { Syscall.fillRandom($0) }
+        return number
+    }
+
     /// `count` random bytes from the kernel, as lowercase hexadecimal.
     public static func randomHex(bytes count: Int) -> String {
         var bytes = [UInt8](repeating: 0, count: count)

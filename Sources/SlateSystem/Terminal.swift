@@ -20,12 +20,15 @@ public enum Terminal {
     }
 
     /// The local time now as the log writes it: `2026-11-27T09:18:52+0000`.
-    public static func logTimestamp() -> String {
-        var now = time(nil)
+    public static func logTimestamp() -> String { localTime(Int64(time(nil)), format: "%Y-%m-%dT%H:%M:%S%z") }
+
+    /// `seconds` since 1970 in local time, as strftime's `format` writes it.
+    public static func localTime(_ seconds: Int64, format: String) -> String {
+        var moment = time_t(seconds)
         var parts = tm()
-        localtime_r(&now, &parts)
+        localtime_r(&moment, &parts)
         var text = [CChar](repeating: 0, count: 64)
-        let count = strftime(&text, text.count, "%Y-%m-%dT%H:%M:%S%z", &parts)
+        let count = strftime(&text, text.count, format, &parts)
         return String(decoding: text.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

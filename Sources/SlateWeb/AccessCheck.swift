@@ -1,52 +1,92 @@
 import Hummingbird
+import SlateCore
 
-/// Who may do what: every POST needs `Authorization: Bearer TOKEN`; reads
-/// need nothing when the page is bound to a loopback address, and elsewhere
-/// (a wildcard address too) the token too, as that header,
-/// the `slate-token` cookie, or once as `?token=` (which sets the cookie, so
-/// a browser, its event stream and its images carry it from then on).
+/// Who may do what. A credential is the API's token (`Authorization: Bearer
+/// TOKEN`, for scripts) or a paired browser's cookie (`PairingStore`).
+/// Every POST needs one; a browser's POST must also come from the page's
+/// own origin. Reads need none when the page is bound to a loopback address;
+/// elsewhere (a wildcard address too) they need one as well, except the
+/// pairing page, its files and its POST, which let a browser pair. A browser
+/// that opens the page unpaired there is sent to the pairing page.
 struct AccessCheck<Context: RequestContext>: RouterMiddleware {
-    static var cookieName: String { "slate-token" }
+    /// What anyone may ask: the pairing page and what it needs.
+    static var open: Set<String> { ["/pair", "/pair.js", "/page.css", "/pair/me"] }
 
     let token: String
-    /// The page's bound address: reads need the token too unless it is loopback.
+    let pairing: PairingStore?
+    /// The page's bound address: reads need a credential too unless it is loopback.
     let address: BoundAddress
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
     {
-        let bearer = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
-        if request.method != .get && request.method != .head {
-            guard let bearer, Self.same(bearer, token) else {
-                return Self.refusal(
-                    bearer == nil ? "this request needs the header Authorization: Bearer TOKEN" : "the token is wrong")
-            }
+        let reading = request.method == .get || request.method == .head
+        if Self.open.contains(request.uri.path) && (reading || request.uri.path == "/pair") {
             return try await next(request, context)
         }
-        guard !address.isLoopback else { return try await next(request, context) }
-        if let bearer, Self.same(bearer, token) { return try await next(request, context) }
-        if let cookie = request.cookies[Self.cookieName]?.value, Self.same(cookie, token) {
+        switch credential(of: request) {
+        case .token: return try await next(request, context)
+        case .browser:
+            if !reading, let refusal = Self.crossOrigin(request) { return JSONResponse.error(refusal, status: .forbidden) }
             return try await next(request, context)
+        case .wrongToken: return Self.refusal("the token is wrong")
+        case .none:
+            if reading && address.isLoopback { return try await next(request, context) }
+            if reading && request.uri.path == "/" { return Response(status: .seeOther, headers: [.location: "/pair"]) }
+            return Self.refusal(
+                reading
+                    ? "this address needs a paired browser (open /pair) or the header Authorization: Bearer TOKEN"
+                    : "an action needs a paired browser (open /pair) or the header Authorization: Bearer TOKEN")
         }
-        if let given = request.uri.queryParameters.get("token"), Self.same(given, token) {
-            var response = try await next(request, context)
-            response.headers[.setCookie] = "\(Self.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict"
-            return response
-        }
-        return Self.refusal(
-            "this address needs the token: open the page once as /?token=TOKEN, or send Authorization: Bearer TOKEN")
     }
 
-    /// Compares in a time that does not depend on where the texts differ.
-    static func same(_ given: String, _ expected: String) -> Bool {
-        let given = Array(given.utf8), expected = Array(expected.utf8)
-        var difference = UInt8(given.count == expected.count ? 0 : 1)
-        for index in expected.indices { difference |= expected[index] ^ (index < given.count ? given[index] : 0) }
-        return difference == 0
+    /// What a request carries.
+    enum Credential {
+        case token, browser(PairedBrowser), wrongToken, none
+    }
+
+    func credential(of request: Request) -> Credential {
+        if let header = request.headers[.authorization] {
+            guard header.hasPrefix("Bearer "), ConstantTime.equal(String(header.dropFirst(7)), token) else {
+                return .wrongToken
+            }
+            return .token
+        }
+        if let cookie = request.cookies[PairingStore.cookieName]?.value, let browser = pairing?.browser(cookie: cookie) {
+            return .browser(browser)
+        }
+        return .none
+    }
+
+    /// Why a browser's POST is refused: it came from another site (which
+    /// `SameSite=Strict` should have stopped already); nil when it did not.
+    static func crossOrigin(_ request: Request) -> String? {
+        let site = request.headers.first { $0.name.canonicalName == "sec-fetch-site" }?.value
+        if let site, site != "same-origin", site != "none" {
+            return "an action from another site (\(site.prefix(40))) is refused"
+        }
+        guard let origin = request.headers[.origin] else { return nil }
+        let host = request.head.authority ?? ""
+        guard origin == "http://\(host)" || origin == "https://\(host)" else {
+            return "an action from another origin (\(origin.prefix(100))) is refused"
+        }
+        return nil
     }
 
     static func refusal(_ message: String) -> Response {
         var response = JSONResponse.error(message, status: .unauthorized)
         response.headers[.wwwAuthenticate] = "Bearer"
         return response
+    }
+}
+
+extension AccessCheck {
+    /// Whether the credential `request` was let in with still holds, asked
+    /// while its stream lasts: false once the paired browser it came from is
+    /// revoked, where reads need a credential.
+    func lasting(_ request: Request) -> @Sendable () -> Bool {
+        guard !address.isLoopback, case .browser = credential(of: request), let pairing,
+            let cookie = request.cookies[PairingStore.cookieName]?.value
+        else { return { true } }
+        return { pairing.browser(cookie: cookie) != nil }
     }
 }

@@ -8,13 +8,17 @@ final class BoundAddress: Sendable {
     private struct Known {
         var address: SocketAddress
         var hosts: HostRule
+        var links: [String]
     }
 
     private let known = Mutex<Known?>(nil)
 
-    func set(_ address: SocketAddress, hosts: HostRule) {
-        known.withLock { $0 = Known(address: address, hosts: hosts) }
+    func set(_ address: SocketAddress, hosts: HostRule, links: [String]) {
+        known.withLock { $0 = Known(address: address, hosts: hosts, links: links) }
     }
+
+    /// The addresses a phone can open the page at (`PageLinks`): none until the socket is bound.
+    var links: [String] { known.withLock { $0?.links ?? [] } }
 
     /// The Host rule; nil until the socket is bound.
     var hosts: HostRule? { known.withLock { $0?.hosts } }

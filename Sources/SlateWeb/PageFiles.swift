@@ -1,3 +1,4 @@
+import Hummingbird
 import NIOCore
 import SlateSystem
 
@@ -14,10 +15,19 @@ struct PageFiles: Sendable {
     static let names: [String: String] = [
         "index.html": "text/html; charset=utf-8", "page.css": "text/css; charset=utf-8",
         "page.js": "text/javascript; charset=utf-8", "prompter.html": "text/html; charset=utf-8",
-        "prompter.js": "text/javascript; charset=utf-8",
+        "prompter.js": "text/javascript; charset=utf-8", "pair.html": "text/html; charset=utf-8",
+        "pair.js": "text/javascript; charset=utf-8",
     ]
 
     let files: [String: File]
+
+    /// The file `name` as a response; 404 when there is none.
+    func response(_ name: String) -> Response {
+        guard let file = files[name] else { return JSONResponse.error("no such page", status: .notFound) }
+        return Response(
+            status: .ok, headers: [.contentType: file.type, .cacheControl: "no-cache"],
+            body: ResponseBody(byteBuffer: file.body))
+    }
 
     /// Reads every file of `names` from the first folder that has `index.html`.
     static func load() throws -> PageFiles {

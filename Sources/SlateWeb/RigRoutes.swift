@@ -18,20 +18,21 @@ struct RigRoutes: Sendable {
     let board: StatusBoard
     let preview: PreviewFeed
     let page: PageFiles
+    let access: AccessCheck<PageContext>
 
-    func add(to router: Router<BasicRequestContext>) {
-        router.get("/") { _, _ in self.file("index.html") }
+    func add(to router: Router<PageContext>) {
+        router.get("/") { _, _ in self.page.response("index.html") }
         // The pages have addresses of their own; their scripts and styles are served by name.
-        for name in page.files.keys where !name.hasSuffix(".html") { router.get("/\(name)") { _, _ in self.file(name) } }
+        for name in page.files.keys where !name.hasSuffix(".html") { router.get("/\(name)") { _, _ in self.page.response(name) } }
         router.get("/status.json") { _, _ in self.status() }
-        router.get("/prompter") { _, _ in self.file("prompter.html") }
+        router.get("/prompter") { _, _ in self.page.response("prompter.html") }
         router.get("/prompter/script.json") { _, _ in
             guard let script = self.board.script else {
                 return JSONResponse.error("the profile has no prompter", status: .notFound)
             }
             return JSONResponse.raw(script)
         }
-        router.get("/events") { _, _ in self.events() }
+        router.get("/events") { request, _ in self.events(lasting: self.access.lasting(request)) }
         router.get("/preview.mjpg") { _, _ in self.previewPictures() }
         router.get("/takes/:number/thumbnail.jpg") { _, context in
             self.thumbnail(context.parameters.get("number", as: Int.self))
@@ -39,24 +40,20 @@ struct RigRoutes: Sendable {
         router.post("/actions") { request, _ in await self.action(request) }
     }
 
-    private func file(_ name: String) -> Response {
-        guard let file = page.files[name] else { return JSONResponse.error("no such page", status: .notFound) }
-        return Response(
-            status: .ok, headers: [.contentType: file.type, .cacheControl: "no-cache"],
-            body: ResponseBody(byteBuffer: file.body))
-    }
-
     private func status() -> Response {
         guard let status = board.status else { return JSONResponse.error("the rig is starting", status: .serviceUnavailable) }
         return JSONResponse.ok(status)
     }
 
-    /// Server-Sent Events: the status and the recent lines, then each line and each status change.
-    private func events() -> Response {
+    /// Server-Sent Events: the status and the recent lines, then each line
+    /// and each status change, until the credential it was opened with is
+    /// revoked (`lasting`, asked at each heartbeat).
+    private func events(lasting: @escaping @Sendable () -> Bool) -> Response {
         let stream = board.subscribe()
         let body = ResponseBody { writer in
             try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
             for await event in stream {
+                if event.name == "heartbeat" && !lasting() { break }
                 try await writer.write(ByteBuffer(string: "event: \(event.name)\ndata: \(event.data)\n\n"))
             }
             try await writer.finish(nil)

@@ -24,22 +24,28 @@ public final class RigServer: Sendable {
     private let services: ServiceGroup
     private let ended = DispatchSemaphore(value: 0)
 
+    private let boundAddress: BoundAddress
+
     /// Starts listening on `listen`, serving `board` and `preview` to
     /// requests for its own host names (and `hosts`); every POST needs
-    /// `token`, and every request does when the bound address is not
-    /// loopback. `budgets` defaults to the shipped ones for this process's
-    /// descriptor limit. Returns once the socket is bound, or throws why it could not be.
+    /// `token` or a browser `pairing` paired, and every request does when
+    /// the bound address is not loopback. `budgets` defaults to the shipped
+    /// ones for this process's descriptor limit. Returns once the socket is
+    /// bound, or throws why it could not be.
     public init(
         listen: HTTPListen, hosts: [String] = [], board: StatusBoard, preview: PreviewFeed, token: String,
-        budgets: PageBudgets? = nil, logger: Logger
+        pairing: PairingStore? = nil, budgets: PageBudgets? = nil, logger: Logger
     ) throws {
         let budgets = budgets ?? PageBudgets(descriptors: DescriptorLimit.current ?? 1024)
         let page = try PageFiles.load()
         let boundAddress = BoundAddress()
-        let router = Router(context: BasicRequestContext.self)
+        self.boundAddress = boundAddress
+        let router = Router(context: PageContext.self)
+        let access = AccessCheck<PageContext>(token: token, pairing: pairing, address: boundAddress)
         router.add(middleware: RequestLimits())
-        router.add(middleware: AccessCheck(token: token, address: boundAddress))
-        RigRoutes(board: board, preview: preview, page: page).add(to: router)
+        router.add(middleware: access)
+        RigRoutes(board: board, preview: preview, page: page, access: access).add(to: router)
+        PairRoutes(pairing: pairing, access: access, page: page, logger: logger).add(to: router)
         let registry = ConnectionRegistry(limit: budgets.connections, streams: budgets.streams)
         let server = HTTPServerBuilder { responder in
             PageChannel(
@@ -59,7 +65,9 @@ public final class RigServer: Sendable {
                 let result = Result { () throws -> SocketAddress in
                     guard let local = channel.localAddress else { throw ChannelError.unknownLocalAddress }
                     let machine = (try? System.enumerateDevices())?.compactMap(\.address) ?? []
-                    boundAddress.set(local, hosts: HostRule(listen: listen, bound: local, hosts: hosts, machine: machine))
+                    boundAddress.set(
+                        local, hosts: HostRule(listen: listen, bound: local, hosts: hosts, machine: machine),
+                        links: PageLinks.links(bound: local, port: local.port ?? listen.port, hosts: hosts, machine: machine))
                     return local
                 }
                 binding.withLock { $0 = result }
@@ -97,6 +105,10 @@ public final class RigServer: Sendable {
             throw RigServerError(listen: listen, reason: reason ?? "\(error)")
         }
     }
+
+    /// The addresses a phone can open the page at (each interface's for a
+    /// wildcard address, never 0.0.0.0), the profile's host names first.
+    public var links: [String] { boundAddress.links }
 
     /// Stops serving (the board and the preview should be closed first, so
     /// their streams end) and waits for it.

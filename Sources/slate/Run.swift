@@ -5,6 +5,7 @@ import SlateDaemon
 import SlateDevices
 import SlateMedia
 import SlateSystem
+import SlateWeb
 
 /// `slate run`: the daemon.
 struct Run: ParsableCommand {
@@ -107,9 +108,11 @@ struct Run: ParsableCommand {
         let path = UserPath.state + "/http-token"
         do {
             let token = try SecretFile.loadOrCreate(path) { SecretFile.randomHex(bytes: 32) }
-            return PageSettings(listen: listen, hosts: profile.http?.hosts ?? [], token: token, tokenPath: path)
+            let pairing = try PairingStore(folder: UserPath.state)
+            return PageSettings(
+                listen: listen, hosts: profile.http?.hosts ?? [], token: token, tokenPath: path, pairing: pairing)
         } catch {
-            OutputStream.writeError("slate run: the HTTP token: \(error)")
+            OutputStream.writeError("slate run: the page's credentials: \(error)")
             throw ExitCode.failure
         }
     }

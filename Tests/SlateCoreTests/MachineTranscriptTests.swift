@@ -4,7 +4,8 @@ import Testing
 @testable import SlateCore
 
 /// The golden transcripts of the machines beside the rig's: a rig on a
-/// broker (`NetworkTranscript`) and the take pipeline's decisions (`TakeFlowTranscript`).
+/// broker (`NetworkTranscript`), the take pipeline's decisions (`TakeFlowTranscript`)
+/// and pairing a browser (`PairingTranscript`).
 @Suite struct MachineTranscriptTests {
     static func names(in folder: String, ending: String) -> [String] {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: url(folder).path)) ?? []
@@ -19,10 +20,12 @@ import Testing
 
     static let networkNames = names(in: "network-transcripts", ending: ".nettranscript")
     static let flowNames = names(in: "take-flow-transcripts", ending: ".flowtranscript")
+    static let pairingNames = names(in: "pairing-transcripts", ending: ".pairtranscript")
 
     @Test func thereAreTranscripts() {
         #expect(Self.networkNames.count >= 7)
         #expect(Self.flowNames.count >= 4)
+        #expect(Self.pairingNames.count >= 3)
     }
 
     @Test(arguments: networkNames)
@@ -37,5 +40,12 @@ import Testing
         let transcript = try TakeFlowTranscript(name: name, text: Self.text(name, in: "take-flow-transcripts"))
         #expect(!transcript.expected.isEmpty, "\(name) expects nothing")
         Transcript.compare(name, expected: transcript.expected, actual: try transcript.run())
+    }
+
+    @Test(arguments: pairingNames)
+    func pairing(_ name: String) throws {
+        let transcript = try PairingTranscript(name: name, text: Self.text(name, in: "pairing-transcripts"))
+        #expect(!transcript.expected.isEmpty, "\(name) expects nothing")
+        Transcript.compare(name, expected: transcript.expected, actual: transcript.run())
     }
 }

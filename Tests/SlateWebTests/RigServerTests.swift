@@ -21,13 +21,14 @@ import Testing
 
     /// A server on a free port of `host`, answering `hosts` too, with the board it serves.
     func serving(
-        host: String = "127.0.0.1", hosts: [String] = [], preview: PreviewFeed = PreviewFeed(), budgets: PageBudgets? = nil
+        host: String = "127.0.0.1", hosts: [String] = [], preview: PreviewFeed = PreviewFeed(), budgets: PageBudgets? = nil,
+        pairing: PairingStore? = nil
     ) async throws -> (RigServer, StatusBoard) {
         let board = StatusBoard(origin: MonotonicClock.now()) {}
         let server = try await onThread {
             try RigServer(
                 listen: HTTPListen(host: host, port: 0), hosts: hosts, board: board, preview: preview, token: Self.token,
-                budgets: budgets, logger: Logger(label: "test"))
+                pairing: pairing, budgets: budgets, logger: Logger(label: "test"))
         }
         return (server, board)
     }
@@ -71,13 +72,14 @@ import Testing
     /// Status code, body and headers of one request.
     func fetch(
         _ server: RigServer, _ path: String, method: String = "GET", body: String? = nil, token: String? = nil,
-        cookie: String? = nil
+        cookie: String? = nil, headers: [String: String] = [:]
     ) async throws -> (Int, String, [AnyHashable: Any]) {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(server.address.port)\(path)")!)
         request.httpMethod = method
         request.httpBody = body.map { Data($0.utf8) }
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         if let cookie { request.setValue(cookie, forHTTPHeaderField: "Cookie") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpShouldSetCookies = false
         let (data, response) = try await URLSession(configuration: configuration).data(for: request)
@@ -158,20 +160,22 @@ import Testing
         try await stop(server, board)
     }
 
-    @Test func offLoopbackEveryRequestNeedsTheToken() async throws {
+    @Test func offLoopbackEveryRequestNeedsTheTokenOrAPairedBrowser() async throws {
         let (server, board) = try await serving(host: "0.0.0.0")
         board.publish(StatusBoardTests.status(), thumbnails: [:])
         #expect(try await fetch(server, "/status.json").0 == 401)
-        #expect(try await fetch(server, "/status.json?token=nope").0 == 401)
+        #expect(try await fetch(server, "/status.json", token: "nope").0 == 401)
+        #expect(try await fetch(server, "/status.json?token=\(Self.token)").0 == 401)
+        #expect(try await fetch(server, "/status.json", cookie: "slate-token=\(Self.token)").0 == 401)
         #expect(try await fetch(server, "/status.json", token: Self.token).0 == 200)
-        let (code, _, headers) = try await fetch(server, "/?token=\(Self.token)")
-        #expect(code == 200)
-        let cookie = try #require(headers["Set-Cookie"] as? String)
-        #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
-        let pair = String(cookie.prefix { $0 != ";" })
-        #expect(try await fetch(server, "/status.json", cookie: pair).0 == 200)
-        // A cookie never authorizes an action: a page elsewhere cannot act with it.
-        #expect(try await fetch(server, "/actions", method: "POST", body: #"{"action":"x"}"#, cookie: pair).0 == 401)
+        // A browser that opens the page unpaired is sent to pair; the pairing page is open to it.
+        let port = server.address.port
+        let redirect = try await onThread { try Self.read(port: port, "/") { $0.contains("\r\n\r\n") } }
+        #expect(redirect.hasPrefix("HTTP/1.1 303 ") && redirect.lowercased().contains("location: /pair\r\n"), "\(redirect)")
+        let pairPage = try await fetch(server, "/pair")
+        #expect(pairPage.0 == 200 && pairPage.1.contains("Pair this browser"))
+        #expect(try await fetch(server, "/pair.js").0 == 200)
+        #expect(try await fetch(server, "/page.js").0 == 401)
         try await stop(server, board)
     }
 

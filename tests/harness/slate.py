@@ -212,7 +212,7 @@ class Slate:
 
         def printed():
             ended = self.process.poll() is not None
-            found = re.search(r"the rig's page: (http://\S+)", self.log())
+            found = re.search(r"the rig's page: (http://[^\s,]+)", self.log())
             if found:
                 return found.group(1)
             if ended:

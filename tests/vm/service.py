@@ -187,6 +187,9 @@ try:
     wait_for(lambda: show("StatusText")["StatusText"].startswith("ready"), 30, "the status to say it is ready")
     check(True, "its status says it is ready (%s)" % show("StatusText")["StatusText"])
     check(show("WatchdogTimestampMonotonic")["WatchdogTimestampMonotonic"] not in ("", "0"), "the watchdog is pinged")
+    state = os.stat(home + "/.local/state/slate")
+    check(state.st_mode & 0o777 == 0o700 and state.st_uid == os.stat(home).st_uid,
+          "~/.local/state/slate is there once the unit started, the user's, 0700 (%o)" % (state.st_mode & 0o777))
 
     # 2. A take in progress when the service is stopped.
     wait_for(lambda: "is input" in journal(), 30, "the pedal to be bound")

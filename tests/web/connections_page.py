@@ -332,7 +332,7 @@ def studio_lan(folder, check):
 
         harness.wait_for(lambda: ask(True) == "200", 30, "the page in the namespace", every=0.2, raises=False)
         code = ask(False)
-        check(code == "401", f"--http 127.studio.lan:0 bound to {address}: a read without the token -> {code}")
+        check(code == "401", f"--http 127.studio.lan:0 bound to {address}: a read without a credential -> {code}")
         code = ask(True)
         check(code == "200", f"with the token -> {code}")
         rig.wait(30)

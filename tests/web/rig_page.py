@@ -18,6 +18,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 import threading
@@ -54,6 +55,15 @@ def post(rig, action, token):
             return response.status, json.loads(response.read())
     except urllib.error.HTTPError as error:
         return error.code, json.loads(error.read())
+
+
+def pair_browser(driver, rig):
+    """Pairs `driver` with `rig` as an operator would: a code from `slate pair`, entered through its link."""
+    shown = subprocess.run([harness.binary(), "pair"], env=rig.env, capture_output=True, text=True, check=True).stdout
+    code = re.search(r"enter the code (\d{6})", shown).group(1)
+    driver.get(rig.page_url() + "pair#" + code)
+    WebDriverWait(driver, 10).until(lambda d: d.current_url == rig.page_url())
+    WebDriverWait(driver, 10).until(lambda d: "paired as" in d.find_element(By.ID, "paired-as").text)
 
 
 def finished(rig):
@@ -212,8 +222,7 @@ def framing_part(folder, driver):
     os.makedirs(folder)
     recording = devices.write_session(os.path.join(folder, "pedals.evemu"), [2.0, 5.0, 6.0, 9.0], end=30.0)
     rig = start(folder, profiles.framing(folder), recording)
-    driver.get(rig.page_url())
-    driver.execute_script("localStorage.setItem('slate-token', arguments[0])", rig.token())
+    pair_browser(driver, rig)
     driver.execute_script(WATCH_METER)
     WebDriverWait(driver, 10).until(lambda d: d.execute_script(
         "return document.querySelectorAll('#meter .meter-channel').length") == 2)

@@ -17,3 +17,7 @@ def test_connections_page():
 
 def test_lost_rig():
     harness.run_main("lost_rig")
+
+
+def test_pairing_page():
+    harness.run_main("pairing_page")

@@ -33,13 +33,14 @@ final class PagePublisher {
     private var nextBeat: Instant
 
     init(
-        listen: HTTPListen, hosts: [String], token: String, work: TakeFolder, preview: PreviewFeed, gauges: RecorderGauges,
+        listen: HTTPListen, hosts: [String], token: String, pairing: PairingStore?, work: TakeFolder, preview: PreviewFeed,
+        gauges: RecorderGauges,
         origin: Instant, wake: Wakeup, logger: Logger
     ) throws {
         board = StatusBoard(origin: origin) { wake.signal() }
         let descriptors = DescriptorLimit.raise(toward: Self.descriptorGoal) ?? 1024
         server = try RigServer(
-            listen: listen, hosts: hosts, board: board, preview: preview, token: token,
+            listen: listen, hosts: hosts, board: board, preview: preview, token: token, pairing: pairing,
             budgets: PageBudgets(descriptors: descriptors), logger: logger)
         self.work = work
         self.preview = preview

@@ -1,7 +1,8 @@
 import SlateCore
+import SlateWeb
 
 /// Where `slate run` serves the rig's page, the other host names it answers
-/// to, and the token its API asks for.
+/// to, the token its API asks for, and the browsers paired with it.
 public struct PageSettings: Sendable {
     public var listen: HTTPListen
     /// The profile's `http.hosts`.
@@ -9,14 +10,14 @@ public struct PageSettings: Sendable {
     public var token: String
     /// The file the token was read from, which messages name.
     public var tokenPath: String
+    /// Where browsers pair; nil: only the token lets a client act.
+    public var pairing: PairingStore?
 
-    public init(listen: HTTPListen, hosts: [String] = [], token: String, tokenPath: String) {
+    public init(listen: HTTPListen, hosts: [String] = [], token: String, tokenPath: String, pairing: PairingStore? = nil) {
         self.listen = listen
         self.hosts = hosts
         self.token = token
         self.tokenPath = tokenPath
+        self.pairing = pairing
     }
-
-    /// The page's address.
-    func url(_ address: HTTPListen) -> String { "http://\(address)/" }
 }

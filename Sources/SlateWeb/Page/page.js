@@ -367,8 +367,20 @@ function connect() {
   events.addEventListener("line", (event) => addLine(JSON.parse(event.data)));
   events.addEventListener("meter", (event) => renderMeter(JSON.parse(event.data)));
   events.addEventListener("heartbeat", heartbeat);
-  // A stream that ends or cannot be opened: the rig is not known to be alive.
-  events.addEventListener("error", () => { if (status) markLost(); });
+  // A stream that ends or cannot be opened: the rig is not known to be alive,
+  // or this browser's pairing was revoked (then it is sent to pair again).
+  events.addEventListener("error", () => {
+    if (status) markLost();
+    checkPairing();
+  });
+}
+
+async function checkPairing() {
+  const response = await fetch("/pair/me").catch(() => null);
+  if (!response || !response.ok) return;
+  me = await response.json();
+  renderPairing();
+  if (!me.acts && !me.loopback) location.href = "/pair";
 }
 
 // No heartbeat for heartbeatLimit: the rig is lost; its stream is asked for
@@ -380,31 +392,57 @@ function watchRig() {
   if (now - lastTry >= retryEvery) connect();
 }
 
+// What this browser may do (GET /pair/me): it acts once paired.
+let me = { acts: false };
+
+function renderPairing() {
+  $("paired-as").textContent = me.id
+    ? `This browser is paired as ${me.name}.`
+    : me.acts ? "This browser acts with the rig's token." : "This browser is not paired: it cannot act.";
+  $("pair-link").hidden = me.acts || !me.pairing;
+  $("pair-another").hidden = !me.acts || !me.pairing;
+}
+
 async function act(action) {
-  const token = localStorage.getItem("slate-token") || "";
   const message = $("action-message");
   if (!reachable()) {
     message.textContent = "the rig is not responding: nothing was sent";
     return;
   }
-  if (!token) {
-    message.textContent = "enter the token (slate run names its file) to act from this page";
-    $("token").focus();
+  if (!me.acts) {
+    message.textContent = "pair this browser to act from it (slate pair prints a code)";
     return;
   }
   const response = await fetch("/actions", {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
-    body: JSON.stringify({ action }),
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ action }),
   });
   const answer = await response.json().catch(() => ({}));
+  if (response.status === 401) checkPairing();
   message.textContent = response.ok
     ? (answer.lines || []).filter((line) => line.type === "action").map((line) => line.result || line.action).join(", ")
     : answer.error || `${response.status}`;
 }
 
-$("token").value = localStorage.getItem("slate-token") || "";
-$("token").addEventListener("change", (event) => localStorage.setItem("slate-token", event.target.value.trim()));
+// A paired browser opens a code for another device, and shows it with the addresses to enter it at.
+async function pairAnother() {
+  const response = await fetch("/pair/code", { method: "POST" });
+  const answer = await response.json().catch(() => ({}));
+  const offer = $("pair-offer");
+  offer.hidden = false;
+  if (!response.ok) {
+    offer.textContent = answer.error || `${response.status}`;
+    return;
+  }
+  offer.replaceChildren();
+  const code = document.createElement("div");
+  code.className = "pair-code";
+  code.textContent = answer.code;
+  const where = document.createElement("div");
+  where.textContent = `On the other device, open ${answer.links.map((link) => link + "pair").join(" or ")} `
+    + `and enter this code, good for ${answer.minutes} min.`;
+  offer.append(code, where);
+}
+
 $("toggle").addEventListener("click", () => act("take.toggle"));
 $("delete-last").addEventListener("click", () => {
   if (confirm("Delete the last take? Its file is removed.")) act("take.delete-last");
@@ -427,4 +465,5 @@ document.addEventListener("keydown", (event) => {
 });
 setInterval(renderElapsed, 100);
 setInterval(watchRig, 250);
+checkPairing();
 connect();
