@@ -16,6 +16,13 @@ public enum FileReading {
         return try read(fd, status: status, path: path, limit: limit)
     }
 
+    /// The size of the regular file at `path` (not followed through a link);
+    /// nil when there is none.
+    public static func size(atPath path: String) -> Int64? {
+        guard let status = try? Stat(FilePath(path), flags: .symlinkNoFollow), status.type == .regular else { return nil }
+        return status.size
+    }
+
     /// The regular file at `path` opened for reading, once its size is known to
     /// be within `limit`, for a reader of its own (libav); the caller closes it.
     public static func open(atPath path: String, limit: Int) throws(OperationError) -> FileDescriptor {

@@ -37,6 +37,9 @@ struct RigRoutes: Sendable {
         router.get("/takes/:number/thumbnail.jpg") { _, context in
             self.thumbnail(context.parameters.get("number", as: Int.self))
         }
+        router.get("/takes/:number/video") { request, context in
+            try await self.video(context.parameters.get("number", as: Int.self), request: request, context: context)
+        }
         router.post("/actions") { request, _ in await self.action(request) }
     }
 
@@ -97,6 +100,37 @@ struct RigRoutes: Sendable {
             return JSONResponse.error("take \(number)'s thumbnail cannot be read", status: .notFound)
         }
     }
+
+    /// Take `number`'s file, or the part of it a `Range` field asks for (so
+    /// a phone's player seeks); `?download` makes it an attachment.
+    private func video(_ number: Int?, request: Request, context: PageContext) async throws -> Response {
+        guard let number, let path = board.video(ofTake: number), let size = FileReading.size(atPath: path) else {
+            return JSONResponse.error("no such take", status: .notFound)
+        }
+        var headers: HTTPFields = [.contentType: "video/mp4", .acceptRanges: "bytes", .cacheControl: "private, no-cache"]
+        if request.uri.queryParameters["download"] != nil {
+            let name = String(path.split(separator: "/").last ?? "take.mp4")
+            headers[.contentDisposition] = "attachment; filename=\"\(name)\""
+        }
+        switch ByteRange.parse(request.headers[.range], size: size) {
+        case .unsatisfiable:
+            headers[.contentRange] = "bytes */\(size)"
+            return Response(status: .rangeNotSatisfiable, headers: headers)
+        case .whole:
+            headers[.contentLength] = "\(size)"
+            guard size > 0 else { return Response(status: .ok, headers: headers) }
+            let body = try await Self.files.loadFile(path: path, range: 0...Int(size - 1), context: context)
+            return Response(status: .ok, headers: headers, body: body)
+        case .part(let first, let last):
+            headers[.contentRange] = "bytes \(first)-\(last)/\(size)"
+            headers[.contentLength] = "\(last - first + 1)"
+            let body = try await Self.files.loadFile(path: path, range: Int(first)...Int(last), context: context)
+            return Response(status: .partialContent, headers: headers, body: body)
+        }
+    }
+
+    /// Reads take files on NIO's thread pool, off the page's event loop.
+    private static let files = FileIO()
 
     /// What `POST /actions` answers when the action ran.
     private struct ActionAnswer: Encodable {

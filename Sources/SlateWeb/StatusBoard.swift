@@ -45,6 +45,7 @@ public final class StatusBoard: Sendable {
     private struct State {
         var status: RigStatus?
         var thumbnails: [Int: String] = [:]
+        var videos: [Int: String] = [:]
         var script: String?
         var backlog: [Event] = []
         var clients: [Int: AsyncStream<Event>.Continuation] = [:]
@@ -72,14 +73,15 @@ public final class StatusBoard: Sendable {
 
     // MARK: The daemon's side
 
-    /// A new status, with the path of each listed take's thumbnail: sent to
-    /// every client when it differs from the last one.
-    public func publish(_ status: RigStatus, thumbnails: [Int: String]) {
+    /// A new status, with the path of each listed take's thumbnail and
+    /// file: sent to every client when it differs from the last one.
+    public func publish(_ status: RigStatus, thumbnails: [Int: String], videos: [Int: String] = [:]) {
         var stamped = status
         stamped.now = 0
         let now = clock()
         state.withLock { state in
             state.thumbnails = thumbnails
+            state.videos = videos
             guard !state.closed, state.status != stamped else { return }
             state.status = stamped
             stamped.now = now
@@ -164,6 +166,9 @@ public final class StatusBoard: Sendable {
 
     /// The thumbnail file of the listed take `number`.
     public func thumbnail(ofTake number: Int) -> String? { state.withLock { $0.thumbnails[number] } }
+
+    /// The path of take `number`'s file, when it is listed.
+    public func video(ofTake number: Int) -> String? { state.withLock { $0.videos[number] } }
 
     /// How many clients receive events now.
     public var clientCount: Int { state.withLock { $0.clients.count } }

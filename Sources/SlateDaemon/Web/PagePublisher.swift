@@ -79,7 +79,7 @@ final class PagePublisher {
         }
     }
 
-    /// Publishes the status (with the takes' thumbnails), and the heartbeat and
+    /// Publishes the status (with the takes' thumbnails and files), and the heartbeat and
     /// the audio meter when they are due and anyone watches.
     func publish(_ status: RigStatus, reading: RecorderGauges.Reading, takes: [TakeManifest.Take], at now: Instant) {
         if now >= nextBeat, board.clientCount > 0 {
@@ -92,10 +92,12 @@ final class PagePublisher {
         }
         nextRefresh = now + Self.refresh
         var thumbnails: [Int: String] = [:]
+        var videos: [Int: String] = [:]
         for (index, take) in takes.enumerated() {
             if let thumbnail = take.thumbnail { thumbnails[index + 1] = work.directory.file(thumbnail) }
+            videos[index + 1] = work.directory.file(take.file)
         }
-        board.publish(status, thumbnails: thumbnails)
+        board.publish(status, thumbnails: thumbnails, videos: videos)
     }
 
     /// Ends every client's stream, then the server.
