@@ -89,6 +89,9 @@ public final class LiveRecorder {
         self.clock = clock
         ledger = try TakeLedger(folder: settings.work)
         for note in settings.work.recover(ledger) { logger.warning("\(note)") }
+        for note in settings.work.purge(ledger, at: WallClock.microseconds(), hours: settings.work.trashHours) {
+            logger.notice("\(note)")
+        }
         exports = try TakeExports(ledger: ledger, clock: clock, onEvent: onEvent)
         var sound: SoundRecording?
         if let audio = settings.audio {
@@ -219,8 +222,10 @@ public final class LiveRecorder {
             recorder.deleteLast()
         case .delete(let choice):
             recorder.delete(choice)
+        case .undelete(let file):
+            recorder.undelete(file)
         case .export(let filter):
-            recorder.export(TakeExporter.Options(filter: filter), to: settings.output)
+            recorder.export(TakeExporter.Options(filter: filter, cleanUp: settings.camera.cleanUp), to: settings.output)
         case .preroll(let preroll):
             recorder.preroll(preroll)
         }
@@ -279,7 +284,11 @@ public final class LiveRecorder {
         case .startFailed(let reason):
             pending.append((.takeStartFailed(reason), now))
         case .deleted(let take, let number):
-            pending.append((.takeDeleted(take: number, path: folder.file(take.file)), now))
+            let hours = folder.trashHours
+            let note = hours > 0 ? "in the trash for \(hours) h: take.undelete brings it back" : nil
+            pending.append((.takeDeleted(take: number, path: folder.file(take.file), note: note), now))
+        case .restored(let take, let number):
+            pending.append((.takeRestored(take: number, path: folder.file(take.file)), now))
         case .failed(let reason):
             pending.append((.recorderFailed(reason), now))
         case .deleteFailed(let reason):

@@ -107,7 +107,8 @@ public struct OneTake {
                 if let early { outcome.problems.append(early) }
             case .failed(let message), .startFailed(let message): outcome.problems.append(message)
             case .sourceLost(let message): outcome.problems.append("the camera was lost: \(message)")
-            case .opened, .deleted, .deleteFailed, .cameraOpened, .cameraSwitchFailed, .cameraOpenFailed, .cameraClosed,
+            case .opened, .deleted, .restored, .deleteFailed, .cameraOpened, .cameraSwitchFailed, .cameraOpenFailed,
+                .cameraClosed,
                 .controls, .controlSet, .controlFailed, .settingsApplied, .presetSaved, .presetFailed:
                 break
             }

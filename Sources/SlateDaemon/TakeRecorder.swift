@@ -26,6 +26,8 @@ public final class TakeRecorder: Sendable {
         /// A take could not start; nothing of it was left behind.
         case startFailed(String)
         case deleted(TakeManifest.Take, number: Int)
+        /// A take came back from the trash, as take `number`.
+        case restored(TakeManifest.Take, number: Int)
         /// A take named for deletion is not there (deleted or exported meanwhile): nothing was deleted.
         case deleteFailed(String)
         case failed(String)
@@ -223,6 +225,9 @@ public final class TakeRecorder: Sendable {
 
     /// Deletes the finished take `number` (from 1, among the takes not held by an export).
     public func delete(_ choice: TakeChoice) { inbox.post { $0.commands.append(.delete(choice)) } }
+
+    /// Brings back from the trash the take whose file is `file`, or (nil) the last deleted.
+    public func undelete(_ file: String?) { inbox.post { $0.commands.append(.undelete(file)) } }
 
     /// Joins the finished takes into one file in `outputFolder`, once a take
     /// in progress has closed; the takes are deleted only when the result checks out.
@@ -552,6 +557,7 @@ final class TakePipeline {
             case .startFailed(let reason): report(.startFailed(reason))
             case .deleteLast: deleteLastTake()
             case .delete(let choice): deleteTake(choice)
+            case .undelete(let file): undeleteTake(file)
             case .export(let order): dispatchExport(order.options, to: order.outputFolder)
             }
         }
@@ -758,6 +764,13 @@ final class TakePipeline {
 
     private func deleteLastTake() {
         if let event = Self.deleteLast(in: ledger) { report(event) }
+        purgeTrash()
+    }
+
+    /// Deletes for good the takes whose time in the trash is over.
+    private func purgeTrash() {
+        let folder = ledger.folder
+        for note in folder.purge(ledger, at: WallClock.microseconds(), hours: folder.trashHours) { log.notice("\(note)") }
     }
 
     /// Deletes the take `choice` names among those not held by an export;
@@ -778,6 +791,22 @@ final class TakePipeline {
             }
             report(Self.delete(available[index], number: index + 1, in: ledger))
         }
+        purgeTrash()
+    }
+
+    /// Brings back from the trash the take whose file is `file`, or (nil) the last deleted.
+    private func undeleteTake(_ file: String?) {
+        let trash = TakeTrash.contents(of: ledger.manifest)
+        guard let take = file.map({ name in trash.first { $0.file == name } }) ?? trash.last else {
+            report(.failed(file.map { "\($0) cannot be restored: it is not in the trash" } ?? "the trash is empty"))
+            return
+        }
+        do {
+            try ledger.folder.restore(take, from: ledger)
+            report(.restored(take, number: ledger.number(of: take.id) ?? ledger.availableCount))
+        } catch {
+            report(.failed("\(take.file) cannot be restored: \(error)"))
+        }
     }
 
     /// Deletes the last take not held by an export; nil when there is none.
@@ -788,7 +817,7 @@ final class TakePipeline {
 
     private static func delete(_ take: TakeManifest.Take, number: Int, in ledger: TakeLedger) -> TakeRecorder.Event {
         do {
-            try ledger.folder.delete(take, from: ledger)
+            try ledger.folder.discard(take, from: ledger, at: WallClock.microseconds())
             return .deleted(take, number: number)
         } catch {
             return .failed("\(error)")

@@ -19,14 +19,15 @@ public struct TakeExporter: Sendable {
     /// What an export is asked to do besides joining.
     public struct Options: Sendable {
         public var filter: ExportFilter
-        /// Keep the takes after a verified export.
-        public var keep: Bool
+        /// Move the takes to the trash after a verified export; without, they
+        /// stay in the work folder, kept out of the take list.
+        public var cleanUp: Bool
         /// Export what is readable of a take that reads short, and keep that take.
         public var acceptShort: Bool
 
-        public init(filter: ExportFilter = .none, keep: Bool = false, acceptShort: Bool = false) {
+        public init(filter: ExportFilter = .none, cleanUp: Bool = false, acceptShort: Bool = false) {
             self.filter = filter
-            self.keep = keep
+            self.cleanUp = cleanUp
             self.acceptShort = acceptShort
         }
     }
@@ -216,19 +217,21 @@ public struct TakeExporter: Sendable {
         let outcome = Outcome(
             path: final, takes: takes.count, frames: joined.frames, duration: .microseconds(result.durationMicroseconds),
             method: plan.method, encoder: joined.encoder, sound: sound?.method, soundEncoder: sound?.encoderName, short: short,
-            kept: options.keep)
-        guard !options.keep else { return outcome }
+            kept: !options.cleanUp)
         do {
-            try retire(takes, short: short, into: final)
+            try retire(takes, short: short, into: final, cleanUp: options.cleanUp, at: wallClock)
         } catch {
-            throw Failure(description: "exported to \(final), but \(error); the takes not yet deleted are kept")
+            throw Failure(description: "exported to \(final), but \(error); the takes not yet in the trash are kept")
         }
         return outcome
     }
 
-    /// Marks the exported takes as held by `export` (a take that read short as
-    /// kept, with why), then deletes the held ones' files and entries.
-    private func retire(_ takes: [TakeManifest.Take], short: [ShortTake], into export: String) throws(OperationError) {
+    /// Takes the exported takes out of the take list: each is marked as in
+    /// `export`, and kept in the work folder (a take that read short always,
+    /// with why), or, cleaning up, moved to the trash at `now`.
+    private func retire(
+        _ takes: [TakeManifest.Take], short: [ShortTake], into export: String, cleanUp: Bool, at now: Int64
+    ) throws(OperationError) {
         let exportName = String(export.split(separator: "/").last ?? "")
         let damaged = Dictionary(short.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         let ids = Set(takes.map(\.id))
@@ -236,15 +239,19 @@ public struct TakeExporter: Sendable {
             for index in manifest.takes.indices where ids.contains(manifest.takes[index].id) {
                 if let reason = damaged[folder.file(manifest.takes[index].file)] {
                     manifest.takes[index].kept = "\(reason.description); what was readable is in \(exportName)"
-                } else {
+                } else if cleanUp {
                     manifest.takes[index].exported = exportName
+                    manifest.takes[index].trashed = now
+                } else {
+                    manifest.takes[index].kept = "joined into \(exportName)"
                 }
             }
         }
+        guard cleanUp else { return }
+        let trash = try folder.trashFolder()
         for take in takes where damaged[folder.file(take.file)] == nil {
-            try folder.removeFiles(of: take)
+            try folder.moveFiles(of: take, from: folder.directory, to: trash)
         }
-        try ledger.change { manifest in manifest.takes.removeAll { $0.exported == exportName } }
     }
 
     /// Gives the verified `partial` its name, `name` or, when a file has it,

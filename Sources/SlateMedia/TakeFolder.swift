@@ -29,6 +29,8 @@ public struct TakeFolder: Sendable {
     public let directory: Folder
     /// Who may read the takes: the modes of the folder and of the files created in it.
     public let access: TakeAccess
+    /// How long a deleted take waits in the trash (`TakeTrash`); 0: deleted at once.
+    public var trashHours = TakeTrash.defaultHours
 
     /// Opens the work folder at `path`. With `create`, a missing folder is made,
     /// and the folder's mode is set to what `access` says (0700 for private takes).
@@ -135,19 +137,31 @@ public struct TakeFolder: Sendable {
     /// written; one whose file holds no frame leaves the list, and the file and
     /// thumbnail begun for it are removed (nothing was recorded); one that cannot
     /// be read now stays as it is. A take marked as held by a verified export
-    /// has its files deleted and leaves the list. Temporary files a crash left
+    /// (and not in the trash) has its files deleted and leaves the list; one
+    /// in the trash whose files are still in the work folder has them moved there. Temporary files a crash left
     /// (the manifest's, a thumbnail's) are removed. Returns what was done, for
     /// the log. Callers hold the folder's lock.
     public func recover(_ ledger: TakeLedger) -> [String] {
         var notes: [String] = []
         for name in directory.names(withPrefix: "." + TakeManifest.fileName + ".tmp-") { try? directory.remove(name) }
         let snapshot = ledger.manifest
-        guard snapshot.takes.contains(where: { $0.recording || $0.exported != nil }) else { return notes }
+        // A take deleted to the trash whose files a crash left in the work folder.
+        for take in snapshot.takes where take.trashed != nil && Self.files(of: take).contains(where: directory.contains) {
+            do {
+                try moveFiles(of: take, from: directory, to: try trashFolder())
+                notes.append("moved \(file(take.file)) to the trash, as its deletion began to")
+            } catch {
+                notes.append("\(error)")
+            }
+        }
+        guard snapshot.takes.contains(where: { $0.recording || ($0.exported != nil && $0.trashed == nil) }) else {
+            return notes
+        }
         var exported: [TakeManifest.Take] = []
         var measured = snapshot
         for index in measured.takes.indices.reversed() {
             let take = measured.takes[index]
-            if let export = take.exported {
+            if let export = take.exported, take.trashed == nil {
                 exported.append(take)
                 notes.append("\(file(take.file)) is in the verified export \(export): deleting it as the export began to")
                 continue
@@ -182,7 +196,9 @@ public struct TakeFolder: Sendable {
             try ledger.change { $0 = measured }
             for take in exported {
                 try removeFiles(of: take)
-                try ledger.change { manifest in manifest.takes.removeAll { $0.exported != nil && $0.file == take.file } }
+                try ledger.change { manifest in
+                    manifest.takes.removeAll { $0.exported != nil && $0.trashed == nil && $0.file == take.file }
+                }
             }
         } catch {
             notes.append("\(error)")

@@ -196,6 +196,18 @@ public final class Folder: Sendable {
         }
     }
 
+    /// Moves `name` into `destination` (a folder of the same file system)
+    /// under the same name, unless an entry there has it (then false).
+    public func moveIfFree(_ name: String, to destination: Folder) throws(OperationError) -> Bool {
+        switch Syscall.renameNoReplace(name, in: fd, to: name, in: destination.fd) {
+        case .success: return true
+        case .failure(.fileExists): return false
+        case .failure(let errno):
+            throw OperationError(
+                "move \(file(name)) to", cause: SystemCallError("renameat2", subject: destination.file(name), errno: errno))
+        }
+    }
+
     /// Flushes the folder's entries to disk, so new and renamed names survive a power loss.
     public func sync() throws(OperationError) {
         try Syscall.sync(fd).value("fsync", on: path, to: "fsync the folder")

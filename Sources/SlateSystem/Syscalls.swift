@@ -292,7 +292,14 @@ package enum Syscall {
 
     /// `renameat2(RENAME_NOREPLACE)` (or `linkat` and `unlinkat`): EEXIST when `newName` exists.
     package static func renameNoReplace(_ name: String, to newName: String, in folder: FileDescriptor) -> Result<Void, Errno> {
-        valueOrErrno { slate_renameat_noreplace(folder.rawValue, name, folder.rawValue, newName) }.map { _ in }
+        renameNoReplace(name, in: folder, to: newName, in: folder)
+    }
+
+    /// `renameat2(RENAME_NOREPLACE)` from one folder to another (of the same file system).
+    package static func renameNoReplace(
+        _ name: String, in folder: FileDescriptor, to newName: String, in destination: FileDescriptor
+    ) -> Result<Void, Errno> {
+        valueOrErrno { slate_renameat_noreplace(folder.rawValue, name, destination.rawValue, newName) }.map { _ in }
     }
 
     /// `access(path, F_OK)`: whether `path` exists.

@@ -57,13 +57,14 @@ struct Run: ParsableCommand {
         let log = Logger(label: "slate.run")
         let (profilePath, loaded) = try ProfileSource.loadOrExit(given: profile)
         let recording = try replay.map { (path: $0, parsed: try ReplayCommand.loadOrExit($0)) }
-        let work: TakeFolder
+        var work: TakeFolder
         let output: String
         let lock: TakeFolderLock
         do {
             work = try TakeFolder(
                 path: Self.absolute(self.work ?? loaded.camera.work ?? UserPath.defaultWork), create: true,
                 access: loaded.camera.takesAccess)
+            work.trashHours = loaded.camera.trashHours
             output = Self.absolute(self.output ?? loaded.camera.output ?? UserPath.defaultOutput)
             try Folder(output, creating: 0o755).checkWritable()
             try work.directory.checkWritable()

@@ -8,10 +8,11 @@ import SlateSystem
 /// `slate takes`: the takes of a rig's work folder, when no daemon runs.
 struct Takes: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List, delete or export the takes in a rig's work folder.",
-        subcommands: [List.self, Delete.self, Export.self])
+        abstract: "List, delete, restore or export the takes in a rig's work folder.",
+        subcommands: [List.self, Delete.self, Trash.self, Restore.self, Export.self])
 
-    /// Where the takes are: --work, else the profile's camera.work, else ~/Videos/Slate/takes.
+    /// Where the takes are: --work, else the profile's camera.work, else ~/Videos/Slate/takes;
+    /// the profile's camera.trash-hours too.
     struct FolderOptions: ParsableArguments {
         @Option(help: "The work folder holding the takes.")
         var work: String?
@@ -28,12 +29,12 @@ struct Takes: ParsableCommand {
         /// camera.output, else ~/Videos/Slate) and the export filter (--filter,
         /// else the profile's camera.filter, else none), reading the profile once.
         func resolve(_ command: String, create: Bool = false, output option: String?, filter: ExportFilter? = nil) throws
-            -> (work: TakeFolder, output: String, filter: ExportFilter)
+            -> (work: TakeFolder, output: String, filter: ExportFilter, cleanUp: Bool)
         {
             // Given no --profile, the default one when it is there (its folders).
             let path = profile ?? (Syscall.isFile(UserPath.defaultProfile) ? UserPath.defaultProfile : nil)
             let camera = try path.map(ProfileSource.loadOrExit)?.camera
-            let work: TakeFolder
+            var work: TakeFolder
             do {
                 work = try TakeFolder(
                     path: UserPath.expand(self.work ?? camera?.work ?? UserPath.defaultWork), create: create,
@@ -42,7 +43,11 @@ struct Takes: ParsableCommand {
                 OutputStream.writeError("slate \(command): \(error)")
                 throw ExitCode.failure
             }
-            return (work, UserPath.expand(option ?? camera?.output ?? UserPath.defaultOutput), filter ?? camera?.filter ?? .none)
+            work.trashHours = camera?.trashHours ?? TakeTrash.defaultHours
+            return (
+                work, UserPath.expand(option ?? camera?.output ?? UserPath.defaultOutput), filter ?? camera?.filter ?? .none,
+                camera?.cleanUp ?? false
+            )
         }
     }
 
@@ -63,6 +68,9 @@ struct Takes: ParsableCommand {
         }
         let ledger = try ledger(folder)
         recover(ledger)
+        for note in folder.purge(ledger, at: WallClock.microseconds(), hours: folder.trashHours) {
+            OutputStream.writeError("slate takes: \(note)")
+        }
         return (ledger, lock)
     }
 
@@ -100,9 +108,9 @@ struct Takes: ParsableCommand {
 
         func run() throws {
             let folder = try self.folder.resolve("takes list")
-            let manifest = try Takes.read(folder)
+            let takes = try Takes.read(folder).takes.filter { $0.trashed == nil }
             let output = OutputStream()
-            for (index, take) in manifest.takes.enumerated() {
+            for (index, take) in takes.enumerated() {
                 let summary = take.summary
                 let seconds = Instant.formatSeconds(summary.duration.microseconds, decimals: 3)
                 if json {
@@ -118,19 +126,28 @@ struct Takes: ParsableCommand {
                             + (take.recording ? "  (recording)" : "") + (take.kept.map { "  (kept: \($0))" } ?? ""))
                 }
             }
-            if manifest.takes.isEmpty && !json { output.writeLine("no takes in \(folder.path)") }
+            if takes.isEmpty && !json { output.writeLine("no takes in \(folder.path)") }
             output.flush()
         }
     }
 
     struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Delete one take (its file, thumbnail and manifest entry) by its number in the list.")
+            abstract: "Delete one take by its number in the list: to the trash, or for good.",
+            discussion: """
+                The take's file and thumbnail move to the work folder's trash folder, from which \
+                slate takes restore brings them back, for the profile's camera.trash-hours (24 \
+                by default); then the next slate run or slate takes deletes them for good. With \
+                camera.trash-hours: 0, or --for-good, the take is deleted at once.
+                """)
 
         @Argument(help: "The take's number, as `slate takes list` shows it.")
         var number: Int
 
         @OptionGroup var folder: FolderOptions
+
+        @Flag(help: "Delete the take at once instead of moving it to the trash.")
+        var forGood = false
 
         @Flag(help: "Print the deleted take as one JSON object, as `slate takes list --json` wrote it.")
         var json = false
@@ -139,40 +156,48 @@ struct Takes: ParsableCommand {
             let folder = try self.folder.resolve("takes delete")
             let (ledger, lock) = try Takes.open(folder, command: "delete")
             defer { withExtendedLifetime(lock) {} }
-            let takes = ledger.manifest.takes
+            let takes = ledger.manifest.takes.filter { $0.trashed == nil }
             guard takes.indices.contains(number - 1) else {
                 OutputStream.writeError("slate takes delete: no take \(number) in \(folder.path) (\(takes.count) takes)")
                 throw Slate.badInput
             }
             let take = takes[number - 1]
+            var discarding = folder
+            if forGood { discarding.trashHours = 0 }
             do {
-                try folder.delete(take, from: ledger)
+                try discarding.discard(take, from: ledger, at: WallClock.microseconds())
             } catch {
                 OutputStream.writeError("slate takes delete: \(error)")
                 throw ExitCode.failure
             }
+            let trashed = discarding.trashHours > 0
             let output = OutputStream()
             output.writeLine(
                 json
                     ? JSONLine.encode(
                         TakeListLine(
                             number: number, take: take, path: folder.file(take.file), thumbnail: take.thumbnail.map(folder.file)))
-                    : "deleted take \(number): \(folder.file(take.file))")
+                    : "deleted take \(number): \(folder.file(take.file))"
+                        + (trashed
+                            ? " (in the trash for \(folder.trashHours) h: slate takes restore \(take.file) brings it back)"
+                            : ""))
             output.flush()
         }
     }
 
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Join the takes into one video in the output folder, then delete them.",
+            abstract: "Join the takes into one video in the output folder; keep them, or move them to the trash.",
             discussion: """
                 The takes are joined by stream copy when they share codec, size and codec \
                 parameters and no filter is asked for; otherwise they are decoded, scaled to the \
                 first take's size, filtered and encoded again with the first take's codec and \
                 frame rate. Each take must read as many frames as takes.json lists, and the \
                 result is checked (re-opened, every frame there, the duration within one frame \
-                of the takes' sum) before the takes are deleted; a failed export keeps every \
-                take. An export never replaces a file: a name taken gets -2, -3, ...
+                of the takes' sum) before the takes leave the take list: they stay in the work \
+                folder, or, with --clean-up (or the profile's camera.clean-up: true), move to its \
+                trash. A failed export keeps every take where it was. An export never replaces \
+                a file: a name taken gets -2, -3, ...
                 """)
 
         @OptionGroup var folder: FolderOptions
@@ -183,7 +208,10 @@ struct Takes: ParsableCommand {
         @Option(help: "The export filter (default: the profile's camera.filter, else none).")
         var filter: ExportFilter?
 
-        @Flag(help: "Keep the takes after the export.")
+        @Flag(help: "Move the takes to the trash after the export (default: the profile's camera.clean-up, else no).")
+        var cleanUp = false
+
+        @Flag(help: "Keep the takes in the work folder after the export, whatever the profile says.")
         var keep = false
 
         @Flag(help: "Export what is readable of a damaged take (one that reads fewer frames than listed); its file is kept.")
@@ -193,7 +221,8 @@ struct Takes: ParsableCommand {
         var json = false
 
         func run() throws {
-            let (folder, outputFolder, filter) = try self.folder.resolve("takes export", output: output, filter: self.filter)
+            let (folder, outputFolder, filter, profileCleansUp) = try self.folder.resolve(
+                "takes export", output: output, filter: self.filter)
             let (ledger, lock) = try Takes.open(folder, command: "export")
             defer { withExtendedLifetime(lock) {} }
             do {
@@ -206,7 +235,8 @@ struct Takes: ParsableCommand {
             let outcome: TakeExporter.Outcome
             do {
                 outcome = try TakeExporter(ledger: ledger, outputFolder: outputFolder).export(
-                    at: WallClock.microseconds(), options: .init(filter: filter, keep: keep, acceptShort: acceptShort)
+                    at: WallClock.microseconds(),
+                    options: .init(filter: filter, cleanUp: !keep && (cleanUp || profileCleansUp), acceptShort: acceptShort)
                 ) { bar.update($0.fraction) }
             } catch {
                 OutputStream.writeError("slate takes export: \(error)")
@@ -232,7 +262,10 @@ struct Takes: ParsableCommand {
                     print("sound re-encoded" + (outcome.soundEncoder.map { " with \($0)" } ?? "") + ": \(reason)")
                 }
                 for take in outcome.short { print("exported short, file kept: \(take)") }
-                if outcome.kept { print("the takes are kept") }
+                print(
+                    outcome.kept
+                        ? "the takes are kept in \(folder.path), out of the take list"
+                        : "the takes are in the trash for \(folder.trashHours) h (slate takes trash)")
             }
         }
     }

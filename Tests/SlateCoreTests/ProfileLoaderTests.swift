@@ -33,6 +33,19 @@ import Testing
         }
     }
 
+    @Test func theTrashKeepsDeletedTakesADayUnlessTheProfileSays() throws {
+        let base = "inputs: {k: {match: {name: x}, bind: {KEY_A: primary}}}\ncapture: {primary: {click: take.toggle}}\n"
+        let plain = try load(base)
+        #expect(plain.camera.trashHours == 24 && !plain.camera.cleanUp)
+        let set = try load(base + "camera: {trash-hours: 0, clean-up: true}\n")
+        #expect(set.camera.trashHours == 0 && set.camera.cleanUp)
+        #expect(try load(base + "camera: {trash-hours: 720}\n").camera.trashHours == 720)
+        #expect(
+            errors(base + "camera: {trash-hours: 721}\n") == [
+                "rig.yaml:3:23: error: trash-hours must be a number from 0 to 720, not '721'"
+            ])
+    }
+
     @Test func footswitchProfileMatchesTheWholeFamily() throws {
         let text = try String(
             contentsOf: Self.profilesFolder.appendingPathComponent("pcsensor-footswitch.yaml"), encoding: .utf8)
@@ -318,7 +331,7 @@ import Testing
                 "rig.yaml:4:8: error: fps must be 30 or 60, not '24'",
                 "rig.yaml:5:13: error: max-size must be WIDTHxHEIGHT such as 1920x1080, not 'big'",
                 "rig.yaml:6:10: error: unknown codec 'vp9' (expected hevc or h264)",
-                "rig.yaml:7:3: error: unknown key 'lens' in camera (expected back, front, position, fps, max-size, codec, passthrough, orientation, mirror, preroll, work, output, takes-access, filter, start, wait-for-camera or settings)",
+                "rig.yaml:7:3: error: unknown key 'lens' in camera (expected back, front, position, fps, max-size, codec, passthrough, orientation, mirror, preroll, work, output, takes-access, filter, start, wait-for-camera, settings, trash-hours or clean-up)",
                 "rig.yaml:9:69: error: max must be greater than min",
                 "rig.yaml:10:76: error: step must be greater than 0",
                 "rig.yaml:11:64: error: titles lists nothing",

@@ -18,7 +18,7 @@ import Foundation
 ///     0.100 zoom 2
 ///
 /// Commands: start T, stop T, zoom F, preroll S, await-switch, delete-last,
-/// delete N, export NAME, mute FROM UNTIL. `start T opens` opens its take
+/// delete N, undelete [FILE], export NAME, mute FROM UNTIL. `start T opens` opens its take
 /// at once, as a start with pre-roll does.
 struct TakeFlowTranscript {
     var name: String
@@ -67,6 +67,7 @@ struct TakeFlowTranscript {
         case "await-switch": return .awaitSwitch
         case "delete-last": return .deleteLast
         case "delete": return .delete(.number(Int(words.last ?? "") ?? 0))
+        case "undelete": return .undelete(words.count > 1 ? words.last : nil)
         case "export": return .export(words.dropFirst().joined(separator: " "))
         case "mute": return .muteSound(from: try time(1), until: try time(2))
         default: throw ParseError(description: "line \(line): unknown command \(text)")
@@ -115,6 +116,7 @@ struct TakeFlowTranscript {
                 case .startFailed(let reason): text = "start failed: \(reason)"
                 case .deleteLast: text = "delete-last"
                 case .delete(let choice): text = "delete \(choice)"
+                case .undelete(let file): text = "undelete" + (file.map { " \($0)" } ?? "")
                 case .export(let export): text = "export \(export)"
                 }
                 output.append(Transcript.fold("\(seconds(time)) \(text)"))

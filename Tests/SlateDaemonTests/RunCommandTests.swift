@@ -141,7 +141,12 @@ let loadTests = ProcessInfo.processInfo.environment["SLATE_LOAD_TESTS"] == "1"
         let info = try MediaProbe.probe(path: path, decode: true)
         let kept = (stopped[0]["frames"] as? Int ?? 0) + (stopped[2]["frames"] as? Int ?? 0)
         #expect(info.frameCount == kept && info.decodedFrames == kept)
-        #expect(try TakeFolder(path: folder + "/takes", create: false).load().takes.isEmpty)
+        // Exported, the takes stay in the work folder, out of the take list (the profile does not
+        // clean up); the take deleted is in the trash.
+        let takes = try TakeFolder(path: folder + "/takes", create: false).load().takes
+        #expect(takes.filter { $0.kept != nil }.count == 2 && takes.filter { $0.trashed != nil }.count == 1, "\(takes)")
+        #expect(
+            FileManager.default.fileExists(atPath: folder + "/takes/trash/" + (takes.first { $0.trashed != nil }?.file ?? "")))
     }
 
     /// A rig whose left pedal (KEY_A) runs `macro`, the middle one toggles takes.
@@ -307,7 +312,7 @@ let loadTests = ProcessInfo.processInfo.environment["SLATE_LOAD_TESTS"] == "1"
         #expect(abs(Self.seconds(second["duration"]) - 3.0) <= 0.07, "\(second)")
         let slots = Int((Self.seconds(second["duration"]) * 30).rounded())
         #expect((second["frames"] as? Int ?? 0) + (second["dropped"] as? Int ?? 0) == slots, "\(second)")
-        let takes = try TakeFolder(path: folder + "/takes", create: false).load().takes
+        let takes = try TakeFolder(path: folder + "/takes", create: false).load().takes.filter(\.isExportable)
         #expect(takes.count == 1 && takes[0].summary.frames == second["frames"] as? Int)
         #expect(try MediaProbe.probe(path: folder + "/takes/" + takes[0].file).frameCount == takes[0].summary.frames)
         let path = try #require(exported["path"] as? String)
@@ -369,7 +374,7 @@ let loadTests = ProcessInfo.processInfo.environment["SLATE_LOAD_TESTS"] == "1"
         #expect(counted(second) && second["dropped"] as? Int == 0, "\(second)")
         let exported = try #require(result.takes("exported").first)
         #expect(Self.seconds(exported["t"]) > Self.seconds(second["t"]), "the export ended before the take stopped")
-        let takes = try TakeFolder(path: folder + "/takes", create: false).load().takes
+        let takes = try TakeFolder(path: folder + "/takes", create: false).load().takes.filter(\.isExportable)
         #expect(takes.count == 1 && takes[0].summary.frames == second["frames"] as? Int)
 
         // The export told how far it had got before it ended, and its file holds the first take's frames.

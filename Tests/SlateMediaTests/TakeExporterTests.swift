@@ -65,14 +65,14 @@ import Testing
         ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
     }
 
-    @Test func takesAreJoinedByStreamCopyVerifiedAndOnlyThenDeleted() throws {
+    @Test func takesAreJoinedByStreamCopyVerifiedAndOnlyThenCleanedUp() throws {
         let (folder, output) = try folders()
         try addTake(folder, "take-a.mp4", frames: 30)
         try addTake(folder, "take-b.mp4", frames: 45)
         try addTake(folder, "take-c.mp4", frames: 15)
         var fractions: [Double] = []
         let outcome = try TakeExporter(ledger: try TakeLedger(folder: folder), outputFolder: output)
-            .export(at: 1_795_253_112_000_000) { fractions.append($0.fraction) }
+            .export(at: 1_795_253_112_000_000, options: .init(cleanUp: true)) { fractions.append($0.fraction) }
         #expect(outcome.path == output + "/slate-20261121-092512.mp4")
         #expect(outcome.takes == 3 && outcome.frames == 90)
         #expect(outcome.method == .streamCopy && outcome.encoder == nil)
@@ -83,8 +83,9 @@ import Testing
         #expect(fractions.last == 1)
         #expect(fractions == fractions.sorted())
         #expect(files(output) == ["slate-20261121-092512.mp4"])
-        #expect(files(folder.path) == ["takes.json"])
-        #expect(try folder.load().takes.isEmpty)
+        #expect(files(folder.path) == ["takes.json", "trash"])
+        #expect(files(folder.file("trash")) == ["take-a.mp4", "take-b.mp4", "take-c.mp4"])
+        #expect(try folder.load().takes.allSatisfy { $0.trashed == 1_795_253_112_000_000 && !$0.isExportable })
     }
 
     @Test func monoRemovesColourAndSoftensContrast() throws {
@@ -105,7 +106,7 @@ import Testing
         let before = spread(source.map(\.y)), after = spread(exported.map(\.y))
         #expect(after < before * 0.92 && after > before * 0.75)
         #expect(abs(mean(exported.map(\.y)) - (mean(source.map(\.y)) * 0.85 + 128 * 0.15)) < 4)
-        #expect(files(folder.path) == ["takes.json"])
+        #expect(try folder.load().takes.allSatisfy { $0.kept?.hasPrefix("joined into") == true })
     }
 
     @Test func sepiaTintsEveryPixelWarm() throws {
@@ -139,8 +140,7 @@ import Testing
         #expect(info.width == 320 && info.height == 240)
         #expect(info.frameCount == 21 && info.decodedFrames == 21)
         #expect(fractions.last == 1 && fractions == fractions.sorted())
-        #expect(files(folder.path) == ["takes.json"])
-        #expect(try folder.load().takes.isEmpty)
+        #expect(try folder.load().takes.allSatisfy { $0.kept?.hasPrefix("joined into") == true })
     }
 
     @Test func takesOfDifferentCodecsAreJoinedByReencodeWithTheFirstCodec() throws {
@@ -376,22 +376,42 @@ import Testing
         #expect(short.read >= 30 && short.read < 90)
         #expect(outcome.frames == 30 + short.read)
         #expect(try MediaProbe.probe(path: outcome.path).frameCount == outcome.frames)
-        #expect(files(folder.path) == ["take-b.mp4", "takes.json"])
-        let kept = try #require(try folder.load().takes.first)
-        #expect(try folder.load().takes.count == 1 && kept.file == "take-b.mp4")
+        #expect(files(folder.path) == ["take-a.mp4", "take-b.mp4", "takes.json"])
+        let kept = try #require(try folder.load().takes.last)
+        #expect(try folder.load().takes.count == 2 && kept.file == "take-b.mp4")
         #expect(kept.kept?.contains("slate-19700101-000000.mp4") == true && !kept.isExportable)
         #expect(ledger.availableCount == 0)
     }
 
-    @Test func keepingTheTakesLeavesThemListed() throws {
+    @Test func byDefaultTheTakesStayInTheWorkFolderOutOfTheList() throws {
         let (folder, output) = try folders()
         try addTake(folder, "take-a.mp4", frames: 30)
-        let outcome = try TakeExporter(ledger: try TakeLedger(folder: folder), outputFolder: output).export(
-            at: 0, options: .init(keep: true))
+        let ledger = try TakeLedger(folder: folder)
+        let outcome = try TakeExporter(ledger: ledger, outputFolder: output).export(at: 0)
         #expect(outcome.kept && outcome.frames == 30)
         #expect(files(folder.path) == ["take-a.mp4", "takes.json"])
-        #expect(try folder.load().takes.map(\.file) == ["take-a.mp4"])
+        let take = try #require(try folder.load().takes.first)
+        #expect(take.file == "take-a.mp4" && take.kept == "joined into slate-19700101-000000.mp4" && !take.isExportable)
+        #expect(ledger.availableCount == 0)
         #expect(files(output) == ["slate-19700101-000000.mp4"])
+    }
+
+    @Test func cleaningUpMovesTheTakesToTheTrashAndTheyComeBack() throws {
+        let (folder, output) = try folders()
+        try addTake(folder, "take-a.mp4", frames: 30)
+        let before = try Data(contentsOf: URL(fileURLWithPath: folder.file("take-a.mp4")))
+        let ledger = try TakeLedger(folder: folder)
+        let outcome = try TakeExporter(ledger: ledger, outputFolder: output).export(
+            at: 5_000_000, options: .init(cleanUp: true))
+        #expect(!outcome.kept)
+        #expect(files(folder.path) == ["takes.json", "trash"])
+        #expect(files(folder.file("trash")) == ["take-a.mp4"])
+        let take = try #require(try folder.load().takes.first)
+        #expect(take.trashed == 5_000_000 && take.exported == "slate-19700101-000005.mp4" && ledger.availableCount == 0)
+        #expect(folder.location(of: take) == folder.file("trash/take-a.mp4"))
+        #expect(try folder.restore(take, from: ledger))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder.file("take-a.mp4"))) == before)
+        #expect(ledger.availableCount == 1 && ledger.manifest.takes.first?.trashed == nil)
     }
 
     @Test func onlyTheReservedTakesAreExported() throws {
@@ -403,6 +423,6 @@ import Testing
         let later = try TakeLedger(folder: folder)
         let outcome = try TakeExporter(ledger: later, outputFolder: output).export(ids: ids, at: 0)
         #expect(outcome.takes == 1 && outcome.frames == 30)
-        #expect(try folder.load().takes.map(\.file) == ["take-b.mp4"])
+        #expect(try folder.load().takes.filter(\.isExportable).map(\.file) == ["take-b.mp4"])
     }
 }

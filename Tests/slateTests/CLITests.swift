@@ -388,12 +388,16 @@ struct CLI {
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("no take 5 in \(work.path) (1 takes)"))
         let plain = try CLI.run(["takes", "delete", "1", "--work", work.path])
-        #expect(plain.status == 0 && plain.lines == ["deleted take 1: \(work.appendingPathComponent("take-b.mp4").path)"])
+        #expect(
+            plain.status == 0
+                && plain.lines == [
+                    "deleted take 1: \(work.appendingPathComponent("take-b.mp4").path) (in the trash for 24 h: slate takes restore take-b.mp4 brings it back)"
+                ])
     }
 }
 
 @Suite struct TakesExportCommandTests {
-    @Test func recordedTakesAreExportedAndRemoved() throws {
+    @Test func recordedTakesAreExportedAndKeptOutOfTheList() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("slate-cli-export-\(UUID().uuidString)")
         let work = root.appendingPathComponent("takes"), output = root.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
@@ -417,26 +421,41 @@ struct CLI {
         #expect(result["takes"] as? Int == 2)
         #expect((result["duration"] as? Double).map { abs($0 - 2.0) < 0.1 } == true)
         #expect(FileManager.default.fileExists(atPath: result["path"] as? String ?? ""))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).filter { !$0.hasPrefix(".") } == ["takes.json"])
+        // Kept in the work folder, out of the take list: not exported again.
+        let kept = try FileManager.default.contentsOfDirectory(atPath: work.path).filter { !$0.hasPrefix(".") }.sorted()
+        #expect(
+            kept == ["take-a.jpg", "take-a.mp4", "take-b.jpg", "take-b.mp4", "takes.json"] && result["kept"] as? Bool == true,
+            "\(kept)")
+        let list = try CLI.run(["takes", "list", "--work", work.path])
+        #expect(list.lines.count == 2 && list.lines.allSatisfy { $0.contains("(kept: joined into slate-") }, "\(list.lines)")
         let again = try CLI.run(["takes", "export", "--work", work.path, "--output", output.path])
         #expect(again.status == 1)
         #expect(again.stderr == "slate takes export: no takes to export in \(work.path)\n")
     }
 
-    @Test func keepLeavesTheTakesListedAndAnExportNeverReplacesAFile() throws {
+    @Test func cleaningUpTrashesTheTakesWhichComeBackAndAnExportNeverReplacesAFile() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("slate-cli-keep-\(UUID().uuidString)")
         let work = root.appendingPathComponent("takes"), output = root.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         try recordTake(in: work)
+        let recorded = try Data(contentsOf: work.appendingPathComponent("take-a.mp4"))
         for _ in 0..<2 {
-            let export = try CLI.run(["takes", "export", "--keep", "--work", work.path, "--output", output.path])
+            let export = try CLI.run(["takes", "export", "--clean-up", "--work", work.path, "--output", output.path])
             #expect(export.status == 0, "\(export.stderr)")
-            #expect(export.lines.last == "the takes are kept")
+            #expect(export.lines.last == "the takes are in the trash for 24 h (slate takes trash)")
+            #expect(try CLI.run(["takes", "list", "--work", work.path]).lines == ["no takes in \(work.path)"])
+            let trash = try CLI.run(["takes", "trash", "--work", work.path])
+            #expect(trash.lines.count == 1 && trash.lines[0].hasPrefix("take-a.mp4") && trash.lines[0].contains("(in slate-"))
+            let restored = try CLI.run(["takes", "restore", "take-a.mp4", "--work", work.path])
+            #expect(restored.status == 0 && restored.lines == ["restored take 1: \(work.path)/take-a.mp4"], "\(restored)")
+            #expect(try Data(contentsOf: work.appendingPathComponent("take-a.mp4")) == recorded)
         }
         let list = try CLI.run(["takes", "list", "--work", work.path])
         #expect(list.lines.count == 1 && list.lines[0].hasPrefix("1  take-a.mp4"))
         let exports = try FileManager.default.contentsOfDirectory(atPath: output.path).sorted()
         #expect(exports.count == 2 && exports.allSatisfy { $0.hasPrefix("slate-") && $0.hasSuffix(".mp4") }, "\(exports)")
+        let missing = try CLI.run(["takes", "restore", "take-z.mp4", "--work", work.path])
+        #expect(missing.status == 2 && missing.stderr.contains("no take 'take-z.mp4' in the trash"))
     }
 
     @Test func aTakeACrashLeftRecordingIsRecoveredByTheTakesCommands() throws {
@@ -487,15 +506,15 @@ struct CLI {
         #expect(list.stderr == "slate takes list: \(missing.path): the work folder does not exist\n")
     }
 
-    /// One recorded take in `work`, listed in its takes.json.
-    func recordTake(in work: URL) throws {
+    /// One recorded take in `work`, `take-NAME.mp4`, the only one its takes.json lists.
+    func recordTake(in work: URL, name: String = "a") throws {
         let recorded = try CLI.run([
             "record-pattern", "--size", "160x120", "--fps", "30", "--codec", "h264", "--seconds", "1",
-            work.appendingPathComponent("take-a.mp4").path,
+            work.appendingPathComponent("take-\(name).mp4").path,
         ])
         #expect(recorded.status == 0, "\(recorded.stderr)")
-        try "{\"version\": 1, \"takes\": [{\"id\": \"a\", \"file\": \"take-a.mp4\", \"started\": 1795253112000000}]}".write(
-            to: work.appendingPathComponent("takes.json"), atomically: true, encoding: .utf8)
+        try "{\"version\": 1, \"takes\": [{\"id\": \"\(name)\", \"file\": \"take-\(name).mp4\", \"started\": 1795253112000000}]}"
+            .write(to: work.appendingPathComponent("takes.json"), atomically: true, encoding: .utf8)
     }
 
     @Test func theFilterComesFromTheProfileUnlessGivenAndTheMethodIsPrinted() throws {
@@ -505,15 +524,16 @@ struct CLI {
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         let profile = root.appendingPathComponent("rig.yaml")
         let base = try String(contentsOf: CLI.root.appendingPathComponent("profiles/volume-keys.yaml"), encoding: .utf8)
-        try (base + "\ncamera:\n  work: \(work.path)\n  output: \(output.path)\n  filter: sepia\n").write(
+        try (base + "\ncamera:\n  work: \(work.path)\n  output: \(output.path)\n  filter: sepia\n  clean-up: true\n").write(
             to: profile, atomically: true, encoding: .utf8)
 
         try recordTake(in: work)
         let copied = try CLI.run(["takes", "export", "--profile", profile.path, "--filter", "none"])
         #expect(copied.status == 0, "\(copied.stderr)")
-        #expect(copied.lines.last == "joined by stream copy")
+        #expect(copied.lines.contains("joined by stream copy"))
+        #expect(copied.lines.last == "the takes are in the trash for 24 h (slate takes trash)")
 
-        try recordTake(in: work)
+        try recordTake(in: work, name: "b")
         let filtered = try CLI.run(["takes", "export", "--profile", profile.path, "--json"])
         #expect(filtered.status == 0, "\(filtered.stderr)")
         let result = CLI.json(filtered.stdout)

@@ -161,6 +161,12 @@ public struct CameraSpec: Sendable {
     /// Who may read the takes in the work folder.
     public var takesAccess: TakeAccess = .private
     public var filter: ExportFilter = .none
+    /// How long a deleted take waits in the work folder's trash, restorable,
+    /// before it is deleted for good; 0: deleted at once.
+    public var trashHours = TakeTrash.defaultHours
+    /// Whether a verified export moves the takes it joined to the trash;
+    /// without, they stay in the work folder, out of the take list.
+    public var cleanUp = false
     public var startOnInput = false
     public var waitForCamera = false
     /// V4L2 controls set whenever the camera opens and each take starts.

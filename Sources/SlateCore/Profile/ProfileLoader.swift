@@ -447,6 +447,15 @@ struct ProfileParser {
                 return nil
             }
             return .action(.takeDelete(choice))
+        case "take.undelete":
+            guard let text = reader.string(argument, "take.undelete") else { return nil }
+            guard case .file(let name) = TakeChoice.parse(text, numberLimit: 1) else {
+                reader.error(
+                    argument, "take.undelete names a take in the trash by its file (take-20261121-103841-0003.mp4), not '\(text)'"
+                )
+                return nil
+            }
+            return .action(.takeUndelete(name))
         case "takes.export":
             guard let name = reader.string(argument, "takes.export") else { return nil }
             guard let filter = ExportFilter(rawValue: name) else {

@@ -10,6 +10,7 @@ extension ProfileParser {
             allowed: [
                 "back", "front", "position", "fps", "max-size", "codec", "passthrough", "orientation", "mirror",
                 "preroll", "work", "output", "takes-access", "filter", "start", "wait-for-camera", "settings",
+                "trash-hours", "clean-up",
             ], in: "camera")
         for (key, _, value) in pairs {
             switch key {
@@ -39,6 +40,9 @@ extension ProfileParser {
             case "start":
                 camera.startOnInput = reader.choice(value, key, [("run", false), ("first-input", true)]) ?? false
             case "wait-for-camera": camera.waitForCamera = reader.bool(value, key) ?? false
+            case "trash-hours":
+                camera.trashHours = reader.integer(value, key, in: 0...TakeTrash.hoursLimit) ?? camera.trashHours
+            case "clean-up": camera.cleanUp = reader.bool(value, key) ?? false
             case "settings": camera.settings = parseSettings(value)
             default: break
             }

@@ -6,6 +6,8 @@ public enum Action: Hashable, Sendable {
     case takeDeleteLast
     /// Delete a finished take: by its number (from 1, as the take list counts them) or its file.
     case takeDelete(TakeChoice)
+    /// Bring a take back from the trash: the last deleted, or the one whose file this names.
+    case takeUndelete(String?)
     /// Export every finished take into one video, through this filter or (nil) the rig's.
     case takesExport(ExportFilter?)
     /// Zoom by a number of steps: a fixed amount, or (nil) the delta of the axis that ran it.
@@ -49,6 +51,7 @@ public enum Action: Hashable, Sendable {
         case .takeToggle: "take.toggle"
         case .takeDeleteLast: "take.delete-last"
         case .takeDelete: "take.delete"
+        case .takeUndelete: "take.undelete"
         case .takesExport: "takes.export"
         case .zoomStep: "zoom.step"
         case .zoomSet: "zoom.set"
@@ -91,7 +94,8 @@ public enum Action: Hashable, Sendable {
     /// Actions written as a bare name, without an argument.
     public static let bareNames: [String: Action] = [
         "take.start": .takeStart, "take.stop": .takeStop, "take.toggle": .takeToggle,
-        "take.delete-last": .takeDeleteLast, "takes.export": .takesExport(nil), "zoom.step": .zoomStep(nil),
+        "take.delete-last": .takeDeleteLast, "take.undelete": .takeUndelete(nil), "takes.export": .takesExport(nil),
+        "zoom.step": .zoomStep(nil),
         "fps.toggle": .fpsToggle, "camera.toggle": .cameraToggle, "torch.toggle": .torchToggle,
         "filter.next": .filterNext, "control.show": .control(.show), "control.next": .control(.next),
         "control.previous": .control(.previous), "control.adjust": .control(.adjust(nil)),
@@ -101,9 +105,10 @@ public enum Action: Hashable, Sendable {
 
     /// Actions that take an argument: `zoom.set 2`, `zoom.step 0.5`, `sound shutter`,
     /// `wait 200ms`, `exec [argv]`, `control.adjust 2`, `control.set NAME VALUE`, `control.reset NAME`,
-    /// `take.delete 3`, `takes.export mono`, `rigs take.start`, `rig cam-b zoom.set 2`, `obs StartRecord`.
+    /// `take.delete 3`, `take.undelete take-….mp4`, `takes.export mono`, `rigs take.start`, `rig cam-b zoom.set 2`, `obs StartRecord`.
     public static let argumentNames: Set<String> = [
-        "take.delete", "takes.export", "zoom.set", "zoom.step", "sound", "wait", "exec", "control.adjust", "control.set",
+        "take.delete", "take.undelete", "takes.export", "zoom.set", "zoom.step", "sound", "wait", "exec", "control.adjust",
+        "control.set",
         "control.reset",
         "preset.load", "preset.save", "prompter.back", "rigs", "rig", "obs",
     ]
@@ -115,6 +120,7 @@ public enum Action: Hashable, Sendable {
         case .takeStop: .stop
         case .takeDeleteLast: .deleteLast
         case .takeDelete(let choice): .delete(choice)
+        case .takeUndelete(let file): .undelete(file)
         case .takesExport(let filter): .export(filter)
         case .zoomSet(let factor): .zoomSet(factor)
         case .fpsToggle: .fpsToggle

@@ -5,6 +5,8 @@ public enum RecorderCommand: Hashable, Sendable {
     case deleteLast
     /// Delete a finished take, by its number or its file.
     case delete(TakeChoice)
+    /// Bring back from the trash the last take deleted, or the one whose file this names.
+    case undelete(String?)
     /// Export through this filter, or (nil) the rig's.
     case export(ExportFilter?)
     case zoomStep(Double)
@@ -29,6 +31,8 @@ public enum RecorderOutcome: Hashable, Sendable {
     case deleted(take: Int)
     /// A take named by its file is being deleted; its `deleted` take line follows.
     case deleting(file: String)
+    /// A take is being brought back from the trash (nil: the last deleted); its `restored` take line follows.
+    case restoring(file: String?)
     /// An export of this many takes began; its `exported` take line says when the joined file checks out.
     case exporting(takes: Int)
     case zoom(Double)
@@ -49,6 +53,7 @@ public enum RecorderOutcome: Hashable, Sendable {
         case .stopped(let take): "stopped take \(take)"
         case .deleted(let take): "deleted take \(take)"
         case .deleting(let file): "deleting \(file)"
+        case .restoring(let file): "restoring " + (file ?? "the last take deleted")
         case .exporting(let takes): "exporting \(takes) take\(takes == 1 ? "" : "s")"
         case .zoom(let factor): "zoom " + ZoomText.format(factor)
         case .fps(let fps): "\(fps) fps"

@@ -123,7 +123,7 @@ public struct SoundReport: Sendable {
 /// What happened to a take in a live rig: `slate run`'s `type: take` lines.
 public struct TakeReport: Sendable {
     public enum Event: String, Sendable {
-        case started, stopped, deleted, exporting, exported, failed
+        case started, stopped, deleted, restored, exporting, exported, failed
 
         /// Whether it is an export's, under way or finished: the report counts takes.
         public var isExport: Bool { self == .exporting || self == .exported }

@@ -173,7 +173,7 @@ public struct ReportLine: Codable, Hashable, Sendable {
             case .sound(let name): action.sound = name
             case .zoomSet(let factor): action.value = Self.rounded(factor)
             case .presetLoad(let slot), .presetSave(let slot), .takeDelete(.number(let slot)): action.value = Double(slot)
-            case .takeDelete(.file(let name)): action.file = name
+            case .takeDelete(.file(let name)), .takeUndelete(let name?): action.file = name
             case .takesExport(let filter): action.filter = filter?.rawValue
             case .prompter(.back(let duration)): action.value = duration.inSeconds(decimals: 3)
             case .exec(let argv): action.argv = argv

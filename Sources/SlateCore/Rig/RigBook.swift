@@ -111,6 +111,10 @@ public struct RigBook: Sendable {
             effects.append(.take(.delete(choice), at: time))
             if case .number(let number) = choice { return .deleted(take: number) }
             return .deleting(file: choice.description)
+        case .undelete(let file):
+            guard !isRecording else { return .ignored("recording") }
+            effects.append(.take(.undelete(file), at: time))
+            return .restoring(file: file)
         case .export(let chosen):
             if isRecording { _ = answer(.stop, at: time, into: &effects) }
             guard takes > 0 else { return .ignored("no takes") }
@@ -213,8 +217,11 @@ public struct RigBook: Sendable {
             prompter?.setRecording(false, at: time)
             isRecording = false
             recordingOpened = false
-        case .takeDeleted(let take, let path):
-            report(TakeReport(time: time, event: .deleted, take: take, path: path), into: &effects)
+        case .takeDeleted(let take, let path, let note):
+            report(TakeReport(time: time, event: .deleted, take: take, path: path, message: note), into: &effects)
+        case .takeRestored(let take, let path):
+            takes += 1
+            report(TakeReport(time: time, event: .restored, take: take, path: path), into: &effects)
         case .recorderFailed(let reason):
             report(TakeReport(time: time, event: .failed, message: reason), into: &effects)
         case .takeDeleteFailed(let reason):

@@ -41,6 +41,8 @@ public enum TakeCommand: Hashable, Sendable {
     /// Delete a finished take: of this number (from 1, among the takes not
     /// held by an export), or of this file.
     case delete(TakeChoice)
+    /// Bring back from the trash the last take deleted, or the one whose file this names.
+    case undelete(String?)
     /// Export every available take through `filter` into one video.
     case export(ExportFilter)
     /// Keep this much video from before each press, from now on.

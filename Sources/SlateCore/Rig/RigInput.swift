@@ -48,7 +48,9 @@ public enum RigFact: Sendable {
     case takeStopped(StoppedTake, early: String?)
     /// A take that was asked for could not start.
     case takeStartFailed(String)
-    case takeDeleted(take: Int, path: String)
+    case takeDeleted(take: Int, path: String, note: String? = nil)
+    /// A take came back from the trash as take `take` (its number now).
+    case takeRestored(take: Int, path: String)
     /// A delete the book counted found no such take (deleted or exported meanwhile): nothing was deleted.
     case takeDeleteFailed(String)
     /// Something failed that touched no take in progress.

@@ -19,6 +19,7 @@ public struct TakeFlow<Export: Sendable>: Sendable {
         case deleteLast
         /// Delete the finished take this names.
         case delete(TakeChoice)
+        case undelete(String?)
         case export(Export)
         /// A feedback sound plays from `from` to `until`: silence it in takes.
         case muteSound(from: Instant, until: Instant)
@@ -37,6 +38,7 @@ public struct TakeFlow<Export: Sendable>: Sendable {
         case startFailed(String)
         case deleteLast
         case delete(TakeChoice)
+        case undelete(String?)
         case export(Export)
     }
 
@@ -93,6 +95,7 @@ public struct TakeFlow<Export: Sendable>: Sendable {
             return []
         case .deleteLast: deferred.append(.deleteLast)
         case .delete(let choice): deferred.append(.delete(choice))
+        case .undelete(let file): deferred.append(.undelete(file))
         case .export(let export): deferred.append(.export(export))
         case .muteSound: return []
         }

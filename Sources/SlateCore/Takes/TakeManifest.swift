@@ -15,13 +15,17 @@ public struct TakeManifest: Hashable, Sendable {
         /// The export that holds this take, once it is verified: the take's files
         /// are being deleted (a crash in between is finished by `recover`).
         public var exported: String?
-        /// Why the take is kept after an export that holds only part of it (it
-        /// read short); such a take is not exported again.
+        /// Why the take is kept after an export (it joined it and the profile
+        /// does not clean up, or it read short and the export holds only part
+        /// of it); such a take is not exported again.
         public var kept: String?
+        /// When the take was deleted to the trash, in microseconds since 1970:
+        /// its files are in the work folder's `trash` folder until `TakeTrash` says it expired.
+        public var trashed: Int64?
 
         public init(
             id: String, file: String, thumbnail: String?, started: Int64, summary: TakeSummary = TakeSummary(),
-            codec: String, recording: Bool, exported: String? = nil, kept: String? = nil
+            codec: String, recording: Bool, exported: String? = nil, kept: String? = nil, trashed: Int64? = nil
         ) {
             self.id = id
             self.file = file
@@ -32,10 +36,11 @@ public struct TakeManifest: Hashable, Sendable {
             self.recording = recording
             self.exported = exported
             self.kept = kept
+            self.trashed = trashed
         }
 
-        /// Finished, and neither exported nor kept after a short export.
-        public var isExportable: Bool { !recording && exported == nil && kept == nil }
+        /// Finished, and neither exported, kept after an export, nor in the trash.
+        public var isExportable: Bool { !recording && exported == nil && kept == nil && trashed == nil }
     }
 
     public static let fileName = "takes.json"
@@ -113,10 +118,10 @@ extension TakeManifest: Codable {
 /// A take in `takes.json`: `started` (its first frame on CLOCK_REALTIME) in
 /// microseconds since 1970, and as `realtime_ns` and `start` (UTC text), its summary (`duration` in seconds, to the
 /// microsecond), `thumbnail` null when there is none;
-/// `exported` and `kept` only when set. Files must be names in the work folder.
+/// `exported`, `kept` and `trashed` (microseconds since 1970) only when set. Files must be names in the work folder.
 extension TakeManifest.Take: Codable {
     private enum CodingKeys: String, CodingKey {
-        case id, file, thumbnail, started, start, codec, recording, exported, kept
+        case id, file, thumbnail, started, start, codec, recording, exported, kept, trashed
         case realtimeNs = "realtime_ns"
     }
 
@@ -143,6 +148,7 @@ extension TakeManifest.Take: Codable {
         recording = try container.decodeIfPresent(Bool.self, forKey: .recording) ?? false
         exported = try container.decodeIfPresent(String.self, forKey: .exported)
         kept = try container.decodeIfPresent(String.self, forKey: .kept)
+        trashed = try container.decodeIfPresent(Int64.self, forKey: .trashed)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -158,6 +164,7 @@ extension TakeManifest.Take: Codable {
         try container.encode(recording, forKey: .recording)
         try container.encodeIfPresent(exported, forKey: .exported)
         try container.encodeIfPresent(kept, forKey: .kept)
+        try container.encodeIfPresent(trashed, forKey: .trashed)
     }
 }
 
