@@ -232,7 +232,8 @@ class Trial:
         return self.root + "/"
 
     def export_args(self, *extra):
-        return ["takes", "export", "--work", self.work, "--output", self.output, "--json"] + list(extra)
+        # Cleaning up: the takes an export joined leave the work folder (for its trash).
+        return ["takes", "export", "--clean-up", "--work", self.work, "--output", self.output, "--json"] + list(extra)
 
     def record_args(self, seconds):
         return ["record"] + RECORD + ["--seconds", str(seconds), "--work", self.work, "--json"]
@@ -764,7 +765,7 @@ class Torture:
         # The rig VM's pedal rig, small, and exporting by stream copy so that the
         # export's packets can be matched with the takes'.
         profile = harness.write(os.path.join(trial.root, "rig.yaml"), harness.profile(
-            None, PEDALS, size="320x180", inputs_more="    grab: always\n", more=CAPTURE))
+            None, PEDALS, size="320x180", inputs_more="    grab: always\n", camera_more="  clean-up: true\n", more=CAPTURE))
         return ["run", "--profile", profile, "--replay", DEMO_SESSION, "--camera", "testpattern", "--work",
                 trial.work, "--output", trial.output, "--json"]
 

@@ -8,14 +8,15 @@ from . import devices
 from .core import TESTS, write
 
 
-def profile(description, bind, size="640x360", more="", fps=30, inputs_more=""):
+def profile(description, bind, size="640x360", more="", fps=30, inputs_more="", camera_more=""):
     """A profile: `description` (none when None), the footswitch with `bind`
     (and `inputs_more`, more keys of its entry), the test pattern at `size`
-    and `fps` encoded in H.264, then `more` (more sections, as YAML)."""
+    and `fps` encoded in H.264 (and `camera_more`, more keys of the camera),
+    then `more` (more sections, as YAML)."""
     return (("description: %s\n" % description if description is not None else "")
             + devices.inputs(bind, more=inputs_more)
             + "camera:\n  back: [testpattern]\n  fps: %d\n  max-size: %s\n  codec: [h264]\n" % (fps, size)
-            + more)
+            + camera_more + more)
 
 
 def bench_1080p(folder):

@@ -115,9 +115,16 @@ def take_lines(text):
 def takes_json_matches(work):
     with open(os.path.join(work, "takes.json")) as manifest:
         takes = json.load(manifest)["takes"]
-    listed = sorted(take["file"] for take in takes)
-    present = sorted(name for name in os.listdir(work) if name.startswith("take-") and name.endswith((".mp4", ".mov")))
-    return listed == present and not any(take.get("recording") for take in takes), listed, present
+    def videos(folder):
+        names = os.listdir(folder) if os.path.isdir(folder) else []
+        return sorted(name for name in names if name.startswith("take-") and name.endswith((".mp4", ".mov")))
+
+    # A deleted take is listed as in the trash, its file in the trash folder.
+    listed = sorted(take["file"] for take in takes if not take.get("trashed"))
+    trashed = sorted(take["file"] for take in takes if take.get("trashed"))
+    present = videos(work)
+    matches = listed == present and trashed == videos(os.path.join(work, "trash"))
+    return matches and not any(take.get("recording") for take in takes), listed, present
 
 
 def attack(folder, broker):

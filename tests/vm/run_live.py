@@ -80,9 +80,12 @@ try:
               "the export decodes to the kept takes' %d frames (ffprobe: %s, reported %s)" % (
                   kept_frames, stream.get("nb_read_frames"), exported[0]["frames"]))
         check((stream.get("width"), stream.get("height")) == (640, 360), "the export is 640x360")
-    # takes.json stays, the space Slate holds in reserve for it (.takes.reserve) and the folder's lock.
-    left = sorted(name for name in os.listdir(work) if name not in ("takes.json", ".takes.reserve", ".slate.lock"))
-    check(left == [], "the work folder holds no take files after the export (%s)" % left)
+    # The exported takes stay in the work folder, out of the take list; the deleted one waits in the trash.
+    videos = sorted(name for name in os.listdir(work) if name.endswith(".mp4"))
+    expected = sorted(os.path.basename(take["path"]) for take in recorded[:-1])
+    check(videos == expected, "the exported takes stay in the work folder, out of the take list (%s)" % videos)
+    trashed = os.path.join(work, "trash", os.path.basename(recorded[-1]["path"]))
+    check(os.path.exists(trashed), "the deleted take waits in the trash (%s)" % trashed)
 finally:
     pedal.destroy()
     status = slate.stop()
