@@ -124,6 +124,9 @@ public final class LiveRecorder {
     /// Those takes, oldest first.
     public var takeList: [TakeManifest.Take] { ledger.available }
 
+    /// The takes in the work folder's trash, the last deleted last.
+    public var trash: [TakeManifest.Take] { TakeTrash.contents(of: ledger.manifest) }
+
     /// The takes an export under way is joining: listed, but not numbered, until it is done.
     public var exportingTakes: [TakeManifest.Take] { ledger.reservedTakes }
 

@@ -36,7 +36,8 @@ final class RigStatusGatherer {
 
     /// The status now, with the gauges' reading it was made from.
     func status(
-        machine: RigMachine, takes: [TakeManifest.Take], exportingTakes: [TakeManifest.Take], sound: String?,
+        machine: RigMachine, takes: [TakeManifest.Take], exportingTakes: [TakeManifest.Take], trash: [TakeManifest.Take],
+        sound: String?,
         exporting: Bool, previewers: Int, origin: Instant, at now: Instant
     ) -> (RigStatus, RecorderGauges.Reading) {
         let reading = gauges.reading
@@ -59,7 +60,14 @@ final class RigStatusGatherer {
             controls: machine.deck.status, disk: diskEntry(takes: takes, at: now), export: export,
             sound: sound.map { RigStatus.SoundEntry(device: $0) },
             prompter: book.prompter.map { RigStatus.PrompterEntry($0, origin: origin) }, previewers: previewers)
-        return (status, reading)
+        var withTrash = status
+        withTrash.trash = trash.map { take in
+            RigStatus.TrashEntry(
+                file: take.file, duration: take.summary.duration.inSeconds(decimals: 3),
+                deleted: UTCTime.format(microseconds: take.trashed ?? 0),
+                expires: UTCTime.format(microseconds: TakeTrash.expiry(of: take, hours: work.trashHours) ?? 0))
+        }
+        return (withTrash, reading)
     }
 
     /// Takes as the page lists them, numbered from 1; the page serves the
@@ -68,7 +76,9 @@ final class RigStatusGatherer {
         takes.enumerated().map { index, take in
             RigStatus.TakeEntry(
                 number: index + 1, file: take.file, summary: take.summary,
-                thumbnail: thumbnails ? take.thumbnail.map { _ in "/takes/\(index + 1)/thumbnail.jpg?id=\(take.id)" } : nil)
+                thumbnail: thumbnails ? take.thumbnail.map { _ in "/takes/\(index + 1)/thumbnail.jpg?id=\(take.id)" } : nil,
+                start: UTCTime.format(microseconds: take.started), sound: take.sound,
+                video: thumbnails ? "/takes/\(index + 1)/video?id=\(take.id)" : nil)
         }
     }
 

@@ -264,7 +264,8 @@ public final class RunDaemon {
         guard let gatherer else { return }
         let takes = recorder.takeList
         let (status, reading) = gatherer.status(
-            machine: rig.machine, takes: takes, exportingTakes: recorder.exportingTakes, sound: recorder.soundSource,
+            machine: rig.machine, takes: takes, exportingTakes: recorder.exportingTakes, trash: recorder.trash,
+            sound: recorder.soundSource,
             exporting: recorder.isExporting, previewers: page?.previewers ?? 0, origin: effects.printer.format.origin, at: now)
         page?.publish(status, reading: reading, takes: takes, at: now)
         network?.publish(status)

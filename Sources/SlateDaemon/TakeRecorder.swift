@@ -699,6 +699,7 @@ final class TakePipeline {
         writer = nil
         measure(&take)
         take.recording = false
+        take.sound = soundSummary?.duration
         self.take = nil
         do {
             try ledger.change { manifest in

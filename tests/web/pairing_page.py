@@ -11,8 +11,11 @@ and at a desktop's.
 - `slate pair --list` names both browsers; `slate pair --revoke ID` of the
   phone's ends its event stream and sends it back to /pair within 3 s.
 
+- A paired browser's *Pair another device* shows a new code and the address
+  to enter it at.
+
 Screenshots (.build/web-screenshots): pair-phone.png, pair-wrong-code-phone.png,
-page-paired-phone.png, pair-qr-desktop.png.
+page-paired-phone.png, pair-qr-desktop.png, pair-another-desktop.png.
 """
 
 import os
@@ -170,6 +173,13 @@ def main():
             WebDriverWait(desktop, 10).until(lambda d: "paired as" in d.find_element(By.ID, "paired-as").text)
             desktop.save_screenshot(os.path.join(SHOTS, "pair-qr-desktop.png"))
             print("desktop: the QR code's link paired it (%s)" % desktop.find_element(By.ID, "paired-as").text)
+            desktop.find_element(By.ID, "pair-another").click()
+            WebDriverWait(desktop, 10).until(
+                lambda d: re.fullmatch(r"\d{6}", d.find_element(By.CSS_SELECTOR, "#pair-offer .pair-code").text))
+            offered = desktop.find_element(By.CSS_SELECTOR, "#pair-offer .pair-code").text
+            assert page + "pair" in desktop.find_element(By.ID, "pair-offer").text
+            desktop.save_screenshot(os.path.join(SHOTS, "pair-another-desktop.png"))
+            print("desktop: Pair another device shows the code %s and where to enter it" % offered)
 
             listed = subprocess.run([harness.binary(), "pair", "--list"], env=env, capture_output=True, text=True,
                                     check=True).stdout.splitlines()

@@ -21,3 +21,7 @@ def test_lost_rig():
 
 def test_pairing_page():
     harness.run_main("pairing_page")
+
+
+def test_takes_page():
+    harness.run_main("takes_page")

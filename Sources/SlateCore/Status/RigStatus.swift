@@ -24,6 +24,8 @@ public struct RigStatus: Codable, Equatable, Sendable {
     public var prompter: PrompterEntry?
     /// Clients watching the framing preview.
     public var previewers: Int
+    /// The takes in the work folder's trash, the last deleted last.
+    public var trash: [TrashEntry] = []
 
     public init(
         now: Double = 0, recording: Bool, take: TakeInProgress?, takes: [TakeEntry], camera: CameraEntry?, filter: String,
@@ -68,12 +70,40 @@ public struct RigStatus: Codable, Equatable, Sendable {
         public var summary: TakeSummary
         /// Where the page gets its thumbnail; nil when it has none.
         public var thumbnail: String?
+        /// When it started, UTC (`2026-11-21T09:45:12.345Z`).
+        public var start: String?
+        /// Its sound's length in seconds; nil for a picture-only take.
+        public var sound: Double?
+        /// Where the page plays and downloads it; nil while an export holds it.
+        public var video: String?
 
-        public init(number: Int, file: String, summary: TakeSummary, thumbnail: String?) {
+        public init(
+            number: Int, file: String, summary: TakeSummary, thumbnail: String?, start: String? = nil, sound: Double? = nil,
+            video: String? = nil
+        ) {
             self.number = number
             self.file = file
             self.summary = summary
             self.thumbnail = thumbnail
+            self.start = start
+            self.sound = sound
+            self.video = video
+        }
+    }
+
+    /// A take in the trash: its file, length, when it was deleted and when it goes for good (UTC).
+    public struct TrashEntry: Codable, Equatable, Sendable {
+        public var file: String
+        /// Seconds, to the millisecond.
+        public var duration: Double
+        public var deleted: String
+        public var expires: String
+
+        public init(file: String, duration: Double, deleted: String, expires: String) {
+            self.file = file
+            self.duration = duration
+            self.deleted = deleted
+            self.expires = expires
         }
     }
 
@@ -209,10 +239,10 @@ extension RigStatus.TakeInProgress: Codable {
     }
 }
 
-/// A finished take as JSON: `number`, `file`, `thumbnail` and its summary's fields.
+/// A finished take as JSON: `number`, `file`, `thumbnail`, `start`, `sound`, `video` and its summary's fields.
 extension RigStatus.TakeEntry: Codable {
     private enum CodingKeys: String, CodingKey {
-        case number, file, thumbnail
+        case number, file, thumbnail, start, sound, video
     }
 
     public init(from decoder: any Decoder) throws {
@@ -220,6 +250,9 @@ extension RigStatus.TakeEntry: Codable {
         number = try container.decode(Int.self, forKey: .number)
         file = try container.decode(String.self, forKey: .file)
         thumbnail = try container.decodeIfPresent(String.self, forKey: .thumbnail)
+        start = try container.decodeIfPresent(String.self, forKey: .start)
+        sound = try container.decodeIfPresent(Double.self, forKey: .sound)
+        video = try container.decodeIfPresent(String.self, forKey: .video)
         summary = try TakeSummary(from: decoder)
     }
 
@@ -228,6 +261,9 @@ extension RigStatus.TakeEntry: Codable {
         try container.encode(number, forKey: .number)
         try container.encode(file, forKey: .file)
         try container.encodeIfPresent(thumbnail, forKey: .thumbnail)
+        try container.encodeIfPresent(start, forKey: .start)
+        try container.encodeIfPresent(sound, forKey: .sound)
+        try container.encodeIfPresent(video, forKey: .video)
         try summary.encode(to: encoder)
     }
 }

@@ -22,6 +22,8 @@ public struct TakeManifest: Hashable, Sendable {
         /// When the take was deleted to the trash, in microseconds since 1970:
         /// its files are in the work folder's `trash` folder until `TakeTrash` says it expired.
         public var trashed: Int64?
+        /// How long its sound is, in seconds; nil for a picture-only take.
+        public var sound: Double?
 
         public init(
             id: String, file: String, thumbnail: String?, started: Int64, summary: TakeSummary = TakeSummary(),
@@ -118,10 +120,11 @@ extension TakeManifest: Codable {
 /// A take in `takes.json`: `started` (its first frame on CLOCK_REALTIME) in
 /// microseconds since 1970, and as `realtime_ns` and `start` (UTC text), its summary (`duration` in seconds, to the
 /// microsecond), `thumbnail` null when there is none;
-/// `exported`, `kept` and `trashed` (microseconds since 1970) only when set. Files must be names in the work folder.
+/// `exported`, `kept`, `trashed` (microseconds since 1970) and `sound` (its
+/// length in seconds) only when set. Files must be names in the work folder.
 extension TakeManifest.Take: Codable {
     private enum CodingKeys: String, CodingKey {
-        case id, file, thumbnail, started, start, codec, recording, exported, kept, trashed
+        case id, file, thumbnail, started, start, codec, recording, exported, kept, trashed, sound
         case realtimeNs = "realtime_ns"
     }
 
@@ -149,6 +152,7 @@ extension TakeManifest.Take: Codable {
         exported = try container.decodeIfPresent(String.self, forKey: .exported)
         kept = try container.decodeIfPresent(String.self, forKey: .kept)
         trashed = try container.decodeIfPresent(Int64.self, forKey: .trashed)
+        sound = try container.decodeIfPresent(Double.self, forKey: .sound)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -165,6 +169,7 @@ extension TakeManifest.Take: Codable {
         try container.encodeIfPresent(exported, forKey: .exported)
         try container.encodeIfPresent(kept, forKey: .kept)
         try container.encodeIfPresent(trashed, forKey: .trashed)
+        try container.encodeIfPresent(sound, forKey: .sound)
     }
 }
 

@@ -110,16 +110,34 @@ function renderFacts() {
 
 function renderTakes() {
   const exporting = status.export ? status.export.items : [];
-  const key = JSON.stringify([status.takes, exporting]);
+  const trash = status.trash || [];
+  const key = JSON.stringify([status.takes, exporting, trash]);
   if (key === takesKey) return;
   takesKey = key;
   const cards = exporting.map((take) => takeCard(take, true)).concat(status.takes.map((take) => takeCard(take, false)));
   $("takes").replaceChildren(...cards);
+  $("trash-box").hidden = trash.length === 0;
+  $("trash").replaceChildren(...trash.slice().reverse().map(trashItem));
 }
 
-// A take's card: its thumbnail, number and length, and a Delete button that
-// names the take by its id, so a list changed meanwhile deletes no other take.
-// A take an export is joining is marked so, and cannot be deleted.
+// `10:02:31`: a UTC time as the local time of day.
+function timeOfDay(utc) {
+  return new Date(utc).toLocaleTimeString([], { hour12: false });
+}
+
+function button(text, className, onClick) {
+  const element = document.createElement("button");
+  element.type = "button";
+  element.className = className;
+  element.textContent = text;
+  element.addEventListener("click", onClick);
+  return element;
+}
+
+// A take's card: its thumbnail, number, time of day, length and sound; Play,
+// Download, and a Delete that names the take by its file, so a list changed
+// meanwhile deletes no other take, and asks first. A take an export is
+// joining is marked so, and cannot be deleted.
 function takeCard(take, exporting) {
   const item = document.createElement("li");
   item.dataset.take = take.number;
@@ -132,21 +150,52 @@ function takeCard(take, exporting) {
   const caption = document.createElement("div");
   caption.className = "caption";
   const length = `${seconds(take.duration)}${take.dropped ? `  ${take.dropped} dropped` : ""}`;
-  caption.textContent = exporting ? `being exported  ${length}` : `${take.number}  ${length}`;
+  const facts = [take.start ? timeOfDay(take.start) : "", length, take.sound === undefined ? "no sound" : "sound"];
+  caption.textContent = exporting ? `being exported  ${length}` : `${take.number}  ${facts.filter(Boolean).join(" · ")}`;
   item.append(caption);
   if (exporting) {
     item.classList.add("exporting");
     return item;
   }
-  const remove = document.createElement("button");
-  remove.type = "button";
-  remove.className = "delete";
-  remove.textContent = "Delete";
-  remove.addEventListener("click", () => {
-    if (confirm(`Delete take ${take.number}? Its file is removed.`)) act(`take.delete ${take.file}`);
-  });
-  item.append(remove);
+  const actions = document.createElement("div");
+  actions.className = "take-actions";
+  if (take.video) {
+    actions.append(button("Play", "play", () => play(take)));
+    const download = document.createElement("a");
+    download.className = "download";
+    download.href = `${take.video}&download`;
+    download.download = take.file;
+    download.textContent = "Download";
+    actions.append(download);
+  }
+  actions.append(button("Delete", "delete", () => {
+    if (confirm(`Delete take ${take.number}? It waits in the trash, where Restore brings it back.`)) {
+      act(`take.delete ${take.file}`);
+    }
+  }));
+  item.append(actions);
   return item;
+}
+
+// A take in the trash: when it was deleted, when it goes for good, and Restore.
+function trashItem(take) {
+  const item = document.createElement("li");
+  item.dataset.file = take.file;
+  const text = document.createElement("span");
+  text.textContent = `${take.file}  ${seconds(take.duration)} · deleted ${timeOfDay(take.deleted)}`
+    + ` · deleted for good ${new Date(take.expires).toLocaleString([], { hour12: false })}`;
+  item.append(text, button("Restore", "restore", () => act(`take.undelete ${take.file}`)));
+  return item;
+}
+
+// The player: the take's file through /takes/N/video, which answers range
+// requests, so the player seeks.
+function play(take) {
+  const video = $("player-video");
+  video.src = take.video;
+  $("player-title").textContent = `Take ${take.number}`;
+  $("player").showModal();
+  video.play().catch(() => {});
 }
 
 function renderOverlay() {
@@ -443,6 +492,14 @@ async function pairAnother() {
   offer.append(code, where);
 }
 
+$("pair-another").addEventListener("click", pairAnother);
+$("player-close").addEventListener("click", () => $("player").close());
+$("player").addEventListener("close", () => {
+  const video = $("player-video");
+  video.pause();
+  video.removeAttribute("src");
+  video.load();
+});
 $("toggle").addEventListener("click", () => act("take.toggle"));
 $("delete-last").addEventListener("click", () => {
   if (confirm("Delete the last take? Its file is removed.")) act("take.delete-last");
