@@ -67,6 +67,11 @@ final class RigStatusGatherer {
                 deleted: UTCTime.format(microseconds: take.trashed ?? 0),
                 expires: UTCTime.format(microseconds: TakeTrash.expiry(of: take, hours: work.trashHours) ?? 0))
         }
+        withTrash.inputs = machine.inputs.map { input in
+            RigStatus.InputEntry(
+                name: input.name, device: input.device,
+                used: input.lastUsed.map { ($0 - origin).inSeconds(decimals: 3) })
+        }
         return (withTrash, reading)
     }
 

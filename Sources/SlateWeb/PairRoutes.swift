@@ -52,12 +52,10 @@ struct PairRoutes: Sendable {
 
     private func pair(_ request: Request, from remote: SocketAddress?) async -> Response {
         guard let pairing else { return JSONResponse.error("pairing is off on this rig", status: .notFound) }
-        var request = request
         let body: ByteBuffer
-        do {
-            body = try await request.collectBody(upTo: Self.bodyLimit)
-        } catch {
-            return JSONResponse.error("the body is over \(Self.bodyLimit) bytes", status: .contentTooLarge)
+        switch await RequestLimits<PageContext>.body(of: request, limit: Self.bodyLimit) {
+        case .success(let read): body = read
+        case .failure(let refusal): return refusal.response
         }
         guard let asked = try? JSONDecoder().decode(Asked.self, from: Data(body.readableBytesView)) else {
             return JSONResponse.error(#"send {"code": "123456"}, and a "name" if you like"#, status: .badRequest)

@@ -20,4 +20,20 @@ struct RequestLimits<Context: RequestContext>: RouterMiddleware {
         }
         return try await next(request, context)
     }
+
+    /// `request`'s body, or, when it is over `limit` bytes, the 413 to answer.
+    static func body(of request: Request, limit: Int) async -> Result<ByteBuffer, BodyTooLarge> {
+        var request = request
+        do {
+            return .success(try await request.collectBody(upTo: limit))
+        } catch {
+            return .failure(
+                BodyTooLarge(response: JSONResponse.error("the body is over \(limit) bytes", status: .contentTooLarge)))
+        }
+    }
+}
+
+/// A request body over what its route reads, with the response that says so.
+struct BodyTooLarge: Error {
+    var response: Response
 }

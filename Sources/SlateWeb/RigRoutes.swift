@@ -139,12 +139,10 @@ struct RigRoutes: Sendable {
     }
 
     private func action(_ request: Request) async -> Response {
-        var request = request
         let body: ByteBuffer
-        do {
-            body = try await request.collectBody(upTo: Self.bodyLimit)
-        } catch {
-            return JSONResponse.error("the body is over \(Self.bodyLimit) bytes", status: .contentTooLarge)
+        switch await RequestLimits<PageContext>.body(of: request, limit: Self.bodyLimit) {
+        case .success(let read): body = read
+        case .failure(let refusal): return refusal.response
         }
         let asked: ActionBody
         switch ActionBody.decode(Array(body.readableBytesView)) {

@@ -72,6 +72,28 @@ import Testing
         #expect(debouncer.letGo() == nil)
     }
 
+    /// The page's Inputs: each input with the device bound to it and when it
+    /// was last pressed; a release or a resync is not a use.
+    @Test func aRigSaysWhichInputsAreConnectedAndWhenEachWasLastPressed() throws {
+        var rig = RigMachine(profile: try load(debounce: nil).get())
+        #expect(rig.inputs.map(\.name) == ["pedal"] && rig.inputs[0].device == nil && rig.inputs[0].lastUsed == nil)
+        guard case .bound(let source, _) = rig.attach(DeviceIdentity(name: "Pedal")) else {
+            Issue.record("the pedal did not bind")
+            return
+        }
+        func key(_ micros: Int64, _ value: Int32, resync: Bool = false) {
+            let time = Instant(microseconds: micros)
+            _ = rig.handle(.event(InputEvent(time: time, type: EventType.key, code: 48, value: value), from: source, resync: resync))
+            _ = rig.handle(
+                .event(InputEvent(time: time, type: EventType.syn, code: SynCode.report, value: 0), from: source, resync: resync))
+        }
+        #expect(rig.inputs[0].device == "Pedal" && rig.inputs[0].lastUsed == nil)
+        key(1_000_000, 1)
+        key(1_100_000, 0)
+        key(2_000_000, 1, resync: true)
+        #expect(rig.inputs[0].lastUsed == Instant(microseconds: 1_000_000))
+    }
+
     /// As `slate run` and `slate monitor` drive it: the release goes on when
     /// the loop wakes at the machine's deadline, with its own timestamp.
     @Test func aLiveRigLetsTheReleaseGoWhenItsWindowEnds() throws {

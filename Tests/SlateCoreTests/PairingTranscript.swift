@@ -17,10 +17,6 @@ struct PairingTranscript {
     var events: [(time: Int64, words: [String])] = []
     var expected: [String] = []
 
-    struct ParseError: Error, CustomStringConvertible {
-        var description: String
-    }
-
     init(name: String, text: String) throws {
         self.name = name
         for (section, number, _, content) in Transcript.lines(text) where !content.isEmpty {
@@ -28,7 +24,7 @@ struct PairingTranscript {
             case "events":
                 let words = content.split(separator: " ").map(String.init)
                 guard words.count >= 2, let time = Int64(words[0]) else {
-                    throw ParseError(description: "\(name):\(number): \(content)")
+                    throw TakeFlowTranscript.ParseError(description: "\(name):\(number): \(content)")
                 }
                 events.append((time, Array(words.dropFirst())))
             case "expect": expected.append(Transcript.fold(content))

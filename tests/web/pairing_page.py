@@ -4,7 +4,8 @@ and at a desktop's.
 
 - The phone opens the page unpaired: it is sent to /pair. A wrong code is
   refused (4 more tries), the code `slate run` printed pairs it, and it is
-  back on the page, paired, and starts a take with its Record button.
+  back on the page, paired, and starts a take with its Record button; on
+  plain http to a LAN address it keeps the screen awake with a silent video.
 - `slate pair` on a terminal (a pseudo-terminal, with and without colour)
   draws a QR code; zbarimg reads the pairing link from it, and the desktop
   browser that opens that link is paired with no typing.
@@ -153,6 +154,9 @@ def main():
             assert cookie and cookie["httpOnly"] and cookie["sameSite"] == "Strict", cookie
             phone.find_element(By.ID, "toggle").click()
             WebDriverWait(phone, 10).until(lambda d: d.find_element(By.ID, "state-word").text == "RECORDING")
+            # No Wake Lock on plain http to a LAN address: the silent video keeps the screen on, and the page says so.
+            how = phone.find_element(By.ID, "awake").get_attribute("data-how")
+            assert how == "video", phone.find_element(By.ID, "awake").text
             phone.save_screenshot(os.path.join(SHOTS, "page-paired-phone.png"))
             print("phone: paired with the printed code (%s); its Record button started a take" %
                   phone.find_element(By.ID, "paired-as").text)

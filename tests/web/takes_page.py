@@ -4,6 +4,9 @@ the test tone records two takes.
 
 - Each card shows its number, time of day, length and sound, with Play,
   Download and Delete.
+- The remote's layout: the Record/Stop button stays in view wherever the page
+  is scrolled, the inputs say what is connected and when it was last used, the
+  page says how it keeps the screen awake, and 2× and 1× zoom the camera.
 - `GET /takes/N/video` answers a range request with 206 and the bytes asked
   for; downloaded whole it is the take's file byte for byte.
 - Play opens the player: the phone's player loads the take (its length within
@@ -62,6 +65,27 @@ def main():
             assert labels == ["Play", "Download", "Delete"], labels
             phone.save_screenshot(os.path.join(SHOTS, "takes-phone.png"))
             print(f"take card: {caption!r}, {labels}")
+
+            # The remote's layout: Record/Stop in reach wherever the page is scrolled, the inputs,
+            # the screen kept awake, the quick buttons acting.
+            for scroll in ("0", "document.body.scrollHeight"):
+                phone.execute_script(f"window.scrollTo(0, {scroll})")
+                time.sleep(0.2)
+                box = phone.execute_script(
+                    "const r = document.getElementById('toggle').getBoundingClientRect();"
+                    "return [r.top, r.bottom, r.height, window.innerHeight]")
+                assert 0 <= box[0] and box[1] <= box[3] and box[2] >= 60, box
+            inputs = phone.find_element(By.ID, "inputs").text
+            assert re.match(r"pedals: PCsensor FootSwitch, last used \d+ s ago", inputs), inputs
+            awake = phone.find_element(By.ID, "awake")
+            assert awake.get_attribute("data-how") in ("wake-lock", "video"), awake.text
+            phone.find_element(By.ID, "zoom-2").click()
+            WebDriverWait(phone, 10).until(lambda d: "zoom 2.0×" in d.find_element(By.ID, "camera").text)
+            assert "on" in phone.find_element(By.ID, "zoom-2").get_attribute("class")
+            phone.find_element(By.ID, "zoom-1").click()
+            WebDriverWait(phone, 10).until(lambda d: "zoom 1.0×" in d.find_element(By.ID, "camera").text)
+            print(f"layout: Record/Stop {box[2]:.0f} px tall, in view at the top and the bottom; inputs {inputs!r}; "
+                  f"{awake.text!r}; 2× and 1× zoom the camera")
 
             # The take's file, by range and whole.
             listed = status(rig)["takes"][0]

@@ -33,6 +33,8 @@ public struct RigMachine: Sendable {
     private var engineOutput: [EngineOutput] = []
     /// When the next timer is due, if any.
     public private(set) var nextDeadline: Instant?
+    /// When each input (by its index in the profile) was last pressed or turned.
+    private var lastUsed: [Int: Instant] = [:]
 
     public init(profile: Profile, book: RigBook = RigBook(), captureActive: Bool = true) {
         self.profile = profile
@@ -99,6 +101,15 @@ public struct RigMachine: Sendable {
 
     /// Whether a device is bound.
     public var hasDevices: Bool { sources.contains { $0 != nil } }
+
+    /// Each input of the profile: the device bound to it (nil: none is
+    /// connected) and when it was last pressed or turned.
+    public var inputs: [(name: String, device: String?, lastUsed: Instant?)] {
+        profile.inputs.indices.map { index in
+            let device = sources.compactMap { $0 }.last { $0.input == index }?.identity.name
+            return (profile.inputs[index].name, device, lastUsed[index])
+        }
+    }
 
     /// Binds `device` to the first input it matches (as `.attached` does).
     public mutating func attach(_ device: DeviceIdentity) -> RigEffect.Attachment {
@@ -211,6 +222,9 @@ public struct RigMachine: Sendable {
         _ event: InputEvent, from source: SourceID, input: Int, resync: Bool, synthetic: Bool, into effects: inout [RigEffect]
     ) {
         let code = Int(event.code)
+        if !resync && !synthetic && (event.type == EventType.rel || (event.type == EventType.key && event.value == 1)) {
+            lastUsed[input] = event.time
+        }
         if event.type == EventType.key, code < Bindings.keyCount, bindings.keyTables[input][code] == Bindings.control {
             knobButton(event, input: input, skipped: resync || synthetic, into: &effects)
         } else if event.type == EventType.key, code < Bindings.keyCount, bindings.keyTables[input][code] < Bindings.presetBase {

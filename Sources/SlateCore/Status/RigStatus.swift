@@ -26,6 +26,23 @@ public struct RigStatus: Codable, Equatable, Sendable {
     public var previewers: Int
     /// The takes in the work folder's trash, the last deleted last.
     public var trash: [TrashEntry] = []
+    /// The profile's inputs: connected or not, and when each was last used.
+    public var inputs: [InputEntry] = []
+
+    /// An input of the profile (a pedal, a knob, a headset).
+    public struct InputEntry: Codable, Equatable, Sendable {
+        public var name: String
+        /// The device bound to it; nil while none is connected.
+        public var device: String?
+        /// When it was last pressed or turned, in `now`'s seconds.
+        public var used: Double?
+
+        public init(name: String, device: String?, used: Double?) {
+            self.name = name
+            self.device = device
+            self.used = used.map { $0.rounded(decimals: 3) }
+        }
+    }
 
     public init(
         now: Double = 0, recording: Bool, take: TakeInProgress?, takes: [TakeEntry], camera: CameraEntry?, filter: String,

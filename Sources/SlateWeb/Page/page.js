@@ -54,7 +54,9 @@ function renderState() {
   $("lost-detail").hidden = !lost;
   if (lost) $("lost-detail").textContent = lostText();
   $("toggle").textContent = recording ? "Stop" : "Record";
+  $("toggle").classList.toggle("stop", recording);
   for (const id of ["toggle", "delete-last", "export"]) $(id).disabled = !reachable();
+  for (const element of document.querySelectorAll("[data-action]")) element.disabled = !reachable();
   if (lost) {
     for (const id of ["elapsed", "take-number", "dropped"]) $(id).textContent = "";
     return;
@@ -90,6 +92,11 @@ function renderFacts() {
   $("camera").textContent = camera
     ? `${camera.name}, ${camera.position}${recorded}, ${camera.fps} fps, zoom ${camera.zoom.toFixed(1)}×${camera.torch ? ", torch" : ""}`
     : "none";
+  $("fps-toggle").textContent = camera ? `${camera.fps} fps` : "fps";
+  $("camera-toggle").textContent = camera ? `${camera.position === "back" ? "Back" : "Front"} camera` : "Camera";
+  $("torch-toggle").setAttribute("aria-pressed", String(Boolean(camera && camera.torch)));
+  for (const factor of [1, 2]) $(`zoom-${factor}`).classList.toggle("on", Boolean(camera) && camera.zoom === factor);
+  renderInputs();
   $("filter").textContent = status.filter;
   if (!filterChosen) $("export-filter").value = status.filter;
   const disk = status.disk;
@@ -106,6 +113,25 @@ function renderFacts() {
     $("export-progress").value = status.export.done;
     $("export-text").textContent = `${status.export.takes} takes, ${Math.floor(status.export.done * 100)}%`;
   }
+}
+
+// Each input of the profile: connected (to which device) or not, and when it was last used.
+function renderInputs() {
+  const inputs = status.inputs || [];
+  $("inputs-row").hidden = inputs.length === 0;
+  $("inputs").replaceChildren(...inputs.map((input) => {
+    const item = document.createElement("li");
+    item.className = input.device ? "connected" : "missing";
+    const used = input.used != null ? `, last used ${ago(serverNow() - input.used)}` : "";
+    item.textContent = input.device ? `${input.name}: ${input.device}${used}` : `${input.name}: not connected`;
+    return item;
+  }));
+}
+
+// `4 s ago`, `3 min ago`.
+function ago(secondsAgo) {
+  const whole = Math.max(0, Math.round(secondsAgo));
+  return whole < 60 ? `${whole} s ago` : whole < 3600 ? `${Math.floor(whole / 60)} min ago` : `${hoursMinutes(whole)} ago`;
 }
 
 function renderTakes() {
@@ -441,6 +467,34 @@ function watchRig() {
   if (now - lastTry >= retryEvery) connect();
 }
 
+// The screen kept awake while the page is open: the Screen Wake Lock where the
+// browser offers it (a secure context: https, or this machine), else a silent
+// video looping out of sight, which phones also keep the screen on for. The
+// page says which, or that the screen may sleep.
+let wakeLock = null;
+
+async function keepAwake() {
+  if (wakeLock && !wakeLock.released) return;
+  if ("wakeLock" in navigator) {
+    try {
+      wakeLock = await navigator.wakeLock.request("screen");
+      $("awake").textContent = "screen kept awake (Wake Lock)";
+      $("awake").dataset.how = "wake-lock";
+      return;
+    } catch (error) {
+      wakeLock = null;
+    }
+  }
+  try {
+    await $("awake-video").play();
+    $("awake").textContent = "screen kept awake (a silent video; no Wake Lock on plain http)";
+    $("awake").dataset.how = "video";
+  } catch (error) {
+    $("awake").textContent = "the screen may sleep: touch the page to keep it awake";
+    $("awake").dataset.how = "none";
+  }
+}
+
 // What this browser may do (GET /pair/me): it acts once paired.
 let me = { acts: false };
 
@@ -493,6 +547,15 @@ async function pairAnother() {
 }
 
 $("pair-another").addEventListener("click", pairAnother);
+for (const element of document.querySelectorAll("[data-action]")) {
+  element.addEventListener("click", () => act(element.dataset.action));
+}
+$("grid-toggle").addEventListener("click", () => {
+  const shown = $("grid").hidden;
+  $("grid").hidden = !shown;
+  $("grid-toggle").setAttribute("aria-pressed", String(shown));
+  if (shown && $("preview-box").hidden) $("preview-toggle").click();
+});
 $("player-close").addEventListener("click", () => $("player").close());
 $("player").addEventListener("close", () => {
   const video = $("player-video");
@@ -502,7 +565,7 @@ $("player").addEventListener("close", () => {
 });
 $("toggle").addEventListener("click", () => act("take.toggle"));
 $("delete-last").addEventListener("click", () => {
-  if (confirm("Delete the last take? Its file is removed.")) act("take.delete-last");
+  if (confirm("Delete the last take? It waits in the trash, where Restore brings it back.")) act("take.delete-last");
 });
 $("export").addEventListener("click", () => act(`takes.export ${$("export-filter").value}`));
 $("export-filter").addEventListener("focus", () => { filterChosen = true; });
@@ -523,4 +586,8 @@ document.addEventListener("keydown", (event) => {
 setInterval(renderElapsed, 100);
 setInterval(watchRig, 250);
 checkPairing();
+keepAwake();
+// A phone lets a page play its video only after a touch: the first one tries again.
+document.addEventListener("pointerdown", keepAwake, { once: true });
+document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") keepAwake(); });
 connect();
