@@ -83,7 +83,8 @@ import Testing
         }
         func key(_ micros: Int64, _ value: Int32, resync: Bool = false) {
             let time = Instant(microseconds: micros)
-            _ = rig.handle(.event(InputEvent(time: time, type: EventType.key, code: 48, value: value), from: source, resync: resync))
+            _ = rig.handle(
+                .event(InputEvent(time: time, type: EventType.key, code: 48, value: value), from: source, resync: resync))
             _ = rig.handle(
                 .event(InputEvent(time: time, type: EventType.syn, code: SynCode.report, value: 0), from: source, resync: resync))
         }
