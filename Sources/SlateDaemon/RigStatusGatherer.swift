@@ -67,6 +67,7 @@ final class RigStatusGatherer {
                 deleted: UTCTime.format(microseconds: take.trashed ?? 0),
                 expires: UTCTime.format(microseconds: TakeTrash.expiry(of: take, hours: work.trashHours) ?? 0))
         }
+        withTrash.trashHours = work.trashHours
         withTrash.inputs = machine.inputs.map { input in
             RigStatus.InputEntry(
                 name: input.name, device: input.device,
@@ -83,7 +84,7 @@ final class RigStatusGatherer {
                 number: index + 1, file: take.file, summary: take.summary,
                 thumbnail: thumbnails ? take.thumbnail.map { _ in "/takes/\(index + 1)/thumbnail.jpg?id=\(take.id)" } : nil,
                 start: UTCTime.format(microseconds: take.started), sound: take.sound,
-                video: thumbnails ? "/takes/\(index + 1)/video?id=\(take.id)" : nil)
+                video: thumbnails ? "/takes/\(index + 1)/video?file=\(take.file)" : nil)
         }
     }
 

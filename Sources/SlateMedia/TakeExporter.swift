@@ -242,6 +242,7 @@ public struct TakeExporter: Sendable {
                 } else if cleanUp {
                     manifest.takes[index].exported = exportName
                     manifest.takes[index].trashed = now
+                    manifest.takes[index].trashExpires = TakeTrash.expiry(deletedAt: now, hours: folder.trashHours)
                 } else {
                     manifest.takes[index].kept = "joined into \(exportName)"
                 }

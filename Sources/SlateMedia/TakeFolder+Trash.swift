@@ -27,13 +27,27 @@ extension TakeFolder {
     /// moves. False when the ledger no longer lists it.
     @discardableResult
     public func trash(_ take: TakeManifest.Take, from ledger: TakeLedger, at now: Int64) throws(OperationError) -> Bool {
+        let expires = TakeTrash.expiry(deletedAt: now, hours: trashHours)
         let marked = try ledger.change(undoIfUnsaved: true) { manifest -> Bool in
             guard let index = manifest.takes.firstIndex(of: take) else { return false }
             manifest.takes[index].trashed = now
+            manifest.takes[index].trashExpires = expires
             return true
         }
-        if marked { try moveFiles(of: take, from: directory, to: try trashFolder()) }
-        return marked
+        guard marked else { return false }
+        do {
+            try moveFiles(of: take, from: directory, to: try trashFolder())
+        } catch {
+            // Not moved (a file of its name is in the trash): the take stays where it was, listed.
+            if let trash = try? trashFolder() { try? moveFiles(of: take, from: trash, to: directory) }
+            try? ledger.change { manifest in
+                guard let index = manifest.takes.firstIndex(where: { $0.id == take.id && $0.file == take.file }) else { return }
+                manifest.takes[index].trashed = nil
+                manifest.takes[index].trashExpires = nil
+            }
+            throw error
+        }
+        return true
     }
 
     /// Deletes `take` as the profile says: to the trash for `trashHours`, or
@@ -58,6 +72,7 @@ extension TakeFolder {
         return try ledger.change { manifest -> Bool in
             guard let index = manifest.takes.firstIndex(of: take) else { return false }
             manifest.takes[index].trashed = nil
+            manifest.takes[index].trashExpires = nil
             manifest.takes[index].exported = nil
             return true
         }

@@ -208,6 +208,16 @@ public final class Folder: Sendable {
         }
     }
 
+    /// Runs `body` holding an exclusive `flock` on the file `name` (made with
+    /// mode 0600 when missing), waiting for another process that holds it:
+    /// what several processes read, change and write again, one at a time.
+    public func whileLocked<T>(_ name: String, _ body: () throws -> T) throws -> T {
+        let fd = try openForUpdate(name, mode: 0o600)
+        defer { try? fd.close() }
+        try Syscall.lockExclusivelyWaiting(fd).value("flock", on: file(name), to: "lock")
+        return try body()
+    }
+
     /// Flushes the folder's entries to disk, so new and renamed names survive a power loss.
     public func sync() throws(OperationError) {
         try Syscall.sync(fd).value("fsync", on: path, to: "fsync the folder")

@@ -356,6 +356,11 @@ package enum Syscall {
         valueOrErrno { flock(fd.rawValue, LOCK_EX | LOCK_NB) }.map { _ in }
     }
 
+    /// `flock(LOCK_EX)`, waiting for whoever holds it.
+    package static func lockExclusivelyWaiting(_ fd: FileDescriptor) -> Result<Void, Errno> {
+        valueOrErrno { flock(fd.rawValue, LOCK_EX) }.map { _ in }
+    }
+
     /// `getrandom(2)` with no flags, until `buffer` is full.
     package static func fillRandom(_ buffer: UnsafeMutableRawBufferPointer) {
         var filled = 0

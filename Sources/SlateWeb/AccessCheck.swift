@@ -21,6 +21,7 @@ struct AccessCheck<Context: RequestContext>: RouterMiddleware {
     {
         let reading = request.method == .get || request.method == .head
         if Self.open.contains(request.uri.path) && (reading || request.uri.path == "/pair") {
+            if !reading, let refusal = Self.crossOrigin(request) { return JSONResponse.error(refusal, status: .forbidden) }
             return try await next(request, context)
         }
         switch credential(of: request) {

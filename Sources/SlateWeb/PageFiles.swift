@@ -1,5 +1,6 @@
 import Hummingbird
 import NIOCore
+import SlateCore
 import SlateSystem
 
 /// The page's files (HTML, CSS, JavaScript), read once at start from the
@@ -21,12 +22,23 @@ struct PageFiles: Sendable {
 
     let files: [String: File]
 
-    /// The file `name` as a response; 404 when there is none.
-    func response(_ name: String) -> Response {
+    /// The file `name` as a response, or the one range of it `range` asks
+    /// for (a phone's player asks so for the keep-awake video); 404 when there is none.
+    func response(_ name: String, range: String? = nil) -> Response {
         guard let file = files[name] else { return JSONResponse.error("no such page", status: .notFound) }
-        return Response(
-            status: .ok, headers: [.contentType: file.type, .cacheControl: "no-cache"],
-            body: ResponseBody(byteBuffer: file.body))
+        var headers: HTTPFields = [.contentType: file.type, .cacheControl: "no-cache", .acceptRanges: "bytes"]
+        let size = file.body.readableBytes
+        switch ByteRange.parse(range, size: Int64(size)) {
+        case .whole:
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: file.body))
+        case .part(let first, let last):
+            headers[.contentRange] = "bytes \(first)-\(last)/\(size)"
+            let part = file.body.getSlice(at: file.body.readerIndex + Int(first), length: Int(last - first + 1)) ?? file.body
+            return Response(status: .partialContent, headers: headers, body: ResponseBody(byteBuffer: part))
+        case .unsatisfiable:
+            headers[.contentRange] = "bytes */\(size)"
+            return Response(status: .rangeNotSatisfiable, headers: headers)
+        }
     }
 
     /// Reads every file of `names` from the first folder that has `index.html`.

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Hummingbird
 import Logging
 import NIOCore
+import NIOPosix
 import SlateCore
 import SlateSystem
 
@@ -22,7 +23,7 @@ struct PairRoutes: Sendable {
         router.get("/pair") { _, _ in self.page.response("pair.html") }
         router.post("/pair") { request, context in await self.pair(request, from: context.remoteAddress) }
         router.get("/pair/me") { request, _ in self.me(request) }
-        router.post("/pair/code") { request, _ in self.code(for: request) }
+        router.post("/pair/code") { request, _ in await self.code(for: request) }
     }
 
     /// What a browser sends to pair.
@@ -52,6 +53,9 @@ struct PairRoutes: Sendable {
 
     private func pair(_ request: Request, from remote: SocketAddress?) async -> Response {
         guard let pairing else { return JSONResponse.error("pairing is off on this rig", status: .notFound) }
+        guard request.headers[.contentType]?.hasPrefix("application/json") == true else {
+            return JSONResponse.error("send the code as JSON (Content-Type: application/json)", status: .unsupportedMediaType)
+        }
         let body: ByteBuffer
         switch await RequestLimits<PageContext>.body(of: request, limit: Self.bodyLimit) {
         case .success(let read): body = read
@@ -61,9 +65,18 @@ struct PairRoutes: Sendable {
             return JSONResponse.error(#"send {"code": "123456"}, and a "name" if you like"#, status: .badRequest)
         }
         let address = remote.flatMap(HostRule.text(of:)) ?? "unknown"
-        let answer = pairing.pair(
-            code: asked.code, name: asked.name, userAgent: request.headers[.userAgent] ?? "", address: address,
-            now: WallClock.microseconds() / 1_000_000)
+        let userAgent = request.headers[.userAgent] ?? ""
+        // Its files are written and synced off the page's event loop.
+        let answer: Result<(browser: PairedBrowser, cookie: String), PairingStore.Failure>
+        do {
+            answer = try await NIOThreadPool.singleton.runIfActive {
+                pairing.pair(
+                    code: asked.code, name: asked.name, userAgent: userAgent, address: address,
+                    now: WallClock.microseconds() / 1_000_000)
+            }
+        } catch {
+            return JSONResponse.error("the rig is stopping", status: .serviceUnavailable)
+        }
         switch answer {
         case .success(let (browser, cookie)):
             logger.notice("paired \(browser.name) (\(browser.id)) from \(address)")
@@ -87,11 +100,11 @@ struct PairRoutes: Sendable {
         return JSONResponse.ok(me)
     }
 
-    private func code(for request: Request) -> Response {
+    private func code(for request: Request) async -> Response {
         guard let pairing else { return JSONResponse.error("pairing is off on this rig", status: .notFound) }
         let now = WallClock.microseconds() / 1_000_000
         do {
-            let code = try pairing.issueCode(now: now)
+            let code = try await NIOThreadPool.singleton.runIfActive { try pairing.issueCode(now: now) }
             if case .browser(let browser) = access.credential(of: request) {
                 logger.notice("\(browser.name) (\(browser.id)) opened a pairing code")
             }

@@ -15,6 +15,8 @@ public final class PairingStore: Sendable {
     public static let browsersFile = "paired-browsers.json"
     /// The addresses the last `slate run` served its page at, one a line, for `slate pair`.
     public static let linksFile = "page-links"
+    /// The file whose `flock` `slate run` and `slate pair` take to change the others.
+    static let lockFile = "pairing.lock"
     /// The cookie a paired browser carries.
     public static let cookieName = "slate-pair"
 
@@ -43,12 +45,26 @@ public final class PairingStore: Sendable {
     /// Opens a new code, good for `PairingCode.lifetime` from `now`, in place of the open one.
     public func issueCode(now: Int64) throws(Failure) -> PairingCode {
         let code = PairingCode(random: SecretFile.randomNumber(), now: now)
+        try locked { () throws(Failure) in
+            do {
+                try FileWriting.atomicWrite(code.line + "\n", to: Self.codeFile, in: folder, mode: 0o600)
+            } catch {
+                throw Failure(description: "\(error)")
+            }
+        }
+        return code
+    }
+
+    /// Runs `body` holding the pairing files' lock, which `slate pair` and
+    /// `slate run` take alike: a revoke and a pairing never write over each other.
+    private func locked<T>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
         do {
-            try FileWriting.atomicWrite(code.line + "\n", to: Self.codeFile, in: folder, mode: 0o600)
+            return try folder.whileLocked(Self.lockFile) { () throws -> T in try body() }
+        } catch let failure as Failure {
+            throw failure
         } catch {
             throw Failure(description: "\(error)")
         }
-        return code
     }
 
     /// The open code; nil when there is none (or its file is not one).
@@ -91,7 +107,7 @@ public final class PairingStore: Sendable {
     /// Removes the browser `id` names (its id, or the start of only one's);
     /// nil when none does.
     public func revoke(_ id: String) throws(Failure) -> PairedBrowser? {
-        try cache.withLock { _ throws(Failure) in
+        try locked { () throws(Failure) -> PairedBrowser? in
             var browsers = try browsers()
             guard let revoked = browsers.revoke(id) else { return nil }
             try save(browsers)
@@ -106,19 +122,21 @@ public final class PairingStore: Sendable {
     {
         cache.withLock { cache in
             let result = Result { () throws(Failure) -> (browser: PairedBrowser, cookie: String) in
-                var browsers = try browsers()
-                if let full = browsers.full { throw Failure(description: full) }
-                let answer = cache.desk.redeem(code, open: openCode(), now: now)
-                if answer.endsCode { try? folder.remove(Self.codeFile) }
-                if let refusal = answer.refusal { throw Failure(description: refusal) }
-                let secret = SecretFile.randomHex(bytes: 32)
-                let browser = PairedBrowser(
-                    id: SecretFile.randomHex(bytes: 4),
-                    name: name.flatMap(PairedBrowsers.name) ?? PairedBrowsers.name(userAgent: userAgent), paired: now,
-                    address: address, digest: Self.digest(secret))
-                if let refusal = browsers.add(browser) { throw Failure(description: refusal) }
-                try save(browsers)
-                return (browser, "\(browser.id).\(secret)")
+                try locked { () throws(Failure) -> (browser: PairedBrowser, cookie: String) in
+                    var browsers = try browsers()
+                    if let full = browsers.full { throw Failure(description: full) }
+                    let answer = cache.desk.redeem(code, open: openCode(), now: now)
+                    if answer.endsCode { try? folder.remove(Self.codeFile) }
+                    if let refusal = answer.refusal { throw Failure(description: refusal) }
+                    let secret = SecretFile.randomHex(bytes: 32)
+                    let browser = PairedBrowser(
+                        id: SecretFile.randomHex(bytes: 4),
+                        name: name.flatMap(PairedBrowsers.name) ?? PairedBrowsers.name(userAgent: userAgent), paired: now,
+                        address: address, digest: Self.digest(secret))
+                    if let refusal = browsers.add(browser) { throw Failure(description: refusal) }
+                    try save(browsers)
+                    return (browser, "\(browser.id).\(secret)")
+                }
             }
             cache.version = nil
             return result

@@ -22,8 +22,10 @@ struct RigRoutes: Sendable {
 
     func add(to router: Router<PageContext>) {
         router.get("/") { _, _ in self.page.response("index.html") }
-        // The pages have addresses of their own; their scripts and styles are served by name.
-        for name in page.files.keys where !name.hasSuffix(".html") { router.get("/\(name)") { _, _ in self.page.response(name) } }
+        // The pages have addresses of their own; their scripts, styles and video are served by name.
+        for name in page.files.keys where !name.hasSuffix(".html") {
+            router.get("/\(name)") { request, _ in self.page.response(name, range: request.headers[.range]) }
+        }
         router.get("/status.json") { _, _ in self.status() }
         router.get("/prompter") { _, _ in self.page.response("prompter.html") }
         router.get("/prompter/script.json") { _, _ in
@@ -33,7 +35,7 @@ struct RigRoutes: Sendable {
             return JSONResponse.raw(script)
         }
         router.get("/events") { request, _ in self.events(lasting: self.access.lasting(request)) }
-        router.get("/preview.mjpg") { _, _ in self.previewPictures() }
+        router.get("/preview.mjpg") { request, _ in self.previewPictures(lasting: self.access.lasting(request)) }
         router.get("/takes/:number/thumbnail.jpg") { _, context in
             self.thumbnail(context.parameters.get("number", as: Int.self))
         }
@@ -68,11 +70,13 @@ struct RigRoutes: Sendable {
     }
 
     /// The framing preview as multipart JPEG, for as long as the client reads
-    /// it: the take pipeline makes pictures only while someone does.
-    private func previewPictures() -> Response {
+    /// it (the take pipeline makes pictures only while someone does) and the
+    /// credential it was opened with holds (`lasting`, asked at each picture).
+    private func previewPictures(lasting: @escaping @Sendable () -> Bool) -> Response {
         let pictures = preview.watch()
         let body = ResponseBody { writer in
             for await jpeg in pictures {
+                guard lasting() else { break }
                 var part = ByteBuffer(
                     string: "--\(Self.boundary)\r\nContent-Type: image/jpeg\r\nContent-Length: \(jpeg.count)\r\n\r\n")
                 part.writeBytes(jpeg)
@@ -106,6 +110,10 @@ struct RigRoutes: Sendable {
     private func video(_ number: Int?, request: Request, context: PageContext) async throws -> Response {
         guard let number, let path = board.video(ofTake: number), let size = FileReading.size(atPath: path) else {
             return JSONResponse.error("no such take", status: .notFound)
+        }
+        // The list changed since the page asked: take N is another file now.
+        if let file = request.uri.queryParameters["file"], String(file) != path.split(separator: "/").last.map(String.init) {
+            return JSONResponse.error("take \(number) is no longer \(file.prefix(100))", status: .notFound)
         }
         var headers: HTTPFields = [.contentType: "video/mp4", .acceptRanges: "bytes", .cacheControl: "private, no-cache"]
         if request.uri.queryParameters["download"] != nil {

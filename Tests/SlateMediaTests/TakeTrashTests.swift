@@ -57,6 +57,8 @@ import Testing
         folder.trashHours = 24
         try folder.trash(ledger.manifest.takes[0], from: ledger, at: 0)
         try folder.trash(ledger.manifest.takes[1], from: ledger, at: 2 * Self.hour)
+        // The time was set as each was deleted: a profile that keeps them less now does not move it.
+        #expect(folder.purge(ledger, at: 3 * Self.hour, hours: 0).isEmpty)
         #expect(folder.purge(ledger, at: 24 * Self.hour - 1, hours: 24).isEmpty)
         let notes = folder.purge(ledger, at: 24 * Self.hour, hours: 24)
         #expect(notes == ["deleted take-a.mp4 for good: it was in the trash for 24 h"])
@@ -75,7 +77,7 @@ import Testing
         #expect(entries(folder.path) == ["takes.json"] && ledger.manifest.takes.isEmpty)
     }
 
-    @Test func aDeletionACrashCutIsFinishedAndARestoreLeavesTheTakeInTheTrash() throws {
+    @Test func aDeletionACrashCutIsFinishedAtTheNextStart() throws {
         let (folder, _) = try folder(["a", "b"])
         defer { try? FileManager.default.removeItem(atPath: folder.path) }
         // Marked in the trash, its files not yet moved: the next start moves them.
@@ -96,6 +98,8 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder.file("trash"), withIntermediateDirectories: true)
         try Data("older".utf8).write(to: URL(fileURLWithPath: folder.file("trash/take-a.mp4")))
         #expect(throws: OperationError.self) { try folder.trash(ledger.manifest.takes[0], from: ledger, at: 1) }
+        // Still listed, not in the trash.
+        #expect(try folder.load().takes.first?.trashed == nil && ledger.available.map(\.file) == ["take-a.mp4"])
         #expect(try Data(contentsOf: URL(fileURLWithPath: folder.file("trash/take-a.mp4"))) == Data("older".utf8))
         #expect(try Data(contentsOf: URL(fileURLWithPath: folder.file("take-a.mp4"))) == Data("video a".utf8))
     }

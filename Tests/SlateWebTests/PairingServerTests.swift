@@ -17,7 +17,8 @@ extension RigServerTests {
 
     func pair(_ server: RigServer, _ code: String, name: String? = nil) async throws -> (Int, String, String?) {
         let body = name.map { #"{"code":"\#(code)","name":"\#($0)"}"# } ?? #"{"code":"\#(code)"}"#
-        let (status, answer, headers) = try await fetch(server, "/pair", method: "POST", body: body)
+        let (status, answer, headers) = try await fetch(
+            server, "/pair", method: "POST", body: body, headers: ["Content-Type": "application/json"])
         return (status, answer, headers["Set-Cookie"] as? String)
     }
 
@@ -29,6 +30,13 @@ extension RigServerTests {
             board.publish(StatusBoardTests.status(), thumbnails: [:])
             #expect(try await pair(server, "123456").1.contains("no pairing code is open"))
             let code = try store.issueCode(now: Self.now())
+            // A form another site posts is refused before the code is tried.
+            let form = try await fetch(server, "/pair", method: "POST", body: "code=\(code.code)")
+            #expect(form.0 == 415)
+            let foreign = try await fetch(
+                server, "/pair", method: "POST", body: #"{"code":"\#(code.code)"}"#,
+                headers: ["Content-Type": "application/json", "Origin": "http://evil.example"])
+            #expect(foreign.0 == 403 && store.openCode() == code)
             let (status, answer, setCookie) = try await pair(server, code.code, name: "Stage left\\u0007")
             #expect(status == 200 && answer.contains(#""name":"Stage left""#), "\(answer)")
             let cookieHeader = try #require(setCookie)
@@ -71,6 +79,37 @@ extension RigServerTests {
         }
     }
 
+    @Test func aRevokedBrowsersFramingPreviewEnds() async throws {
+        try await withStore { store in
+            let preview = PreviewFeed()
+            let (server, board) = try await serving(host: "0.0.0.0", preview: preview, pairing: store)
+            let feeder = Task {
+                while !Task.isCancelled {
+                    if preview.isWatched { preview.publish([0xFF, 0xD8, 0x01, 0xFF, 0xD9]) }
+                    try? await Task.sleep(for: .milliseconds(20))
+                }
+            }
+            defer { feeder.cancel() }
+            let code = try store.issueCode(now: Self.now())
+            let cookie = String(try #require(try await pair(server, code.code).2).prefix { $0 != ";" })
+            let id = try #require(try store.browsers().browsers.first?.id)
+            let port = server.address.port
+            let started = MonotonicClock.now()
+            // Read until the page ends the stream (its last, empty chunk) or 10 s pass.
+            let reading = Task {
+                try await onThread {
+                    try Self.read(port: port, "/preview.mjpg", headers: "Cookie: \(cookie)\r\n") { $0.hasSuffix("\r\n0\r\n\r\n") }
+                }
+            }
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(try store.revoke(id) != nil)
+            let text = try await reading.value
+            #expect(text.hasPrefix("HTTP/1.1 200 ") && text.contains("--slate-preview"))
+            #expect(MonotonicClock.now() - started < .seconds(5), "the stream went on after the revoke")
+            try await stop(server, board, preview: preview)
+        }
+    }
+
     @Test func fiveWrongCodesVoidTheCodeAndMalformedOnesAreNotCounted() async throws {
         try await withStore { store in
             let (server, board) = try await serving(host: "0.0.0.0", pairing: store)
@@ -102,7 +141,9 @@ extension RigServerTests {
             let (status, answer, _) = try await pair(server, code.code)
             #expect(status == 403 && answer.contains("32 browsers are paired already"))
             #expect(store.openCode() == code)
-            let body = try await fetch(server, "/pair", method: "POST", body: String(repeating: "a", count: 2000))
+            let body = try await fetch(
+                server, "/pair", method: "POST", body: String(repeating: "a", count: 2000),
+                headers: ["Content-Type": "application/json"])
             #expect(body.0 == 413)
             try await stop(server, board)
         }

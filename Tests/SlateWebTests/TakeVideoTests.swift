@@ -33,6 +33,9 @@ extension RigServerTests {
         let download = try await fetch(server, "/takes/1/video?download")
         #expect(download.2["Content-Disposition"] as? String == #"attachment; filename="take-1.mp4""#)
         #expect(try await fetch(server, "/takes/3/video").0 == 404)
+        #expect(try await fetch(server, "/takes/1/video?file=take-1.mp4").0 == 200)
+        let moved = try await fetch(server, "/takes/1/video?file=take-2.mp4")
+        #expect(moved.0 == 404 && moved.1.contains("take 1 is no longer take-2.mp4"))
         // A link where the take should be is not followed.
         let linked = try await fetch(server, "/takes/2/video")
         #expect(linked.0 == 404 && !linked.1.contains("root:"))

@@ -3,7 +3,8 @@
 and at a desktop's.
 
 - The phone opens the page unpaired: it is sent to /pair. A wrong code is
-  refused (4 more tries), the code `slate run` printed pairs it, and it is
+  refused (4 more tries), the code `slate pair` printed pairs it (`slate run`, its standard
+  error not a terminal, logs no code), and it is
   back on the page, paired, and starts a take with its Record button; on
   plain http to a LAN address it keeps the screen awake with a silent video.
 - `slate pair` on a terminal (a pseudo-terminal, with and without colour)
@@ -133,10 +134,14 @@ def main():
             rig = harness.slate_run(folder, os.path.join(harness.ROOT, "profiles", "demo.yaml"), replay=recording,
                                     http="0.0.0.0:0")
             page = rig.page_url(30)
-            rig.wait_log("enter the code")
-            code = code_in(rig.log())
+            # Its standard error is not a terminal: no code waits in its log; slate pair opens one.
+            rig.wait_log("to pair a phone or tablet, run slate pair")
+            assert "enter the code" not in rig.log()
             env = dict(rig.env, TERM="xterm-256color")
             env.pop("NO_COLOR", None)
+            opened = subprocess.run([harness.binary(), "pair"], env=env, capture_output=True, text=True, check=True)
+            code = code_in(opened.stdout)
+            assert "\x1b" not in opened.stdout and page + "pair" in opened.stdout, opened.stdout
 
             phone.get(page)
             WebDriverWait(phone, 10).until(lambda d: d.current_url.endswith("/pair"))

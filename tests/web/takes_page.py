@@ -47,6 +47,12 @@ def fetch(url, headers=None):
         return response.status, dict(response.headers), response.read()
 
 
+def tap(driver, element):
+    """A tap on `element` once it is in the middle of the screen, clear of the Record bar."""
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    element.click()
+
+
 def main():
     os.makedirs(SHOTS, exist_ok=True)
     phone = browser(phone=True)
@@ -79,10 +85,10 @@ def main():
             assert re.match(r"pedals: PCsensor FootSwitch, last used \d+ s ago", inputs), inputs
             awake = phone.find_element(By.ID, "awake")
             assert awake.get_attribute("data-how") in ("wake-lock", "video"), awake.text
-            phone.find_element(By.ID, "zoom-2").click()
+            tap(phone, phone.find_element(By.ID, "zoom-2"))
             WebDriverWait(phone, 10).until(lambda d: "zoom 2.0×" in d.find_element(By.ID, "camera").text)
             assert "on" in phone.find_element(By.ID, "zoom-2").get_attribute("class")
-            phone.find_element(By.ID, "zoom-1").click()
+            tap(phone, phone.find_element(By.ID, "zoom-1"))
             WebDriverWait(phone, 10).until(lambda d: "zoom 1.0×" in d.find_element(By.ID, "camera").text)
             print(f"layout: Record/Stop {box[2]:.0f} px tall, in view at the top and the bottom; inputs {inputs!r}; "
                   f"{awake.text!r}; 2× and 1× zoom the camera")
@@ -105,7 +111,7 @@ def main():
                   f"downloaded whole it is the take's {size} bytes")
 
             # Played on the phone, and sought to the middle.
-            first.find_element(By.CSS_SELECTOR, "button.play").click()
+            tap(phone, first.find_element(By.CSS_SELECTOR, "button.play"))
             WebDriverWait(phone, 15).until(lambda d: d.execute_script(
                 "return document.getElementById('player').open && document.getElementById('player-video').readyState >= 1"))
             duration = phone.execute_script("return document.getElementById('player-video').duration")
@@ -129,7 +135,7 @@ def main():
             # Deleted to the trash, and restored byte for byte.
             second = phone.find_element(By.CSS_SELECTOR, '#takes li[data-take="2"]')
             before = digest(stopped[1]["path"])
-            second.find_element(By.CSS_SELECTOR, "button.delete").click()
+            tap(phone, second.find_element(By.CSS_SELECTOR, "button.delete"))
             assert "trash" in phone.switch_to.alert.text
             phone.switch_to.alert.accept()
             _, deleted = rig.next_line(is_take("deleted"))
@@ -140,7 +146,7 @@ def main():
             WebDriverWait(phone, 10).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#takes li")) == 1)
             entry = phone.find_element(By.CSS_SELECTOR, "#trash li").text
             phone.save_screenshot(os.path.join(SHOTS, "takes-trash-phone.png"))
-            phone.find_element(By.CSS_SELECTOR, "#trash button.restore").click()
+            tap(phone, phone.find_element(By.CSS_SELECTOR, "#trash button.restore"))
             _, restored = rig.next_line(is_take("restored"))
             assert restored["take"] == 2 and digest(restored["path"]) == before, restored
             assert not os.path.exists(trashed)

@@ -26,8 +26,15 @@ public struct RigStatus: Codable, Equatable, Sendable {
     public var previewers: Int
     /// The takes in the work folder's trash, the last deleted last.
     public var trash: [TrashEntry] = []
+    /// How long a take deleted now waits in the trash; 0: it is deleted at once.
+    public var trashHours = TakeTrash.defaultHours
     /// The profile's inputs: connected or not, and when each was last used.
     public var inputs: [InputEntry] = []
+
+    private enum CodingKeys: String, CodingKey {
+        case now, recording, take, takes, camera, filter, controls, disk, export, sound, prompter, previewers, trash, inputs
+        case trashHours = "trash_hours"
+    }
 
     /// An input of the profile (a pedal, a knob, a headset).
     public struct InputEntry: Codable, Equatable, Sendable {

@@ -19,14 +19,15 @@ public enum ByteRange: Equatable, Sendable {
             return .whole
         }
         if start.isEmpty {
-            // The last `end` bytes.
+            // The last `end` bytes; of an empty file, the whole of it.
             guard let suffix = Int64(end), suffix > 0 else { return end.isEmpty ? .whole : .unsatisfiable }
-            return size == 0 ? .unsatisfiable : .part(first: max(0, size - suffix), last: size - 1)
+            return size == 0 ? .whole : .part(first: max(0, size - suffix), last: size - 1)
         }
         guard let first = Int64(start) else { return .whole }
-        let last = end.isEmpty ? size - 1 : min(Int64(end) ?? size - 1, size - 1)
+        let asked = end.isEmpty ? nil : Int64(end)
+        // A last byte before the first is not a range: the field is ignored.
+        if let asked, asked < first { return .whole }
         guard first < size else { return .unsatisfiable }
-        guard last >= first else { return .whole }
-        return .part(first: first, last: last)
+        return .part(first: first, last: min(asked ?? size - 1, size - 1))
     }
 }

@@ -22,6 +22,9 @@ public struct TakeManifest: Hashable, Sendable {
         /// When the take was deleted to the trash, in microseconds since 1970:
         /// its files are in the work folder's `trash` folder until `TakeTrash` says it expired.
         public var trashed: Int64?
+        /// When a take in the trash is deleted for good (µs since 1970), set
+        /// as it was deleted: a later change of `camera.trash-hours` does not move it.
+        public var trashExpires: Int64?
         /// How long its sound is, in seconds; nil for a picture-only take.
         public var sound: Double?
 
@@ -120,11 +123,12 @@ extension TakeManifest: Codable {
 /// A take in `takes.json`: `started` (its first frame on CLOCK_REALTIME) in
 /// microseconds since 1970, and as `realtime_ns` and `start` (UTC text), its summary (`duration` in seconds, to the
 /// microsecond), `thumbnail` null when there is none;
-/// `exported`, `kept`, `trashed` (microseconds since 1970) and `sound` (its
-/// length in seconds) only when set. Files must be names in the work folder.
+/// `exported`, `kept`, `trashed` and `trash_expires` (microseconds since 1970)
+/// and `sound` (its length in seconds) only when set. Files must be names in the work folder.
 extension TakeManifest.Take: Codable {
     private enum CodingKeys: String, CodingKey {
         case id, file, thumbnail, started, start, codec, recording, exported, kept, trashed, sound
+        case trashExpires = "trash_expires"
         case realtimeNs = "realtime_ns"
     }
 
@@ -152,6 +156,7 @@ extension TakeManifest.Take: Codable {
         exported = try container.decodeIfPresent(String.self, forKey: .exported)
         kept = try container.decodeIfPresent(String.self, forKey: .kept)
         trashed = try container.decodeIfPresent(Int64.self, forKey: .trashed)
+        trashExpires = try container.decodeIfPresent(Int64.self, forKey: .trashExpires)
         sound = try container.decodeIfPresent(Double.self, forKey: .sound)
     }
 
@@ -169,6 +174,7 @@ extension TakeManifest.Take: Codable {
         try container.encodeIfPresent(exported, forKey: .exported)
         try container.encodeIfPresent(kept, forKey: .kept)
         try container.encodeIfPresent(trashed, forKey: .trashed)
+        try container.encodeIfPresent(trashExpires, forKey: .trashExpires)
         try container.encodeIfPresent(sound, forKey: .sound)
     }
 }

@@ -38,11 +38,17 @@ public struct PairingNotice {
         return code.lines(colored: Terminal.takesColor(fd))
     }
 
-    /// Opens a code for `slate run` and logs it; a terminal also gets the QR
-    /// code, unless the page is on loopback, where no phone reaches it.
+    /// Opens a code for `slate run` and logs it, with the QR code unless the
+    /// page is on loopback, where no phone reaches it, when standard error is
+    /// a terminal. Elsewhere (a service, its journal) no code is opened: it
+    /// says to run `slate pair`, so no code waits in a log.
     func announce(loopback: Bool, log: Logger) {
         do {
             try store.saveLinks(links)
+            guard Terminal.isTerminal(.standardError) else {
+                log.notice("to pair a phone or tablet, run slate pair: it prints a one-time code to enter on the page")
+                return
+            }
             let (line, link) = try open()
             log.notice("\(line)")
             guard !loopback else { return }

@@ -195,12 +195,20 @@ function takeCard(take, exporting) {
     actions.append(download);
   }
   actions.append(button("Delete", "delete", () => {
-    if (confirm(`Delete take ${take.number}? It waits in the trash, where Restore brings it back.`)) {
+    if (confirm(`Delete take ${take.number}? ${afterDelete()}`)) {
       act(`take.delete ${take.file}`);
     }
   }));
   item.append(actions);
   return item;
+}
+
+// What becomes of a take deleted now, as the rig keeps its trash.
+function afterDelete() {
+  const hours = status ? status.trash_hours : 24;
+  return hours > 0
+    ? `It waits in the trash for ${hours} h, where Restore brings it back.`
+    : "Its file is deleted at once: this rig keeps no trash (camera.trash-hours: 0).";
 }
 
 // A take in the trash: when it was deleted, when it goes for good, and Restore.
@@ -565,7 +573,7 @@ $("player").addEventListener("close", () => {
 });
 $("toggle").addEventListener("click", () => act("take.toggle"));
 $("delete-last").addEventListener("click", () => {
-  if (confirm("Delete the last take? It waits in the trash, where Restore brings it back.")) act("take.delete-last");
+  if (confirm(`Delete the last take? ${afterDelete()}`)) act("take.delete-last");
 });
 $("export").addEventListener("click", () => act(`takes.export ${$("export-filter").value}`));
 $("export-filter").addEventListener("focus", () => { filterChosen = true; });
