@@ -39,7 +39,11 @@ extension TakeFolder {
             try moveFiles(of: take, from: directory, to: try trashFolder())
         } catch {
             // Not moved (a file of its name is in the trash): the take stays where it was, listed.
-            if let trash = try? trashFolder() { try? moveFiles(of: take, from: trash, to: directory) }
+            if let trash = try? trashFolder() {
+                try? moveFiles(of: take, from: trash, to: directory)
+                try? trash.sync()
+                try? directory.sync()
+            }
             try? ledger.change { manifest in
                 guard let index = manifest.takes.firstIndex(where: { $0.id == take.id && $0.file == take.file }) else { return }
                 manifest.takes[index].trashed = nil
@@ -93,7 +97,8 @@ extension TakeFolder {
                     try trash.remove(name)
                     try directory.remove(name)
                 }
-                notes.append("deleted \(take.file) for good: it was in the trash for \(hours) h")
+                let kept = ((TakeTrash.expiry(of: take, hours: hours) ?? 0) - (take.trashed ?? 0)) / 3_600_000_000
+                notes.append("deleted \(take.file) for good: it was in the trash for \(kept) h")
             }
             try trash.sync()
             try directory.sync()

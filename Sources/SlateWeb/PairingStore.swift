@@ -116,31 +116,33 @@ public final class PairingStore: Sendable {
     }
 
     /// What a browser that sent `code` met; paired, the browser's record and
-    /// the value of its cookie.
+    /// the value of its cookie. The pairing files' lock makes pairings one at
+    /// a time (across threads too: each takes it on a descriptor of its own);
+    /// the cache's Mutex, which every request with a cookie takes, is held
+    /// only to count the try, never across a wait or a write.
     func pair(code: String, name: String?, userAgent: String, address: String, now: Int64)
         -> Result<(browser: PairedBrowser, cookie: String), Failure>
     {
-        cache.withLock { cache in
-            let result = Result { () throws(Failure) -> (browser: PairedBrowser, cookie: String) in
-                try locked { () throws(Failure) -> (browser: PairedBrowser, cookie: String) in
-                    var browsers = try browsers()
-                    if let full = browsers.full { throw Failure(description: full) }
-                    let answer = cache.desk.redeem(code, open: openCode(), now: now)
-                    if answer.endsCode { try? folder.remove(Self.codeFile) }
-                    if let refusal = answer.refusal { throw Failure(description: refusal) }
-                    let secret = SecretFile.randomHex(bytes: 32)
-                    let browser = PairedBrowser(
-                        id: SecretFile.randomHex(bytes: 4),
-                        name: name.flatMap(PairedBrowsers.name) ?? PairedBrowsers.name(userAgent: userAgent), paired: now,
-                        address: address, digest: Self.digest(secret))
-                    if let refusal = browsers.add(browser) { throw Failure(description: refusal) }
-                    try save(browsers)
-                    return (browser, "\(browser.id).\(secret)")
-                }
+        let result = Result { () throws(Failure) -> (browser: PairedBrowser, cookie: String) in
+            try locked { () throws(Failure) -> (browser: PairedBrowser, cookie: String) in
+                var browsers = try browsers()
+                if let full = browsers.full { throw Failure(description: full) }
+                let open = openCode()
+                let answer = cache.withLock { $0.desk.redeem(code, open: open, now: now) }
+                if answer.endsCode { try? folder.remove(Self.codeFile) }
+                if let refusal = answer.refusal { throw Failure(description: refusal) }
+                let secret = SecretFile.randomHex(bytes: 32)
+                let browser = PairedBrowser(
+                    id: SecretFile.randomHex(bytes: 4),
+                    name: name.flatMap(PairedBrowsers.name) ?? PairedBrowsers.name(userAgent: userAgent), paired: now,
+                    address: address, digest: Self.digest(secret))
+                if let refusal = browsers.add(browser) { throw Failure(description: refusal) }
+                try save(browsers)
+                return (browser, "\(browser.id).\(secret)")
             }
-            cache.version = nil
-            return result
         }
+        cache.withLock { $0.version = nil }
+        return result
     }
 
     /// The paired browser whose cookie is `cookie`, when its secret is right.
