@@ -61,12 +61,7 @@ final class RigStatusGatherer {
             sound: sound.map { RigStatus.SoundEntry(device: $0) },
             prompter: book.prompter.map { RigStatus.PrompterEntry($0, origin: origin) }, previewers: previewers)
         var withTrash = status
-        withTrash.trash = trash.map { take in
-            RigStatus.TrashEntry(
-                file: take.file, duration: take.summary.duration.inSeconds(decimals: 3),
-                deleted: UTCTime.format(microseconds: take.trashed ?? 0),
-                expires: UTCTime.format(microseconds: TakeTrash.expiry(of: take, hours: work.trashHours) ?? 0))
-        }
+        withTrash.trash = trash.map { RigStatus.TrashEntry(take: $0, hours: work.trashHours) }
         withTrash.trashHours = work.trashHours
         withTrash.inputs = machine.inputs.map { input in
             RigStatus.InputEntry(

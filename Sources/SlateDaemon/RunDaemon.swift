@@ -88,7 +88,7 @@ public final class RunDaemon {
                 listen: pageSettings.listen, hosts: pageSettings.hosts, token: pageSettings.token,
                 pairing: pageSettings.pairing, work: settings.work, preview: recorder.preview, gauges: recorder.gauges,
                 origin: start, wake: wake, logger: log)
-            page.board.publish(script: prompter?.script)
+            page.board.publish(prompter: prompter?.source)
             self.page = page
             log.notice("the rig's page: \(page.server.links.joined(separator: ", "))")
             if !page.server.isLoopback {
@@ -233,7 +233,7 @@ public final class RunDaemon {
         }
         effects.carryOut(rig.takeEffects())
         effects.carryOut(soundFailures.take(at: now))
-        page?.runRequests(rig: rig, profile: profile, effects: effects, at: now)
+        page?.runRequests(rig: rig, profile: profile, effects: effects, at: now) { [unowned self] in readScript(at: now) }
         network?.poll(rig: rig, profile: profile, effects: effects, at: now)
         obs?.poll(effects: effects, at: now)
         effects.printer.output.flush()
@@ -359,7 +359,8 @@ public final class RunDaemon {
     /// SIGHUP: the profile again. Every capture event in progress ends as
     /// cancelled (a hold's release handler runs, so a take it started stops), then
     /// inputs are rebound with the new profile; camera settings apply when the
-    /// camera is next opened; a take in progress started by a click goes on.
+    /// camera is next opened; a take in progress started by a click goes on; the
+    /// prompter's script is read again.
     private func reload() {
         switch ProfileSource.load(profilePath) {
         case .failure(let failure):
@@ -367,7 +368,8 @@ public final class RunDaemon {
             log.warning("\(profilePath) is not valid; keeping the profile loaded before")
         case .success(let loaded):
             guard replay == nil, let old = inputs else {
-                log.warning("a replayed recording keeps its profile; reload ignored")
+                log.warning("a replayed recording keeps its profile; only the prompter's script is read again")
+                _ = readScript(at: clock.now())
                 return
             }
             let now = clock.now()
@@ -398,11 +400,34 @@ public final class RunDaemon {
                 )
             }
             profile = loaded
+            _ = readScript(at: now)
             recorder.settings.camera = loaded.camera
             recorder.awaitButtons(delayedBy: loaded.longestDebounce)
             effects.sounds?.stop()
             effects.sounds = Self.player(for: loaded, path: profilePath, recorder: recorder, failures: soundFailures, log: log)
             log.info("reloaded \(profilePath)")
+        }
+    }
+
+    /// Reads the prompter's script again (it was saved from the page, or the
+    /// profile reloaded): the prompter goes on with it from where it stood, and
+    /// pages are told its new version. A script that cannot be read keeps the old one.
+    private func readScript(at now: Instant) -> StatusBoard.Answer {
+        guard let spec = profile.prompter else {
+            rig.replacePrompter(with: nil, at: now)
+            page?.board.publish(prompter: nil)
+            return .refused("the profile has no prompter")
+        }
+        do {
+            let file = try PrompterFile(spec, profilePath: profilePath)
+            rig.replacePrompter(with: file.prompter, at: now)
+            page?.board.publish(prompter: file.source)
+            let script = file.source.script
+            log.info("read the prompter's script \(file.source.path): \(script.lines.count) lines, \(script.cues.count) cues")
+            return .ran([])
+        } catch {
+            log.warning("the prompter's script was not read again, the one before is kept: \(error)")
+            return .refused("\(error)")
         }
     }
 

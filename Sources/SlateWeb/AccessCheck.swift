@@ -3,8 +3,8 @@ import SlateCore
 
 /// Who may do what. A credential is the API's token (`Authorization: Bearer
 /// TOKEN`, for scripts) or a paired browser's cookie (`PairingStore`).
-/// Every POST needs one; a browser's POST must also come from the page's
-/// own origin. Reads need none when the page is bound to a loopback address;
+/// Every request that changes something (a POST, a PUT) needs one; a
+/// browser's must also come from the page's own origin. Reads need none when the page is bound to a loopback address;
 /// elsewhere (a wildcard address too) they need one as well, except the
 /// pairing page, its files and its POST, which let a browser pair. A browser
 /// that opens the page unpaired there is sent to the pairing page.

@@ -25,7 +25,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private let budgets: PageBudgets
     private let registry: ConnectionRegistry
     private let address: BoundAddress
-    private let bodyLimit: Int
+    private let bodyLimits: BodyLimits
     private let streamPaths: Set<String>
     /// Its place among the page's connections, once admitted.
     private var id: Int?
@@ -48,13 +48,13 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var stallTimer: Scheduled<Void>?
 
     init(
-        budgets: PageBudgets, registry: ConnectionRegistry, address: BoundAddress, bodyLimit: Int,
+        budgets: PageBudgets, registry: ConnectionRegistry, address: BoundAddress, bodyLimits: BodyLimits,
         streamPaths: Set<String>
     ) {
         self.budgets = budgets
         self.registry = registry
         self.address = address
-        self.bodyLimit = bodyLimit
+        self.bodyLimits = bodyLimits
         self.streamPaths = streamPaths
     }
 
@@ -169,6 +169,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case .malformed(let reason): return (.badRequest, reason)
         case .elsewhere(let reason): return (.misdirectedRequest, reason)
         }
+        let bodyLimit = bodyLimits.limit(for: Self.path(of: head.uri))
         if let declared = head.headers["Content-Length"].first.flatMap({ Int($0) }), declared > bodyLimit {
             return (
                 .payloadTooLarge,
@@ -180,13 +181,17 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Why a request for a stream is refused: the page's streams are all open.
     private func streamRefusal(of head: HTTPRequestHead) -> (HTTPResponseStatus, String)? {
-        let path = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)
-        guard let path, streamPaths.contains(path), let id else { return nil }
+        guard streamPaths.contains(Self.path(of: head.uri)), let id else { return nil }
         guard let reason = registry.openStream(id) else {
             streaming = true
             return nil
         }
         return (.serviceUnavailable, reason)
+    }
+
+    /// A request target's path, without its query.
+    private static func path(of target: String) -> String {
+        String(target.prefix { $0 != "?" })
     }
 
     /// Writes a part of the response; the connection is closed when the

@@ -12,17 +12,17 @@ struct PageChannel: ServerChildChannel {
     let budgets: PageBudgets
     let registry: ConnectionRegistry
     let address: BoundAddress
-    let bodyLimit: Int
+    let bodyLimits: BodyLimits
     let streamPaths: Set<String>
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        let (budgets, registry, address, bodyLimit, streamPaths) = (budgets, registry, address, bodyLimit, streamPaths)
+        let (budgets, registry, address, bodyLimits, streamPaths) = (budgets, registry, address, bodyLimits, streamPaths)
         return http.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let pipeline = channel.pipeline.syncOperations
             let parser = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
             try pipeline.addHandler(
                 ConnectionGuard(
-                    budgets: budgets, registry: registry, address: address, bodyLimit: bodyLimit, streamPaths: streamPaths),
+                    budgets: budgets, registry: registry, address: address, bodyLimits: bodyLimits, streamPaths: streamPaths),
                 position: .after(parser))
             return value
         }

@@ -17,7 +17,8 @@ struct PageFiles: Sendable {
         "index.html": "text/html; charset=utf-8", "page.css": "text/css; charset=utf-8",
         "page.js": "text/javascript; charset=utf-8", "prompter.html": "text/html; charset=utf-8",
         "prompter.js": "text/javascript; charset=utf-8", "pair.html": "text/html; charset=utf-8",
-        "pair.js": "text/javascript; charset=utf-8", "awake.mp4": "video/mp4",
+        "pair.js": "text/javascript; charset=utf-8", "prompter-clock.js": "text/javascript; charset=utf-8",
+        "awake.mp4": "video/mp4",
     ]
 
     let files: [String: File]

@@ -37,3 +37,17 @@ struct RequestLimits<Context: RequestContext>: RouterMiddleware {
 struct BodyTooLarge: Error {
     var response: Response
 }
+
+/// The largest body a request may declare before anything reads it: one for
+/// most routes, more for those that take a file's text.
+struct BodyLimits: Sendable {
+    let standard: Int
+    let paths: [String: Int]
+
+    init(_ standard: Int, paths: [String: Int] = [:]) {
+        self.standard = standard
+        self.paths = paths
+    }
+
+    func limit(for path: String) -> Int { paths[path] ?? standard }
+}

@@ -27,13 +27,6 @@ struct RigRoutes: Sendable {
             router.get("/\(name)") { request, _ in self.page.response(name, range: request.headers[.range]) }
         }
         router.get("/status.json") { _, _ in self.status() }
-        router.get("/prompter") { _, _ in self.page.response("prompter.html") }
-        router.get("/prompter/script.json") { _, _ in
-            guard let script = self.board.script else {
-                return JSONResponse.error("the profile has no prompter", status: .notFound)
-            }
-            return JSONResponse.raw(script)
-        }
         router.get("/events") { request, _ in self.events(lasting: self.access.lasting(request)) }
         router.get("/preview.mjpg") { request, _ in self.previewPictures(lasting: self.access.lasting(request)) }
         router.get("/takes/:number/thumbnail.jpg") { _, context in

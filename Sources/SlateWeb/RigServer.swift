@@ -45,12 +45,14 @@ public final class RigServer: Sendable {
         router.add(middleware: RequestLimits())
         router.add(middleware: access)
         RigRoutes(board: board, preview: preview, page: page, access: access).add(to: router)
+        PrompterRoutes(board: board, page: page).add(to: router)
         PairRoutes(pairing: pairing, access: access, page: page, logger: logger).add(to: router)
         let registry = ConnectionRegistry(limit: budgets.connections, streams: budgets.streams)
         let server = HTTPServerBuilder { responder in
             PageChannel(
                 http: HTTP1Channel(responder: responder), budgets: budgets, registry: registry, address: boundAddress,
-                bodyLimit: RigRoutes.bodyLimit, streamPaths: RigRoutes.streamPaths)
+                bodyLimits: BodyLimits(RigRoutes.bodyLimit, paths: ["/prompter/source": PrompterRoutes.bodyLimit]),
+                streamPaths: RigRoutes.streamPaths)
         }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         var quiet = logger

@@ -28,10 +28,21 @@ public final class StatusBoard: Sendable {
         case refused(String)
     }
 
+    /// What a client asks of the daemon.
+    public enum Asked: Sendable, Equatable {
+        /// An action, as the text names it.
+        case action(String)
+        /// The prompter's script was saved: read it again.
+        case readScript
+    }
+
     /// An action waiting for the daemon, and the client waiting for its answer.
     public struct Request: Sendable {
-        public let action: String
+        public let asked: Asked
         let reply: @Sendable (Answer) -> Void
+
+        /// The action's text, when an action is asked.
+        public var action: String? { if case .action(let text) = asked { text } else { nil } }
 
         /// Gives the client its answer; call once.
         public func answer(_ answer: Answer) { reply(answer) }
@@ -46,6 +57,7 @@ public final class StatusBoard: Sendable {
         var status: RigStatus?
         var thumbnails: [Int: String] = [:]
         var videos: [Int: String] = [:]
+        var prompter: PrompterSource?
         var script: String?
         var backlog: [Event] = []
         var clients: [Int: AsyncStream<Event>.Continuation] = [:]
@@ -121,10 +133,13 @@ public final class StatusBoard: Sendable {
         }
     }
 
-    /// The prompter's script as screens show it; nil without a prompter.
-    public func publish(script: PrompterScript?) {
-        let json = script.map { JSONLine.encode($0) }
-        state.withLock { $0.script = json }
+    /// The prompter's script as the daemon read it; nil without a prompter.
+    public func publish(prompter: PrompterSource?) {
+        let json = prompter.map { JSONLine.encode($0.script) }
+        state.withLock { state in
+            state.prompter = prompter
+            state.script = json
+        }
     }
 
     /// The actions asked for since the last call, oldest first.
@@ -164,6 +179,9 @@ public final class StatusBoard: Sendable {
     /// The prompter's script as JSON; nil without a prompter.
     public var script: String? { state.withLock { $0.script } }
 
+    /// The prompter's script file and text; nil without a prompter.
+    public var prompter: PrompterSource? { state.withLock { $0.prompter } }
+
     /// The thumbnail file of the listed take `number`.
     public func thumbnail(ofTake number: Int) -> String? { state.withLock { $0.thumbnails[number] } }
 
@@ -201,9 +219,12 @@ public final class StatusBoard: Sendable {
     }
 
     /// Hands `action` to the daemon and waits for its answer.
-    public func ask(_ action: String) async -> Answer {
+    public func ask(_ action: String) async -> Answer { await ask(.action(action)) }
+
+    /// Hands `asked` to the daemon and waits for its answer.
+    public func ask(_ asked: Asked) async -> Answer {
         await withCheckedContinuation { (continuation: CheckedContinuation<Answer, Never>) in
-            let request = Request(action: action) { continuation.resume(returning: $0) }
+            let request = Request(asked: asked) { continuation.resume(returning: $0) }
             let accepted = state.withLock { state in
                 guard !state.closed else { return false }
                 state.requests.append(request)
@@ -211,5 +232,21 @@ public final class StatusBoard: Sendable {
             }
             if accepted { wake() } else { request.answer(.refused("slate run is stopping")) }
         }
+    }
+}
+
+/// The prompter's script as the daemon read it: the file, its text, its
+/// lines, and whether the page may save over it.
+public struct PrompterSource: Sendable {
+    public var path: String
+    public var text: String
+    public var script: PrompterScript
+    public var editable: Bool
+
+    public init(path: String, text: String, script: PrompterScript, editable: Bool = true) {
+        self.path = path
+        self.text = text
+        self.script = script
+        self.editable = editable
     }
 }

@@ -22,6 +22,8 @@ import Testing
 ///     0.500 request zoom.set 2          (an action asked over HTTP, as the text names it)
 ///     [options]
 ///     inactive
+///     [script]                (the prompter's script; without it, 100 lines without cues)
+///     # Scene one
 ///     [expect]                (with "0.100 camera set brightness 133" where a V4L2 control is set)
 ///     0.000 capture pedal KEY_B primary began
 struct Transcript {
@@ -34,6 +36,7 @@ struct Transcript {
     var camera: [CameraControl]?
     var external: [(time: Instant, key: String, value: Int64)] = []
     var requests: [(time: Instant, action: String)] = []
+    var script: String?
 
     struct ParseError: Error, CustomStringConvertible {
         var description: String
@@ -53,6 +56,7 @@ struct Transcript {
             case "events" where !content.isEmpty: eventLines.append((number, content))
             case "options" where content == "inactive": inactive = true
             case "expect" where !content.isEmpty: expected.append(Self.fold(content))
+            case "script": script = (script.map { $0 + "\n" } ?? "") + line
             default: break
             }
         }
@@ -217,8 +221,11 @@ struct Transcript {
         }
         let timeline = Timeline(
             devices: devices.map(\.identity), present: devices.map { !$0.late }, items: items)
-        // A prompter's script of 100 lines, whatever the file holds.
-        let prompter = profile.prompter.map { Prompter(spec: $0, length: 100 * $0.lineHeight) }
+        // The [script] section, or 100 lines without cues, whatever the file holds.
+        let prompter = profile.prompter.map { spec in
+            script.map { Prompter(spec: spec, script: PrompterScript(text: $0, width: spec.width)) }
+                ?? Prompter(spec: spec, length: 100 * spec.lineHeight)
+        }
         let replay = try Replay(
             profile: profile, timeline: timeline, book: RigBook(camera: profile.camera, prompter: prompter),
             captureActive: !inactive,

@@ -4,7 +4,7 @@ import Yams
 extension ProfileParser {
     mutating func parsePrompter(_ node: Node) -> PrompterSpec? {
         guard let pairs = reader.mapping(node, "prompter") else { return nil }
-        reader.checkKeys(pairs, allowed: ["script", "speed", "font", "mirror", "end", "width"], in: "prompter")
+        reader.checkKeys(pairs, allowed: ["script", "speed", "font", "mirror", "end", "start", "edit", "width"], in: "prompter")
         guard let (_, _, scriptNode) = pairs.first(where: { $0.key == "script" }) else {
             reader.error(node, "prompter needs a script: a plain text or Markdown file, such as script.md")
             return nil
@@ -18,6 +18,9 @@ extension ProfileParser {
             case "mirror": spec.mirror = reader.bool(value, "prompter.mirror") ?? false
             case "end":
                 spec.end = reader.choice(value, "prompter.end", PrompterSpec.End.allCases.map { ($0.rawValue, $0) }) ?? .pause
+            case "start":
+                spec.start = reader.choice(value, "prompter.start", PrompterSpec.Start.allCases.map { ($0.rawValue, $0) }) ?? .cue
+            case "edit": spec.editable = reader.bool(value, "prompter.edit") ?? true
             case "width": spec.width = reader.integer(value, "prompter.width", in: PrompterSpec.widths) ?? spec.width
             default: break
             }

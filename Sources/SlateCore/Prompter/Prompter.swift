@@ -1,7 +1,9 @@
 /// The teleprompter as the rig's books hold it (the seed's `TeleprompterOverlay`):
 /// a script that scrolls at `speed` points a second while a take records and
 /// it is not paused. Its position is kept on the rig's clock, so every screen
-/// that shows it computes the same line.
+/// that shows it computes the same line. Its cues are the places
+/// `prompter.next-cue` and `prompter.previous-cue` jump to, and where a take
+/// starts (`PrompterSpec.Start`).
 public struct Prompter: Sendable, Equatable {
     /// The seed's speeds and the step `prompter.faster` and `.slower` take.
     public static let speeds: ClosedRange<Double> = 8...60
@@ -10,6 +12,10 @@ public struct Prompter: Sendable, Equatable {
     public let spec: PrompterSpec
     /// The script's length in points: where it ends.
     public let length: Double
+    /// Where each cue begins, in points, in order.
+    public let cues: [Double]
+    /// The script's version (`PrompterScript.version`).
+    public let version: String
     public private(set) var speed: Double
     /// Whether a take records (the script scrolls only then).
     public private(set) var recording = false
@@ -19,10 +25,39 @@ public struct Prompter: Sendable, Equatable {
     private var offset = 0.0
     private var since = Instant(microseconds: 0)
 
-    public init(spec: PrompterSpec, length: Double) {
+    public init(spec: PrompterSpec, length: Double, cues: [Double] = [], version: String = "") {
         self.spec = spec
-        self.length = max(0, length)
+        let length = max(0, length)
+        self.length = length
+        self.cues = cues.filter { $0 >= 0 && $0 <= length }
+        self.version = version
         speed = min(max(spec.speed, Self.speeds.lowerBound), Self.speeds.upperBound)
+    }
+
+    /// The prompter of `script` as `spec` lays it out.
+    public init(spec: PrompterSpec, script: PrompterScript) {
+        self.init(spec: spec, length: script.length(spec), cues: script.cuePoints(spec), version: script.version)
+    }
+
+    /// This prompter (its script read again, or its profile) going on from
+    /// where `old` stood at `time`: the same point (the end at most), paused
+    /// or not, recording or not, and the speed it was set to unless the
+    /// profile's speed changed.
+    public func continuing(from old: Prompter, at time: Instant) -> Prompter {
+        var next = self
+        next.offset = min(old.position(at: time), length)
+        next.since = time
+        next.recording = old.recording
+        next.paused = old.paused
+        if old.spec.speed == spec.speed { next.speed = old.speed }
+        return next
+    }
+
+    /// The cue `point` is in, from 0 (a cue's first line counts as in it); nil before the first.
+    public func cue(at point: Double) -> Int? {
+        // Looping, the blank after the end comes before the first cue of the next lap.
+        if spec.end == .loop && point > length { return nil }
+        return cues.lastIndex { $0 <= point + spec.lineHeight / 2 }
     }
 
     /// Whether it scrolls now.
@@ -56,6 +91,12 @@ public struct Prompter: Sendable, Equatable {
         guard on != recording else { return }
         settle(at: time)
         recording = on
+        guard on else { return }
+        switch spec.start {
+        case .cue: offset = cue(at: offset).map { cues[$0] } ?? 0
+        case .top: offset = 0
+        case .stay: break
+        }
     }
 
     /// Carries out `action` at `time`; what it did, for the action's line.
@@ -74,7 +115,30 @@ public struct Prompter: Sendable, Equatable {
         case .top:
             offset = 0
             return "prompter at the top"
+        case .nextCue:
+            guard !cues.isEmpty else { return "prompter: the script has no cues" }
+            let next = cue(at: offset).map { $0 + 1 } ?? 0
+            if next < cues.count { return moveTo(cue: next) }
+            // Looping, the last cue is followed by the first.
+            return spec.end == .loop ? moveTo(cue: 0) : "prompter: no cue after this"
+        case .previousCue:
+            // Within its first line a cue is left for the one before; further on, its start.
+            guard let current = cue(at: offset) else {
+                offset = 0
+                return "prompter at the top"
+            }
+            if offset - cues[current] >= spec.lineHeight { return moveTo(cue: current) }
+            guard current > 0 else {
+                offset = 0
+                return "prompter at the top"
+            }
+            return moveTo(cue: current - 1)
         }
+    }
+
+    private mutating func moveTo(cue index: Int) -> String {
+        offset = cues[index]
+        return "prompter at cue \(index + 1) of \(cues.count)"
     }
 
     private mutating func setSpeed(_ value: Double) -> String {
@@ -94,4 +158,8 @@ public enum PrompterAction: Hashable, Sendable {
     /// Scrolls back the distance read in this long at the present speed.
     case back(Duration)
     case top
+    /// Jumps to the next cue.
+    case nextCue
+    /// Jumps to the start of the cue it is in, or, from within its first line, to the cue before (or the top).
+    case previousCue
 }

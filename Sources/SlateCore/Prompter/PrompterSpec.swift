@@ -8,6 +8,16 @@ public struct PrompterSpec: Sendable, Equatable {
         case loop
     }
 
+    /// Where the script stands when a take starts.
+    public enum Start: String, Sendable, CaseIterable {
+        /// At the start of the cue it stood in (the top, in a script without cues): a retake reads the part again.
+        case cue
+        /// At the top.
+        case top
+        /// Where it stood: where the last take stopped, or where it was moved to.
+        case stay
+    }
+
     public static let fonts: ClosedRange<Double> = 18...36
     public static let widths: ClosedRange<Int> = 20...80
 
@@ -26,6 +36,9 @@ public struct PrompterSpec: Sendable, Equatable {
     /// Mirrored left to right, for beam-splitter glass.
     public var mirror = false
     public var end = End.pause
+    public var start = Start.cue
+    /// Whether the rig's page may edit the script (a credential is needed either way).
+    public var editable = true
     /// Characters a line holds: every screen wraps the script the same way.
     public var width = 36
 

@@ -81,6 +81,8 @@ public enum Action: Hashable, Sendable {
             case .speed: "prompter.speed"
             case .back: "prompter.back"
             case .top: "prompter.top"
+            case .nextCue: "prompter.next-cue"
+            case .previousCue: "prompter.previous-cue"
             }
         case .rigs(let action):
             switch action.target {
@@ -101,6 +103,7 @@ public enum Action: Hashable, Sendable {
         "control.previous": .control(.previous), "control.adjust": .control(.adjust(nil)),
         "prompter.pause": .prompter(.pause), "prompter.faster": .prompter(.faster),
         "prompter.slower": .prompter(.slower), "prompter.top": .prompter(.top),
+        "prompter.next-cue": .prompter(.nextCue), "prompter.previous-cue": .prompter(.previousCue),
     ]
 
     /// Actions that take an argument: `zoom.set 2`, `zoom.step 0.5`, `sound shutter`,

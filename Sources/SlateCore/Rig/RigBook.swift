@@ -65,6 +65,23 @@ public struct RigBook: Sendable {
             camera: camera, prompter: prompter)
     }
 
+    /// The prompter's script was read again (saved from the page) or its
+    /// profile was reloaded: `new` goes on from where the prompter stood at
+    /// `time`, and scrolls if a take records; nil when the profile has none now.
+    public mutating func replacePrompter(with new: Prompter?, at time: Instant) {
+        guard let new else {
+            prompter = nil
+            return
+        }
+        if let old = prompter {
+            prompter = new.continuing(from: old, at: time)
+        } else {
+            var started = new
+            if isRecording && (recordingOpened || camera == .modelled) { started.setRecording(true, at: time) }
+            prompter = started
+        }
+    }
+
     /// Whether a camera streams (or is modelled).
     public var hasCamera: Bool { camera != .absent }
 

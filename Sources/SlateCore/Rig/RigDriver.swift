@@ -34,6 +34,11 @@ public final class RigDriver {
         for (fact, time) in facts { handle(.fact(fact, at: time)) }
     }
 
+    /// The prompter's script was read again, or the profile has none now (`RigBook.replacePrompter`).
+    public func replacePrompter(with prompter: Prompter?, at time: Instant) {
+        machine.replacePrompter(with: prompter, at: time)
+    }
+
     /// Another program set the modelled camera's control `key` at `time`.
     public func changeFromOutside(_ key: String, to value: Int64, at time: Instant) {
         guard var camera else { return }

@@ -46,6 +46,11 @@ public struct RigMachine: Sendable {
         engineOutput.reserveCapacity(8)
     }
 
+    /// The prompter's script was read again, or the profile has none now (`RigBook.replacePrompter`).
+    public mutating func replacePrompter(with prompter: Prompter?, at time: Instant) {
+        book.replacePrompter(with: prompter, at: time)
+    }
+
     /// Handles `input`, appending what is to be done to `effects`.
     public mutating func handle(_ input: RigInput, into effects: inout [RigEffect]) {
         switch input {

@@ -123,11 +123,12 @@ public struct RigStatus: Codable, Equatable, Sendable {
         public var deleted: String
         public var expires: String
 
-        public init(file: String, duration: Double, deleted: String, expires: String) {
-            self.file = file
-            self.duration = duration
-            self.deleted = deleted
-            self.expires = expires
+        /// `take`, in the trash, which keeps it `hours` from its deletion.
+        public init(take: TakeManifest.Take, hours: Int) {
+            file = take.file
+            duration = take.summary.duration.inSeconds(decimals: 3)
+            deleted = UTCTime.format(microseconds: take.trashed ?? 0)
+            expires = UTCTime.format(microseconds: TakeTrash.expiry(of: take, hours: hours) ?? 0)
         }
     }
 
@@ -209,9 +210,18 @@ public struct RigStatus: Codable, Equatable, Sendable {
         public var lineHeight: Double
         public var width: Int
         public var mirror: Bool
+        /// Where each cue begins, in points.
+        public var cues: [Double]
+        /// Where a take starts: `cue`, `top` or `stay`.
+        public var start: String
+        /// The script's version: a screen showing another reads `/prompter/script.json` again.
+        public var version: String
+        /// Whether the rig's page may edit the script.
+        public var editable: Bool
 
         enum CodingKeys: String, CodingKey {
-            case anchor, since, speed, running, paused, recording, length, gap, end, font, width, mirror
+            case anchor, since, speed, running, paused, recording, length, gap, end, font, width, mirror, cues, start, version,
+                editable
             case lineHeight = "line_height"
         }
 
@@ -231,6 +241,10 @@ public struct RigStatus: Codable, Equatable, Sendable {
             lineHeight = prompter.spec.lineHeight
             width = prompter.spec.width
             mirror = prompter.spec.mirror
+            cues = prompter.cues.map { $0.rounded(decimals: 6) }
+            start = prompter.spec.start.rawValue
+            version = prompter.version
+            editable = prompter.spec.editable
         }
     }
 

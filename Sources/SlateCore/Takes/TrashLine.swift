@@ -18,9 +18,8 @@ public struct TrashLine: Codable, Hashable, Sendable {
         file = take.file
         self.path = path
         start = UTCTime.format(microseconds: take.started)
-        duration = take.summary.duration.inSeconds(decimals: 3)
-        deleted = UTCTime.format(microseconds: take.trashed ?? 0)
-        expires = UTCTime.format(microseconds: TakeTrash.expiry(of: take, hours: hours) ?? 0)
+        let entry = RigStatus.TrashEntry(take: take, hours: hours)
+        (duration, deleted, expires) = (entry.duration, entry.deleted, entry.expires)
         export = take.exported
     }
 }

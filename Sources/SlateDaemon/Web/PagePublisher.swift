@@ -66,10 +66,18 @@ final class PagePublisher {
     }
 
     /// The actions asked for since the last call: each is run through `rig`
-    /// (the lines it gives at once are its answer) or refused with why.
-    func runRequests(rig: RigDriver, profile: Profile, effects: EffectCarrier, at time: Instant) {
+    /// (the lines it gives at once are its answer) or refused with why; a
+    /// saved script is read again by `readScript`.
+    func runRequests(
+        rig: RigDriver, profile: Profile, effects: EffectCarrier, at time: Instant,
+        readScript: () -> StatusBoard.Answer
+    ) {
         for request in board.takeRequests() {
-            switch ActionText.steps(request.action, in: profile) {
+            guard case .action(let action) = request.asked else {
+                request.answer(readScript())
+                continue
+            }
+            switch ActionText.steps(action, in: profile) {
             case .failure(let error):
                 request.answer(.refused(error.description))
             case .success(let steps):

@@ -84,6 +84,19 @@ function renderElapsed() {
   if (lost) return;
   const take = status && status.take;
   $("elapsed").textContent = take ? seconds(serverNow() - take.started) : "";
+  renderPrompter();
+}
+
+// The prompter's card, shown when the profile has one: its cue and state as it scrolls.
+function renderPrompter() {
+  const prompter = status && status.prompter;
+  $("prompter-box").hidden = !prompter;
+  if (!prompter) return;
+  $("prompter-state").textContent = prompterSummary(prompter, prompterPosition(prompter, serverNow()))
+    + ` · a take starts ${{ cue: "at its cue", top: "at the top", stay: "where it stands" }[prompter.start]}`;
+  $("prompter-pause").textContent = prompter.paused ? "Go on" : "Pause";
+  $("script-edit").hidden = !prompter.editable;
+  $("prompter-pause").setAttribute("aria-pressed", String(prompter.paused));
 }
 
 function renderFacts() {
@@ -534,6 +547,69 @@ async function act(action) {
     : answer.error || `${response.status}`;
 }
 
+// The script's editor: it reads the text and its version, and saves over that
+// version only (another page or editor may have saved since: then it says so,
+// and keeps this text until Reload).
+let editedVersion = null;
+let editedText = "";
+let saving = false;
+
+function editorSays(text, failed = false) {
+  $("editor-message").textContent = text;
+  $("editor-message").classList.toggle("failed", failed);
+}
+
+async function openEditor() {
+  const response = await fetch("/prompter/source", { cache: "no-store" }).catch(() => null);
+  const answer = response ? await response.json().catch(() => ({})) : {};
+  if (!response || !response.ok) {
+    $("action-message").textContent = answer.error || "the script could not be read";
+    return;
+  }
+  editedVersion = answer.version;
+  $("editor-text").value = answer.text;
+  // As the text box holds it (its line ends are \n), so an unchanged text reads as unchanged.
+  editedText = $("editor-text").value;
+  $("editor-file").textContent = answer.file;
+  editorSays(me.acts ? "" : "pair this browser to save from it", !me.acts);
+  if (!$("editor").open) $("editor").showModal();
+  $("editor-text").focus();
+}
+
+// One save at a time: Save and Reload wait for its answer.
+function setSaving(on) {
+  saving = on;
+  $("editor-save").disabled = on;
+  $("editor-reload").disabled = on;
+}
+
+async function saveScript() {
+  if (saving) return;
+  if (!reachable()) return editorSays("the rig is not responding: nothing was saved", true);
+  if (!me.acts) return editorSays("pair this browser to save from it (slate pair prints a code)", true);
+  const text = $("editor-text").value;
+  editorSays("saving…");
+  setSaving(true);
+  const response = await fetch("/prompter/source", {
+    method: "PUT", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ text, version: editedVersion }),
+  }).catch(() => null);
+  const answer = response ? await response.json().catch(() => ({})) : {};
+  setSaving(false);
+  if (!response || !response.ok) {
+    if (response && response.status === 401) checkPairing();
+    return editorSays(answer.error || "the rig did not answer: nothing was saved", true);
+  }
+  editedVersion = answer.version;
+  editedText = text;
+  const time = new Date().toLocaleTimeString([], { hour12: false });
+  editorSays(`saved at ${time}: ${answer.lines} lines, ${answer.cues} cues`);
+}
+
+function closeEditor() {
+  if ($("editor-text").value !== editedText && !confirm("Close the editor and lose the changes not saved?")) return;
+  $("editor").close();
+}
+
 // A paired browser opens a code for another device, and shows it with the addresses to enter it at.
 async function pairAnother() {
   const response = await fetch("/pair/code", { method: "POST" });
@@ -564,6 +640,22 @@ $("grid-toggle").addEventListener("click", () => {
   $("grid-toggle").setAttribute("aria-pressed", String(shown));
   if (shown && $("preview-box").hidden) $("preview-toggle").click();
 });
+$("script-edit").addEventListener("click", openEditor);
+$("editor-save").addEventListener("click", saveScript);
+$("editor-reload").addEventListener("click", () => {
+  if ($("editor-text").value === editedText || confirm("Reload the script and lose the changes not saved?")) openEditor();
+});
+$("editor-close").addEventListener("click", closeEditor);
+$("editor").addEventListener("cancel", (event) => {
+  event.preventDefault();
+  closeEditor();
+});
+$("editor").addEventListener("keydown", (event) => {
+  if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "s") {
+    event.preventDefault();
+    if (!event.repeat) saveScript();
+  }
+});
 $("player-close").addEventListener("click", () => $("player").close());
 $("player").addEventListener("close", () => {
   const video = $("player-video");
@@ -587,6 +679,7 @@ $("preview-toggle").addEventListener("click", () => {
 });
 document.addEventListener("keydown", (event) => {
   if (event.code !== "Space" || event.repeat || event.target instanceof HTMLInputElement) return;
+  if (event.target instanceof HTMLTextAreaElement || $("editor").open) return;
   if (event.target instanceof HTMLButtonElement) return;
   event.preventDefault();
   act("take.toggle");
