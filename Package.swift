@@ -131,7 +131,7 @@ let package = Package(
         .testTarget(
             name: "SlateMediaTests",
             dependencies: [
-                "SlateCore", "SlateSystem", "SlateMedia", "SlateTestSupport",
+                "SlateCore", "SlateSystem", "SlateMedia", "SlateTestSupport", "CAV",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             resources: [.copy("SoundFiles")]),

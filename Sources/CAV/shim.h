@@ -6,6 +6,7 @@
 #include <libavfilter/buffersrc.h>
 #include <libavutil/avutil.h>
 #include <libavutil/display.h>
+#include <libavutil/timecode.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/opt.h>
 #include <libavutil/audio_fifo.h>

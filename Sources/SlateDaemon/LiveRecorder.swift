@@ -279,7 +279,8 @@ public final class LiveRecorder {
             pending.append(
                 (
                     .takeStarted(
-                        take: number, path: folder.file(take.file), firstFrame: firstFrame, realtimeNs: take.started * 1000), now
+                        take: number, path: folder.file(take.file), firstFrame: firstFrame, realtimeNs: take.started * 1000,
+                        timecode: take.timecode), now
                 ))
         case .closed(let take, let number, let early, let sound):
             let stopped = StoppedTake(take: number, path: folder.file(take.file), summary: take.summary, sound: sound)

@@ -596,7 +596,9 @@ final class TakePipeline {
         }
         // The take is listed before its file exists, so a crash at any point
         // leaves nothing unlisted: recovery measures the file, or drops the entry.
-        let take = newTake(in: ledger.manifest, started: started, encoder: encoder)
+        var take = newTake(in: ledger.manifest, started: started, encoder: encoder)
+        let rate = FrameRate(encoder.fps)
+        take.timecode = Timecode(microsecondsOfDay: LocalTime.microsecondsOfDay(started), rate: rate).description
         var created = false
         var soundParameters: AudioStreamParameters?
         if let sound {
@@ -612,7 +614,7 @@ final class TakePipeline {
             created = true
             writer = try TakeWriter(
                 fd: fd, named: take.file, in: folder.directory, parameters: encoder.parameters, rotation: stream?.rotation ?? 0,
-                sound: soundParameters)
+                sound: soundParameters, stamp: TakeWriter.Stamp(created: started, timecode: take.timecode, rate: rate))
         } catch {
             sound?.abandon()
             router.abandon()

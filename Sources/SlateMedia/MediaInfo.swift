@@ -17,6 +17,8 @@ public struct MediaInfo: Hashable, Sendable {
     public var format: String
     /// libav's codec name, e.g. `h264`, `hevc` or `mjpeg`.
     public var codec: String
+    /// The sample description's four-character code, e.g. `avc1` or `hvc1`.
+    public var tag: String
     public var width: Int
     public var height: Int
     /// Packets read, one per frame.
@@ -34,6 +36,8 @@ public struct MediaInfo: Hashable, Sendable {
     public var decodedFrames: Int?
     /// The file's sound stream, when it has one.
     public var sound: SoundInfo?
+    /// The video's timecode at its first frame (its timecode track's), when it has one.
+    public var timecode: String?
 
     /// The duration in seconds.
     public var seconds: Double { Double(durationMicroseconds) / 1_000_000 }

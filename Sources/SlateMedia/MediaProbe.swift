@@ -62,11 +62,14 @@ public enum MediaProbe {
         return MediaInfo(
             format: String(cString: context.pointee.iformat.pointee.name),
             codec: String(cString: avcodec_get_name(codecpar.pointee.codec_id)),
+            tag: String(
+                decoding: (0..<4).map { UInt8(truncatingIfNeeded: codecpar.pointee.codec_tag >> ($0 * 8)) }, as: UTF8.self),
             width: Int(codecpar.pointee.width), height: Int(codecpar.pointee.height),
             frameCount: frames, keyframeCount: keyframes, longestKeyframeInterval: longestInterval,
             durationMicroseconds: first <= end ? av_rescale_q(end - first, timeBase, slate_av_time_base_q()) : 0,
             hasExtradata: codecpar.pointee.extradata_size > 0, rotation: rotation, decodedFrames: decoder?.frames,
-            sound: soundIndex >= 0 ? sound.info(of: context.pointee.streams[Int(soundIndex)]!) : nil)
+            sound: soundIndex >= 0 ? sound.info(of: context.pointee.streams[Int(soundIndex)]!) : nil,
+            timecode: av_dict_get(stream.pointee.metadata, "timecode", nil, 0).map { String(cString: $0.pointee.value) })
     }
 
     /// The sound stream's packets as they are read.

@@ -91,12 +91,12 @@ public struct TakeExporter: Sendable {
 
     /// The file an export is written to before it is verified and named: a new
     /// file with an unpredictable name in the output folder, to be a finished MP4
-    /// created when its first take was recorded.
+    /// created when its first take was recorded, at its timecode.
     struct Partial {
         var folder: Folder
         var name: String
         var io: DescriptorIO
-        var layout: TakeWriter.Layout
+        var stamp: TakeWriter.Stamp
     }
 
     /// Why an export did not happen; the takes are all still there.
@@ -156,7 +156,9 @@ public struct TakeExporter: Sendable {
             let (partialName, fd) = try output.createUnique(prefix: "." + name + ".partial-", mode: 0o666)
             let io = try DescriptorIO(fd: fd, writing: true, path: output.file(partialName))
             partial = Partial(
-                folder: output, name: partialName, io: io, layout: .finished(creationTime: takes[0].started))
+                folder: output, name: partialName, io: io,
+                stamp: TakeWriter.Stamp(
+                    created: takes[0].started, timecode: takes[0].timecode, rate: FrameRate(readers[0].framesPerSecond)))
         } catch {
             throw Failure(description: "\(error); the takes are kept")
         }
@@ -298,7 +300,7 @@ public struct TakeExporter: Sendable {
         let timeBase = first.parameters.timeBase
         let writer = try TakeWriter(
             io: partial.io, named: partial.name, in: partial.folder, parameters: first.parameters, rotation: first.rotation,
-            sound: sound?.parameters, layout: partial.layout)
+            sound: sound?.parameters, layout: .finished, stamp: partial.stamp)
         var offset: Int64 = 0
         var copied = 0
         var reads: [Read] = []

@@ -22,9 +22,24 @@ public final class TakeWriter {
         case fragmented
         /// A finished file, for exports: not fragmented, its index (moov) moved
         /// in front of the media data once written (`movflags +faststart`, a
-        /// second pass that reads the file back through its descriptor), with
-        /// `creationTime` (µs since 1970) as `creation_time` and Slate as `encoder`.
-        case finished(creationTime: Int64)
+        /// second pass that reads the file back through its descriptor).
+        case finished
+    }
+
+    /// When the file's first frame was recorded, as editors read it: the
+    /// `creation_time` tag (µs since 1970), and a timecode track (`tmcd`, with
+    /// the video stream's `timecode` tag) starting at that frame's timecode, at
+    /// `rate`, the video's frame rate.
+    public struct Stamp: Hashable, Sendable {
+        public var created: Int64
+        public var timecode: String?
+        public var rate: FrameRate
+
+        public init(created: Int64, timecode: String?, rate: FrameRate) {
+            self.created = created
+            self.timecode = timecode
+            self.rate = rate
+        }
     }
 
     /// The file's path, for messages.
@@ -63,16 +78,16 @@ public final class TakeWriter {
     /// new file `name` of `folder`. The writer owns `fd` from here, failing or not.
     public convenience init(
         fd: FileDescriptor, named name: String, in folder: Folder, parameters: VideoStreamParameters, rotation: Int = 0,
-        sound: AudioStreamParameters? = nil
+        sound: AudioStreamParameters? = nil, stamp: Stamp? = nil
     ) throws(MediaError) {
         let io = try DescriptorIO(fd: fd, writing: true, path: folder.file(name))
-        try self.init(io: io, named: name, in: folder, parameters: parameters, rotation: rotation, sound: sound)
+        try self.init(io: io, named: name, in: folder, parameters: parameters, rotation: rotation, sound: sound, stamp: stamp)
     }
 
     /// Writes the header through `io`, the new file `name` of `folder`.
     init(
         io: DescriptorIO, named name: String, in folder: Folder, parameters: VideoStreamParameters, rotation: Int = 0,
-        sound: AudioStreamParameters? = nil, layout: Layout = .fragmented
+        sound: AudioStreamParameters? = nil, layout: Layout = .fragmented, stamp: Stamp? = nil
     ) throws(MediaError) {
         _ = LibAV.setUp
         let path = folder.file(name)
@@ -101,11 +116,20 @@ public final class TakeWriter {
         codecpar.pointee.width = Int32(parameters.width)
         codecpar.pointee.height = Int32(parameters.height)
         codecpar.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        // HEVC as `hvc1` (its parameter sets in the sample description), which QuickTime and iOS
+        // play; libavformat's default `hev1` they refuse.
+        if descriptor.pointee.id == AV_CODEC_ID_HEVC { codecpar.pointee.codec_tag = Self.fourCC("hvc1") }
         if !parameters.extradata.isEmpty {
             codecpar.pointee.extradata = try libavExtradata(parameters.extradata, "create an MP4 muxer", path: path)
             codecpar.pointee.extradata_size = Int32(parameters.extradata.count)
         }
         stream.pointee.time_base = parameters.timeBase.rational
+        if let stamp {
+            // The timecode track's rate is the stream's (libavformat reads avg_frame_rate).
+            stream.pointee.avg_frame_rate = AVRational(num: Int32(stamp.rate.frames), den: Int32(stamp.rate.seconds))
+            av_dict_set(&context.pointee.metadata, "creation_time", UTCTime.format(microseconds: stamp.created), 0)
+            if let timecode = stamp.timecode { av_dict_set(&context.pointee.metadata, "timecode", timecode, 0) }
+        }
         if self.rotation != 0 {
             let size = 9 * MemoryLayout<Int32>.size
             guard let matrix = av_stream_new_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, size) else {
@@ -125,9 +149,8 @@ public final class TakeWriter {
             let moov = sound == nil ? "empty_moov" : "delay_moov"
             av_dict_set(&options, "movflags", "frag_keyframe+\(moov)+default_base_moof", 0)
             av_dict_set(&options, "flush_packets", "1", 0)
-        case .finished(let creationTime):
+        case .finished:
             av_dict_set(&options, "movflags", "+faststart", 0)
-            av_dict_set(&context.pointee.metadata, "creation_time", UTCTime.format(microseconds: creationTime), 0)
             // The MP4 muxer's name for the tag players read as `encoder` (©too).
             av_dict_set(&context.pointee.metadata, "encoding_tool", "Slate \(SlateVersion.current)", 0)
         }
@@ -183,6 +206,11 @@ public final class TakeWriter {
         av_packet_rescale_ts(packet, sound.timeBase.rational, context.pointee.streams[1]!.pointee.time_base)
         try check(av_write_frame(context, packet), "write a sound packet", path: path)
         soundPacketCount += 1
+    }
+
+    /// A four-character code as libav stores it (`MKTAG`).
+    static func fourCC(_ code: String) -> UInt32 {
+        code.utf8.reversed().reduce(0) { $0 << 8 | UInt32($1) }
     }
 
     /// The sound stream: its codec, format, frame size, priming and global header.

@@ -141,10 +141,22 @@ let loadTests = ProcessInfo.processInfo.environment["SLATE_LOAD_TESTS"] == "1"
         let info = try MediaProbe.probe(path: path, decode: true)
         let kept = (stopped[0]["frames"] as? Int ?? 0) + (stopped[2]["frames"] as? Int ?? 0)
         #expect(info.frameCount == kept && info.decodedFrames == kept)
+
+        // Each take's timecode is its first frame's local time of day, in its line, its file and
+        // takes.json; the export starts at its first take's.
+        for take in started {
+            let realtime = try #require(take["realtime_ns"] as? Int64)
+            let expected = Timecode(microsecondsOfDay: LocalTime.microsecondsOfDay(realtime / 1000), rate: FrameRate(30))
+            #expect(take["timecode"] as? String == expected.description, "\(take)")
+        }
+        let firstTake = try MediaProbe.probe(path: try #require(stopped[0]["path"] as? String))
+        #expect(firstTake.timecode != nil && firstTake.timecode == started[0]["timecode"] as? String)
+        #expect(info.timecode == firstTake.timecode, "the export's timecode \(info.timecode ?? "none")")
         // Exported, the takes stay in the work folder, out of the take list (the profile does not
         // clean up); the take deleted is in the trash.
         let takes = try TakeFolder(path: folder + "/takes", create: false).load().takes
         #expect(takes.filter { $0.kept != nil }.count == 2 && takes.filter { $0.trashed != nil }.count == 1, "\(takes)")
+        #expect(takes.map(\.timecode) == started.map { $0["timecode"] as? String })
         #expect(
             FileManager.default.fileExists(atPath: folder + "/takes/trash/" + (takes.first { $0.trashed != nil }?.file ?? "")))
     }
@@ -428,8 +440,10 @@ let loadTests = ProcessInfo.processInfo.environment["SLATE_LOAD_TESTS"] == "1"
         #expect(again.stderr.contains("recovered "), "\(again.stderr)")
         let takes = try TakeFolder(path: folder + "/takes", create: false).load().takes
         #expect(takes.count == 2 && takes.allSatisfy { !$0.recording })
-        // At most one fragment (a second) lost.
+        // At most one fragment (a second) lost; its timecode track came with the first.
         #expect(takes[0].summary.duration >= .milliseconds(1400), "\(takes[0])")
+        let killedTake = try MediaProbe.probe(path: folder + "/takes/" + takes[0].file)
+        #expect(killedTake.timecode != nil && killedTake.timecode == takes[0].timecode)
     }
 
     @Test func aMissingCameraIsAnErrorListingTheCandidates() throws {

@@ -59,6 +59,7 @@ import Testing
         #expect(!encoder.parameters.extradata.isEmpty)
         let info = try MediaProbe.probe(path: path, decode: true)
         Self.expectTwoSecondTake(info, codec: "h264", packets: packets)
+        #expect(info.tag == "avc1")
         if let (count, seconds) = try MediaFiles.ffprobeCount(path) {
             #expect(count == 60)
             #expect(abs(seconds - 2.0) <= 0.034)
@@ -73,6 +74,7 @@ import Testing
         #expect(encoder.codecName == "libx265")
         let info = try MediaProbe.probe(path: path, decode: true)
         Self.expectTwoSecondTake(info, codec: "hevc", packets: packets)
+        #expect(info.tag == "hvc1")
     }
 
     @Test func rotationIsStoredAsADisplayMatrix() throws {

@@ -6,7 +6,8 @@ by veth pairs. cam-a replays a pedal session whose clicks send `rigs
 take.toggle`. What it shows:
 - all three record each of the 10 takes, and each take's first frames, on
   CLOCK_REALTIME, are within one frame interval (33 ms at 30 fps); cam-a
-  prints the spread of each;
+  prints the spread of each; each take's timecode is its first frame's local
+  time of day, the three rigs' within a frame;
 - the broker killed during a take and started again: every rig goes on
   recording, joins again, and publishes its state again (cam-a's take
   stops everywhere);
@@ -31,7 +32,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import harness  # noqa: E402
 import rig_net  # noqa: E402
 
-FRAME_MS = 1000 / 30
+FPS = 30
+FRAME_MS = 1000 / FPS
 # How far a test-pattern frame's timestamp may stray from its slot on a loaded machine.
 JITTER_MS = 3
 TAKES = 10
@@ -115,6 +117,24 @@ def main():
         check(len(spreads) == TAKES and max(spreads) < FRAME_MS + JITTER_MS,
               "the first frames of each take are within one frame (%.1f ms) of each other: %s ms" % (
                   FRAME_MS, ", ".join("%.1f" % spread for spread in spreads)))
+        # Each take's timecode: its first frame's local time of day, so the rigs' agree to a frame.
+        def timecode_frames(text):
+            hours, minutes, seconds, frames = (int(part) for part in text.replace(";", ":").split(":"))
+            return ((hours * 60 + minutes) * 60 + seconds) * FPS + frames
+
+        def of_day(realtime_ns):
+            local = time.localtime(realtime_ns // 1_000_000_000)
+            seconds = local.tm_hour * 3600 + local.tm_min * 60 + local.tm_sec
+            return (seconds * 1_000_000_000 + realtime_ns % 1_000_000_000) * FPS // 1_000_000_000
+
+        codes = [[line.get("timecode") for line in rig.started()] for rig in rigs]
+        exact = all(line.get("timecode") and timecode_frames(line["timecode"]) == of_day(line["realtime_ns"])
+                    for rig in rigs for line in rig.started())
+        apart = [max(timecode_frames(code) for code in take) - min(timecode_frames(code) for code in take)
+                 for take in zip(*codes) if all(take)]
+        check(exact and len(apart) == TAKES and max(apart) <= 1,
+              "each take's timecode is its first frame's time of day, the rigs' within a frame: %s"
+              % [" ".join(take) for take in zip(*codes)][:3])
         printed = [line for line in cam_a.lines if line["type"] == "rig" and line["event"] == "spread"]
         check(len(printed) == TAKES and all(len(line["first_frames"]) == 3 for line in printed),
               "cam-a printed the spread of each take over three rigs: %s" % [line["spread_ms"] for line in printed])

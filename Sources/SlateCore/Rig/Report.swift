@@ -147,12 +147,16 @@ public struct TakeReport: Sendable {
     public var message: String?
     /// For a started take, its first frame's instant on CLOCK_REALTIME (ns since 1970).
     public var realtimeNs: Int64?
+    /// For a started take, its first frame's timecode (`10:07:03:12`).
+    public var timecode: String?
 
     public init(
         time: Instant, event: Event, take: Int? = nil, path: String? = nil, summary: TakeSummary? = nil,
-        sound: SoundSummary? = nil, progress: ExportProgress? = nil, message: String? = nil, realtimeNs: Int64? = nil
+        sound: SoundSummary? = nil, progress: ExportProgress? = nil, message: String? = nil, realtimeNs: Int64? = nil,
+        timecode: String? = nil
     ) {
         self.realtimeNs = realtimeNs
+        self.timecode = timecode
         self.time = time
         self.event = event
         self.take = take

@@ -70,6 +70,7 @@ public struct ReportFormat: Sendable {
         if let dropped = counts.dropped { figures.append("\(dropped) dropped") }
         if let sound = take.sound { figures.append(sound.text) }
         if let done = take.progress?.done { figures.append("\(Int((done * 100).rounded()))% done") }
+        if let timecode = take.timecode { figures.append("timecode " + timecode) }
         var line = words.joined(separator: " ")
         if !figures.isEmpty { line += "  " + figures.joined(separator: ", ") }
         if let message = take.message {

@@ -85,9 +85,11 @@ public struct ReportLine: Codable, Hashable, Sendable {
         public var message: String?
         /// A started take's first frame on CLOCK_REALTIME, in nanoseconds since 1970.
         public var realtimeNs: Int64?
+        /// A started take's first frame's timecode.
+        public var timecode: String?
 
         enum CodingKeys: String, CodingKey {
-            case event, take, takes, path, duration, frames, dropped, sound, done, message
+            case event, take, takes, path, duration, frames, dropped, sound, done, message, timecode
             case realtimeNs = "realtime_ns"
         }
     }
@@ -206,7 +208,7 @@ public struct ReportLine: Codable, Hashable, Sendable {
                     event: take.event.rawValue, take: export ? nil : take.take, takes: export ? take.take : nil,
                     path: take.path, duration: figures.duration.map { $0.inSeconds(decimals: 3) }, frames: figures.frames,
                     dropped: figures.dropped, sound: take.sound, done: take.progress?.done, message: take.message,
-                    realtimeNs: take.realtimeNs))
+                    realtimeNs: take.realtimeNs, timecode: take.timecode))
         case .rig(let report):
             fields = .rig(report.fields)
         case .obs(let report):

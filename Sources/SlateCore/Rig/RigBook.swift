@@ -213,12 +213,15 @@ public struct RigBook: Sendable {
     /// report lines and the effects it calls for.
     public mutating func enter(_ fact: RigFact, at time: Instant, into effects: inout [RigEffect]) {
         switch fact {
-        case .takeStarted(let take, let path, let firstFrame, let realtimeNs):
+        case .takeStarted(let take, let path, let firstFrame, let realtimeNs, let timecode):
             if isRecording {
                 recordingOpened = true
                 prompter?.setRecording(true, at: firstFrame)
             }
-            report(TakeReport(time: firstFrame, event: .started, take: take, path: path, realtimeNs: realtimeNs), into: &effects)
+            report(
+                TakeReport(
+                    time: firstFrame, event: .started, take: take, path: path, realtimeNs: realtimeNs, timecode: timecode),
+                into: &effects)
         case .takeStopped(let stopped, let early):
             report(
                 TakeReport(

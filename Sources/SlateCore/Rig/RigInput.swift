@@ -42,7 +42,7 @@ public struct ActionRequest: Sendable {
 public enum RigFact: Sendable {
     /// A take's first frame was captured at `firstFrame`; `realtimeNs` is that
     /// instant on CLOCK_REALTIME (nanoseconds since 1970).
-    case takeStarted(take: Int, path: String, firstFrame: Instant, realtimeNs: Int64? = nil)
+    case takeStarted(take: Int, path: String, firstFrame: Instant, realtimeNs: Int64? = nil, timecode: String? = nil)
     /// A take was closed; `early` says why when it ended before it was asked to
     /// (disk full, camera lost).
     case takeStopped(StoppedTake, early: String?)

@@ -12,6 +12,8 @@ public struct TakeListLine: Hashable, Sendable {
     public var recording: Bool
     /// Why the take is kept after an export that holds only part of it.
     public var kept: String?
+    /// Its first frame's timecode.
+    public var timecode: String?
 
     /// The line of a take of the manifest, numbered `number`, its files at `path` and `thumbnail`.
     public init(number: Int, take: TakeManifest.Take, path: String, thumbnail: String?) {
@@ -24,12 +26,13 @@ public struct TakeListLine: Hashable, Sendable {
         codec = take.codec
         recording = take.recording
         kept = take.kept
+        timecode = take.timecode
     }
 }
 
 extension TakeListLine: Codable {
     enum CodingKeys: String, CodingKey {
-        case number, path, thumbnail, start, codec, recording, kept
+        case number, path, thumbnail, start, codec, recording, kept, timecode
         case realtimeNs = "realtime_ns"
     }
 
@@ -44,6 +47,7 @@ extension TakeListLine: Codable {
         codec = try container.decode(String.self, forKey: .codec)
         recording = try container.decode(Bool.self, forKey: .recording)
         kept = try container.decodeIfPresent(String.self, forKey: .kept)
+        timecode = try container.decodeIfPresent(String.self, forKey: .timecode)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -57,6 +61,7 @@ extension TakeListLine: Codable {
         try container.encode(codec, forKey: .codec)
         try container.encode(recording, forKey: .recording)
         try container.encodeIfPresent(kept, forKey: .kept)
+        try container.encodeIfPresent(timecode, forKey: .timecode)
     }
 }
 

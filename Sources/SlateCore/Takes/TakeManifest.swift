@@ -27,6 +27,9 @@ public struct TakeManifest: Hashable, Sendable {
         public var trashExpires: Int64?
         /// How long its sound is, in seconds; nil for a picture-only take.
         public var sound: Double?
+        /// The timecode of its first frame (`Timecode`), the local time of day;
+        /// nil for a take recorded before Slate wrote one.
+        public var timecode: String?
 
         public init(
             id: String, file: String, thumbnail: String?, started: Int64, summary: TakeSummary = TakeSummary(),
@@ -124,10 +127,10 @@ extension TakeManifest: Codable {
 /// microseconds since 1970, and as `realtime_ns` and `start` (UTC text), its summary (`duration` in seconds, to the
 /// microsecond), `thumbnail` null when there is none;
 /// `exported`, `kept`, `trashed` and `trash_expires` (microseconds since 1970)
-/// and `sound` (its length in seconds) only when set. Files must be names in the work folder.
+/// `sound` (its length in seconds) and `timecode` (its first frame's) only when set. Files must be names in the work folder.
 extension TakeManifest.Take: Codable {
     private enum CodingKeys: String, CodingKey {
-        case id, file, thumbnail, started, start, codec, recording, exported, kept, trashed, sound
+        case id, file, thumbnail, started, start, codec, recording, exported, kept, trashed, sound, timecode
         case trashExpires = "trash_expires"
         case realtimeNs = "realtime_ns"
     }
@@ -158,6 +161,7 @@ extension TakeManifest.Take: Codable {
         trashed = try container.decodeIfPresent(Int64.self, forKey: .trashed)
         trashExpires = try container.decodeIfPresent(Int64.self, forKey: .trashExpires)
         sound = try container.decodeIfPresent(Double.self, forKey: .sound)
+        timecode = try container.decodeIfPresent(String.self, forKey: .timecode)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -176,6 +180,7 @@ extension TakeManifest.Take: Codable {
         try container.encodeIfPresent(trashed, forKey: .trashed)
         try container.encodeIfPresent(trashExpires, forKey: .trashExpires)
         try container.encodeIfPresent(sound, forKey: .sound)
+        try container.encodeIfPresent(timecode, forKey: .timecode)
     }
 }
 

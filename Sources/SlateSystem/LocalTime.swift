@@ -1,0 +1,14 @@
+import Glibc
+
+/// The rig's local time, by its time zone (`TZ`, or /etc/localtime).
+public enum LocalTime {
+    /// Microseconds since local midnight at `microseconds` since 1970.
+    public static func microsecondsOfDay(_ microseconds: Int64) -> Int64 {
+        var moment = time_t(microseconds >= 0 ? microseconds / 1_000_000 : (microseconds - 999_999) / 1_000_000)
+        var parts = tm()
+        localtime_r(&moment, &parts)
+        let day = Int64(86_400_000_000)
+        let local = microseconds + Int64(parts.tm_gmtoff) * 1_000_000
+        return ((local % day) + day) % day
+    }
+}
