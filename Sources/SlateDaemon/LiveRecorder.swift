@@ -26,6 +26,8 @@ public final class LiveRecorder {
         public var output: String
         /// Where each camera's presets file is kept.
         public var presets: String
+        /// The rig's name, in its exports' chapters.
+        public var rig: String = HostName.current
         /// Measures an encoder (codec, width, height, fps) for the start-up probe:
         /// its speed and the peak memory measuring it took; nil to measure in this process.
         public var measureEncoder: (@Sendable (String, Int, Int, Int) -> (speed: Double, memory: Int?))?
@@ -227,8 +229,11 @@ public final class LiveRecorder {
             recorder.delete(choice)
         case .undelete(let file):
             recorder.undelete(file)
+        case .mark(let name, let at):
+            recorder.mark(name, at: at)
         case .export(let filter):
-            recorder.export(TakeExporter.Options(filter: filter, cleanUp: settings.camera.cleanUp), to: settings.output)
+            recorder.export(
+                TakeExporter.Options(filter: filter, cleanUp: settings.camera.cleanUp, rig: settings.rig), to: settings.output)
         case .preroll(let preroll):
             recorder.preroll(preroll)
         }

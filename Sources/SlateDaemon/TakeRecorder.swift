@@ -229,6 +229,9 @@ public final class TakeRecorder: Sendable {
     /// Brings back from the trash the take whose file is `file`, or (nil) the last deleted.
     public func undelete(_ file: String?) { inbox.post { $0.commands.append(.undelete(file)) } }
 
+    /// Marks the take in progress `at` from its first frame (one starting gets it once it opens).
+    public func mark(_ name: String?, at: Duration) { inbox.post { $0.commands.append(.mark(name, at: at)) } }
+
     /// Joins the finished takes into one file in `outputFolder`, once a take
     /// in progress has closed; the takes are deleted only when the result checks out.
     public func export(_ options: TakeExporter.Options, to outputFolder: String) {
@@ -330,6 +333,8 @@ final class TakePipeline {
     private var router: TakeRouter<EncodedPacket>
     private var writer: TakeWriter?
     private var take: TakeManifest.Take?
+    /// Markers asked for before the take they mark had its first frame.
+    private var earlyMarkers: [(name: String?, at: Duration)] = []
     private var firstPts: Int64?
     /// When the take in progress's first frame was captured: its sound's start.
     private var takeStart: Instant?
@@ -554,10 +559,13 @@ final class TakePipeline {
                 router.preroll = preroll
                 sound?.keep = preroll + .seconds(3)
             case .muteSound(let from, let until): sound?.mute(from: from, until: until)
-            case .startFailed(let reason): report(.startFailed(reason))
+            case .startFailed(let reason):
+                earlyMarkers.removeAll()
+                report(.startFailed(reason))
             case .deleteLast: deleteLastTake()
             case .delete(let choice): deleteTake(choice)
             case .undelete(let file): undeleteTake(file)
+            case .mark(let name, let at): markTake(name, at: at)
             case .export(let order): dispatchExport(order.options, to: order.outputFolder)
             }
         }
@@ -624,6 +632,8 @@ final class TakePipeline {
             return
         }
         self.take = take
+        for marker in earlyMarkers { markTake(marker.name, at: marker.at) }
+        earlyMarkers.removeAll()
         firstPts = nil
         takeStart = firstFrame
         takeNumber = ledger.availableCount + 1
@@ -795,6 +805,28 @@ final class TakePipeline {
             report(Self.delete(available[index], number: index + 1, in: ledger))
         }
         purgeTrash()
+    }
+
+    /// Marks the open take `at` from its first frame, with that frame's timecode,
+    /// saved to the take list at once (a crash keeps it).
+    private func markTake(_ name: String?, at: Duration) {
+        guard var take else {
+            earlyMarkers.append((name, at))
+            return
+        }
+        let rate = FrameRate(encoder?.fps ?? 30)
+        let timecode = Timecode(microsecondsOfDay: LocalTime.microsecondsOfDay(take.started + at.microseconds), rate: rate)
+        take.markers.append(TakeMarker(at: at, name: name, timecode: timecode.description))
+        self.take = take
+        do {
+            try ledger.change { manifest in
+                if let slot = manifest.takes.lastIndex(where: { $0.id == take.id }) {
+                    manifest.takes[slot].markers = take.markers
+                }
+            }
+        } catch {
+            report(.failed("the marker was not saved to the take list: \(error)"))
+        }
     }
 
     /// Brings back from the trash the take whose file is `file`, or (nil) the last deleted.

@@ -38,6 +38,14 @@ public struct MediaInfo: Hashable, Sendable {
     public var sound: SoundInfo?
     /// The video's timecode at its first frame (its timecode track's), when it has one.
     public var timecode: String?
+    /// The file's chapters, in order.
+    public var chapters: [Chapter] = []
+
+    /// A chapter: where it starts, in microseconds, and its title.
+    public struct Chapter: Hashable, Sendable {
+        public var start: Int64
+        public var title: String
+    }
 
     /// The duration in seconds.
     public var seconds: Double { Double(durationMicroseconds) / 1_000_000 }

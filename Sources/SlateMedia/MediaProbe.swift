@@ -59,7 +59,13 @@ public enum MediaProbe {
         try decoder?.send(nil)
 
         let rotation = displayRotation(of: stream)
-        return MediaInfo(
+        let chapters = (0..<Int(context.pointee.nb_chapters)).compactMap { index -> MediaInfo.Chapter? in
+            guard let chapter = context.pointee.chapters[index] else { return nil }
+            let title = av_dict_get(chapter.pointee.metadata, "title", nil, 0).map { String(cString: $0.pointee.value) }
+            return MediaInfo.Chapter(
+                start: av_rescale_q(chapter.pointee.start, chapter.pointee.time_base, slate_av_time_base_q()), title: title ?? "")
+        }
+        var info = MediaInfo(
             format: String(cString: context.pointee.iformat.pointee.name),
             codec: String(cString: avcodec_get_name(codecpar.pointee.codec_id)),
             tag: String(
@@ -70,6 +76,8 @@ public enum MediaProbe {
             hasExtradata: codecpar.pointee.extradata_size > 0, rotation: rotation, decodedFrames: decoder?.frames,
             sound: soundIndex >= 0 ? sound.info(of: context.pointee.streams[Int(soundIndex)]!) : nil,
             timecode: av_dict_get(stream.pointee.metadata, "timecode", nil, 0).map { String(cString: $0.pointee.value) })
+        info.chapters = chapters
+        return info
     }
 
     /// The sound stream's packets as they are read.

@@ -23,7 +23,8 @@ extension TakeExporter {
             parameters: VideoStreamParameters(
                 codec: encoder.parameters.codec, width: width, height: height, timeBase: timeBase,
                 extradata: encoder.parameters.extradata),
-            rotation: first.rotation, sound: sound?.parameters, layout: .finished, stamp: partial.stamp)
+            rotation: first.rotation, sound: sound?.parameters, layout: .finished, stamp: partial.stamp,
+            chapters: partial.plannedChapters)
         // Where each frame given to the encoder (its pts counts frames) goes in the joined video.
         var timeline: [Int64: (pts: Int64, duration: Int64)] = [:]
         var encoded: Int64 = 0
@@ -47,7 +48,9 @@ extension TakeExporter {
             }
         }
 
+        var starts: [Int64] = []
         for (index, reader) in readers.enumerated() {
+            starts.append(timeBase.microseconds(offset))
             try sound?.begin(take: index, at: offset)
             let source = reader.parameters.timeBase
             let decoder = try FrameDecoder(
@@ -104,7 +107,7 @@ extension TakeExporter {
             throw MediaError("encode the export", path: encoder.codecName, message: "\(timeline.count) frames were not encoded")
         }
         try sound?.finish(to: writer)
-        try writer.finish()
+        try writer.finish(chapters: partial.chapters(starts: starts))
         progress(Int(encoded))
         return Joined(reads: reads, frames: Int(encoded), encoder: encoder.codecName)
     }

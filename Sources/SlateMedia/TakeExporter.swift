@@ -25,10 +25,14 @@ public struct TakeExporter: Sendable {
         /// Export what is readable of a take that reads short, and keep that take.
         public var acceptShort: Bool
 
-        public init(filter: ExportFilter = .none, cleanUp: Bool = false, acceptShort: Bool = false) {
+        /// The rig the takes' chapters name.
+        public var rig: String?
+
+        public init(filter: ExportFilter = .none, cleanUp: Bool = false, acceptShort: Bool = false, rig: String? = nil) {
             self.filter = filter
             self.cleanUp = cleanUp
             self.acceptShort = acceptShort
+            self.rig = rig
         }
     }
 
@@ -91,12 +95,23 @@ public struct TakeExporter: Sendable {
 
     /// The file an export is written to before it is verified and named: a new
     /// file with an unpredictable name in the output folder, to be a finished MP4
-    /// created when its first take was recorded, at its timecode.
+    /// created when its first take was recorded, at its timecode, with a
+    /// chapter at each take and marker of `takes`.
     struct Partial {
         var folder: Folder
         var name: String
         var io: DescriptorIO
         var stamp: TakeWriter.Stamp
+        var takes: [TakeManifest.Take]
+        var rig: String?
+
+        /// The chapters when the takes start `starts` microseconds into the export.
+        func chapters(starts: [Int64]) -> [ExportChapters.Chapter] { ExportChapters.plan(takes, starts: starts, rig: rig) }
+
+        /// The chapters as the take list's durations place them, before the takes are joined.
+        var plannedChapters: [ExportChapters.Chapter] {
+            chapters(starts: takes.indices.map { index in takes[..<index].reduce(0) { $0 + $1.summary.duration.microseconds } })
+        }
     }
 
     /// Why an export did not happen; the takes are all still there.
@@ -158,7 +173,8 @@ public struct TakeExporter: Sendable {
             partial = Partial(
                 folder: output, name: partialName, io: io,
                 stamp: TakeWriter.Stamp(
-                    created: takes[0].started, timecode: takes[0].timecode, rate: FrameRate(readers[0].framesPerSecond)))
+                    created: takes[0].started, timecode: takes[0].timecode, rate: FrameRate(readers[0].framesPerSecond)),
+                takes: takes, rig: options.rig)
         } catch {
             throw Failure(description: "\(error); the takes are kept")
         }
@@ -300,11 +316,13 @@ public struct TakeExporter: Sendable {
         let timeBase = first.parameters.timeBase
         let writer = try TakeWriter(
             io: partial.io, named: partial.name, in: partial.folder, parameters: first.parameters, rotation: first.rotation,
-            sound: sound?.parameters, layout: .finished, stamp: partial.stamp)
+            sound: sound?.parameters, layout: .finished, stamp: partial.stamp, chapters: partial.plannedChapters)
         var offset: Int64 = 0
         var copied = 0
         var reads: [Read] = []
+        var starts: [Int64] = []
         for (index, reader) in readers.enumerated() {
+            starts.append(timeBase.microseconds(offset))
             try sound?.begin(take: index, at: offset)
             let sameTimeBase = reader.parameters.timeBase == timeBase
             var start: Int64?
@@ -337,7 +355,7 @@ public struct TakeExporter: Sendable {
             offset = end
         }
         try sound?.finish(to: writer)
-        try writer.finish()
+        try writer.finish(chapters: partial.chapters(starts: starts))
         progress(copied)
         return Joined(reads: reads, frames: copied, encoder: nil)
     }

@@ -12,3 +12,13 @@ public enum LocalTime {
         return ((local % day) + day) % day
     }
 }
+
+/// This machine's name (`gethostname`), which names the rig where its profile does not.
+public enum HostName {
+    public static var current: String {
+        var name = [CChar](repeating: 0, count: 256)
+        guard gethostname(&name, name.count - 1) == 0 else { return "rig" }
+        let text = String(cString: name)
+        return text.isEmpty ? "rig" : text
+    }
+}

@@ -73,10 +73,11 @@ struct Run: ParsableCommand {
             OutputStream.writeError("slate run: \(error)")
             throw ExitCode.failure
         }
-        let settings = LiveRecorder.Settings(
+        var settings = LiveRecorder.Settings(
             camera: loaded.camera, cameraOverride: camera, audio: AudioSpec.device(audio, over: loaded.audio), work: work,
             output: output,
             measureEncoder: ProbeEncoder.inChildProcess)
+        if let rig = loaded.mqtt?.rig { settings.rig = rig }
         let page = try pageSettings(loaded)
         let daemon: RunDaemon
         do {

@@ -26,14 +26,16 @@ struct Takes: ParsableCommand {
         }
 
         /// The work folder, where exports go (--output, else the profile's
-        /// camera.output, else ~/Videos/Slate) and the export filter (--filter,
-        /// else the profile's camera.filter, else none), reading the profile once.
+        /// camera.output, else ~/Videos/Slate), the export filter (--filter,
+        /// else the profile's camera.filter, else none) and the rig's name (the
+        /// profile's mqtt.rig, else the host's), reading the profile once.
         func resolve(_ command: String, create: Bool = false, output option: String?, filter: ExportFilter? = nil) throws
-            -> (work: TakeFolder, output: String, filter: ExportFilter, cleanUp: Bool)
+            -> (work: TakeFolder, output: String, filter: ExportFilter, cleanUp: Bool, rig: String)
         {
             // Given no --profile, the default one when it is there (its folders).
             let path = profile ?? (Syscall.isFile(UserPath.defaultProfile) ? UserPath.defaultProfile : nil)
-            let camera = try path.map(ProfileSource.loadOrExit)?.camera
+            let loaded = try path.map(ProfileSource.loadOrExit)
+            let camera = loaded?.camera
             var work: TakeFolder
             do {
                 work = try TakeFolder(
@@ -46,7 +48,7 @@ struct Takes: ParsableCommand {
             work.trashHours = camera?.trashHours ?? TakeTrash.defaultHours
             return (
                 work, UserPath.expand(option ?? camera?.output ?? UserPath.defaultOutput), filter ?? camera?.filter ?? .none,
-                camera?.cleanUp ?? false
+                camera?.cleanUp ?? false, loaded?.mqtt?.rig ?? HostName.current
             )
         }
     }
@@ -221,7 +223,7 @@ struct Takes: ParsableCommand {
         var json = false
 
         func run() throws {
-            let (folder, outputFolder, filter, profileCleansUp) = try self.folder.resolve(
+            let (folder, outputFolder, filter, profileCleansUp, rig) = try self.folder.resolve(
                 "takes export", output: output, filter: self.filter)
             let (ledger, lock) = try Takes.open(folder, command: "export")
             defer { withExtendedLifetime(lock) {} }
@@ -236,7 +238,8 @@ struct Takes: ParsableCommand {
             do {
                 outcome = try TakeExporter(ledger: ledger, outputFolder: outputFolder).export(
                     at: WallClock.microseconds(),
-                    options: .init(filter: filter, cleanUp: !keep && (cleanUp || profileCleansUp), acceptShort: acceptShort)
+                    options: .init(
+                        filter: filter, cleanUp: !keep && (cleanUp || profileCleansUp), acceptShort: acceptShort, rig: rig)
                 ) { bar.update($0.fraction) }
             } catch {
                 OutputStream.writeError("slate takes export: \(error)")

@@ -213,6 +213,29 @@ let loadTests = ProcessInfo.processInfo.environment["SLATE_LOAD_TESTS"] == "1"
         #expect((failed["error"] as? String ?? "").contains("No such file or directory"), "\(failed)")
     }
 
+    @Test(.timeLimit(.minutes(1))) func markersAreKeptWithTheirTakesFrameAndTimecode() throws {
+        let folder = try MediaFiles.folder("run-mark")
+        defer { MediaFiles.remove(folder) }
+        let result = try Self.runSession(
+            Self.macroRig("[{take.mark: Applause}]", camera: ["max-size: 320x180"]),
+            [(Self.middle, 0.1, 0.15), (Self.left, 1.0, 1.05), (Self.left, 1.5, 1.55), (Self.middle, 2.5, 2.55)], end: 3,
+            in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        let outcomes = Self.outcomes(result)
+        #expect(
+            outcomes.count == 4 && outcomes[1].hasPrefix("marked take 1 at 0.") && outcomes[1].hasSuffix("(Applause)"),
+            "\(outcomes)")
+        let take = try #require(try TakeFolder(path: folder + "/takes", create: false).load().takes.first)
+        #expect(take.markers.count == 2 && take.markers.allSatisfy { $0.name == "Applause" })
+        // At the press's frame: 0.9 and 1.4 s after the first frame, at the first frame after the start's press.
+        #expect(take.markers.map(\.at).allSatisfy { $0 > 0.85 && $0 < 1.45 } && take.markers[1].at - take.markers[0].at == 0.5)
+        for marker in take.markers {
+            let timecode = Timecode(
+                microsecondsOfDay: LocalTime.microsecondsOfDay(take.started + Int64(marker.at * 1_000_000)), rate: FrameRate(30))
+            #expect(marker.timecode == timecode.description)
+        }
+    }
+
     @Test(.timeLimit(.minutes(1))) func aStopAndStartInOneMacroRecordsBothTakesBackToBack() throws {
         let folder = try MediaFiles.folder("run-restart")
         defer { MediaFiles.remove(folder) }

@@ -143,6 +143,30 @@ import Testing
         #expect(try folder.load().takes.allSatisfy { $0.kept?.hasPrefix("joined into") == true })
     }
 
+    /// Two takes with timecodes and markers exported by stream copy or, through a filter, by re-encoding:
+    /// a chapter at each take's start and each marker, at their places in the export, and the first take's timecode.
+    @Test(arguments: [ExportFilter.none, .mono]) func exportsHaveAChapterAtEachTakeAndMarker(filter: ExportFilter) throws {
+        let (folder, output) = try folders()
+        try addTake(folder, "take-a.mp4", frames: 30)
+        try addTake(folder, "take-b.mp4", frames: 15)
+        var manifest = try folder.load()
+        manifest.takes[0].timecode = "10:07:03:12"
+        manifest.takes[0].markers = [TakeMarker(at: .milliseconds(500), name: "Applause", timecode: "10:07:03:27")]
+        manifest.takes[1].timecode = "10:08:00:00"
+        manifest.takes[1].markers = [TakeMarker(at: .milliseconds(200), name: nil, timecode: "10:08:00:06")]
+        try folder.save(manifest)
+        let outcome = try TakeExporter(ledger: try TakeLedger(folder: folder), outputFolder: output)
+            .export(at: 0, options: .init(filter: filter, rig: "cam-a"))
+        let info = try MediaProbe.probe(path: outcome.path)
+        #expect(
+            info.chapters.map(\.title) == ["Take 1 · 10:07:03 · cam-a", "Applause", "Take 2 · 10:08:00 · cam-a", "Marker 1"])
+        // Take 2 starts where take 1's 30 frames end, give or take a frame's rounding.
+        let starts = info.chapters.map(\.start)
+        let expected: [Int64] = [0, 500_000, 1_000_000, 1_200_000]
+        #expect(zip(starts, expected).allSatisfy { abs($0 - $1) <= 1_000 }, "\(starts)")
+        #expect(info.timecode == "10:07:03:12")
+    }
+
     @Test func takesOfDifferentCodecsAreJoinedByReencodeWithTheFirstCodec() throws {
         let (folder, output) = try folders()
         try addTake(folder, "take-a.mp4", frames: 10, codec: "h264")

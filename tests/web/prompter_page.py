@@ -10,7 +10,7 @@ phone (390x844, touch) and /prompter on a desktop-sized screen, on
 - Cues: `---` lines and headings; the page's Cue buttons jump the prompter
   to them, and its card says which cue it is at.
 - Record on the phone: the prompter shows a red tally frame while the take
-  records; the next take starts again at the cue the script stood in, not
+  records; Mark puts a marker in it (takes.json); the next take starts again at the cue the script stood in, not
   where the last one stopped; a SIGHUP'd script comes up without a restart,
   the prompter going on from where it stood.
 - The rig killed while recording: the prompter says the rig is not
@@ -52,6 +52,8 @@ Thank you.
 """
 # Where its cues begin, in lines: the heading after a --- line is that cue's title.
 CUE_LINES = [0, 2, 5]
+# The prompter rig's line height in points (28 pt type).
+LINE_HEIGHT = 28 * 1.4
 
 # Records each change of the prompter's script on screen: its version, on the page's wall clock (ms).
 WATCH_SCRIPT = """
@@ -178,16 +180,27 @@ def main():
             tally = lambda d: d.execute_script("return window.slatePrompter.tally()")  # noqa: E731
             tap(phone, phone.find_element(By.ID, "toggle"))
             WebDriverWait(desk, 5).until(tally)
-            time.sleep(1.5)  # about a line a second (40 pt/s, 39.2 pt lines): stopped within cue 2
-            stopped_at = line(desk)
-            assert CUE_LINES[1] + 1 <= stopped_at < CUE_LINES[2], stopped_at
+            WebDriverWait(phone, 5).until(lambda d: d.find_element(By.ID, "mark").is_displayed())
+            tap(phone, phone.find_element(By.ID, "mark"))
+            WebDriverWait(phone, 5).until(
+                lambda d: d.find_element(By.ID, "action-message").text.startswith("marked take 1 at "))
+            marked = phone.find_element(By.ID, "action-message").text
             tap(phone, phone.find_element(By.ID, "toggle"))
             WebDriverWait(desk, 5).until(lambda d: not tally(d))
-            assert line(desk) >= stopped_at
+            # Where it stopped, in lines (40 pt/s, 39.2 pt lines), and the cue that is in: its first
+            # line counts from half a line before it.
+            stopped = desk.execute_script("return window.slatePrompter.position()") / LINE_HEIGHT
+            stopped_at = int(stopped)
+            cue = max(start for start in CUE_LINES if start <= stopped + 0.5)
+            assert stopped_at > CUE_LINES[1], stopped
+            with open(os.path.join(folder, "takes", "takes.json")) as handle:
+                markers = json.load(handle)["takes"][0].get("markers", [])
+            assert len(markers) == 1 and 0 < markers[0]["at"] < 2 and markers[0]["timecode"], markers
+            print(f"Mark on the phone while the take records: {marked!r}; takes.json keeps {markers}")
             tap(phone, phone.find_element(By.ID, "toggle"))
             WebDriverWait(desk, 5).until(tally)
             restarted = line(desk)
-            assert restarted == CUE_LINES[1], (restarted, stopped_at)
+            assert restarted == cue and abs(stopped - cue) >= 0.5, (restarted, stopped)
             time.sleep(1.5)
             scrolled = line(desk)
             desk.save_screenshot(os.path.join(SHOTS, "prompter-tally.png"))
@@ -200,8 +213,8 @@ def main():
             after = shown_at(desk, version(reread), timeout=10) - hung_up
             assert desk.execute_script("return window.slatePrompter.tally()")
             assert line(desk) >= scrolled, (line(desk), scrolled)
-            print(f"a take records: the tally frame on, the script from line {CUE_LINES[1]} (its cue) to {stopped_at}; "
-                  f"the next take again from line {restarted}; SIGHUP'd, the new script shown {after * 1000:.0f} ms "
+            print(f"a take records: the tally frame on, the script from line {CUE_LINES[1]} (its cue) to {stopped:.1f}; "
+                  f"the next take from line {restarted}, the start of the cue it stood in; SIGHUP'd, the new script shown {after * 1000:.0f} ms "
                   f"later at line {line(desk)}")
 
             # The rig killed while the take records: the prompter says so, and the tally goes.

@@ -456,6 +456,16 @@ struct ProfileParser {
                 return nil
             }
             return .action(.takeUndelete(name))
+        case "take.mark":
+            guard let name = reader.string(argument, "take.mark") else { return nil }
+            guard TakeMarker.isName(name) else {
+                reader.error(
+                    argument,
+                    "take.mark's name is 1 to \(TakeMarker.nameLimit) characters without control characters, not '\(name.prefix(80))'"
+                )
+                return nil
+            }
+            return .action(.takeMark(name))
         case "takes.export":
             guard let name = reader.string(argument, "takes.export") else { return nil }
             guard let filter = ExportFilter(rawValue: name) else {

@@ -8,6 +8,8 @@ public enum Action: Hashable, Sendable {
     case takeDelete(TakeChoice)
     /// Bring a take back from the trash: the last deleted, or the one whose file this names.
     case takeUndelete(String?)
+    /// Mark the moment in the take that records, with a name or none.
+    case takeMark(String?)
     /// Export every finished take into one video, through this filter or (nil) the rig's.
     case takesExport(ExportFilter?)
     /// Zoom by a number of steps: a fixed amount, or (nil) the delta of the axis that ran it.
@@ -52,6 +54,7 @@ public enum Action: Hashable, Sendable {
         case .takeDeleteLast: "take.delete-last"
         case .takeDelete: "take.delete"
         case .takeUndelete: "take.undelete"
+        case .takeMark: "take.mark"
         case .takesExport: "takes.export"
         case .zoomStep: "zoom.step"
         case .zoomSet: "zoom.set"
@@ -96,7 +99,8 @@ public enum Action: Hashable, Sendable {
     /// Actions written as a bare name, without an argument.
     public static let bareNames: [String: Action] = [
         "take.start": .takeStart, "take.stop": .takeStop, "take.toggle": .takeToggle,
-        "take.delete-last": .takeDeleteLast, "take.undelete": .takeUndelete(nil), "takes.export": .takesExport(nil),
+        "take.delete-last": .takeDeleteLast, "take.undelete": .takeUndelete(nil), "take.mark": .takeMark(nil),
+        "takes.export": .takesExport(nil),
         "zoom.step": .zoomStep(nil),
         "fps.toggle": .fpsToggle, "camera.toggle": .cameraToggle, "torch.toggle": .torchToggle,
         "filter.next": .filterNext, "control.show": .control(.show), "control.next": .control(.next),
@@ -110,7 +114,8 @@ public enum Action: Hashable, Sendable {
     /// `wait 200ms`, `exec [argv]`, `control.adjust 2`, `control.set NAME VALUE`, `control.reset NAME`,
     /// `take.delete 3`, `take.undelete take-….mp4`, `takes.export mono`, `rigs take.start`, `rig cam-b zoom.set 2`, `obs StartRecord`.
     public static let argumentNames: Set<String> = [
-        "take.delete", "take.undelete", "takes.export", "zoom.set", "zoom.step", "sound", "wait", "exec", "control.adjust",
+        "take.delete", "take.undelete", "take.mark", "takes.export", "zoom.set", "zoom.step", "sound", "wait", "exec",
+        "control.adjust",
         "control.set",
         "control.reset",
         "preset.load", "preset.save", "prompter.back", "rigs", "rig", "obs",
@@ -124,6 +129,7 @@ public enum Action: Hashable, Sendable {
         case .takeDeleteLast: .deleteLast
         case .takeDelete(let choice): .delete(choice)
         case .takeUndelete(let file): .undelete(file)
+        case .takeMark(let name): .mark(name)
         case .takesExport(let filter): .export(filter)
         case .zoomSet(let factor): .zoomSet(factor)
         case .fpsToggle: .fpsToggle

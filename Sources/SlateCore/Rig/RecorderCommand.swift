@@ -7,6 +7,8 @@ public enum RecorderCommand: Hashable, Sendable {
     case delete(TakeChoice)
     /// Bring back from the trash the last take deleted, or the one whose file this names.
     case undelete(String?)
+    /// Mark the moment in the take that records.
+    case mark(String?)
     /// Export through this filter, or (nil) the rig's.
     case export(ExportFilter?)
     case zoomStep(Double)
@@ -33,6 +35,8 @@ public enum RecorderOutcome: Hashable, Sendable {
     case deleting(file: String)
     /// A take is being brought back from the trash (nil: the last deleted); its `restored` take line follows.
     case restoring(file: String?)
+    /// A marker was put this far into the take that records.
+    case marked(take: Int, at: Duration, name: String?)
     /// An export of this many takes began; its `exported` take line says when the joined file checks out.
     case exporting(takes: Int)
     case zoom(Double)
@@ -54,6 +58,8 @@ public enum RecorderOutcome: Hashable, Sendable {
         case .deleted(let take): "deleted take \(take)"
         case .deleting(let file): "deleting \(file)"
         case .restoring(let file): "restoring " + (file ?? "the last take deleted")
+        case .marked(let take, let at, let name):
+            "marked take \(take) at \(NumberText.format(at.inSeconds(decimals: 3))) s" + (name.map { " (\($0))" } ?? "")
         case .exporting(let takes): "exporting \(takes) take\(takes == 1 ? "" : "s")"
         case .zoom(let factor): "zoom " + ZoomText.format(factor)
         case .fps(let fps): "\(fps) fps"

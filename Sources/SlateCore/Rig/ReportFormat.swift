@@ -114,6 +114,7 @@ public struct ReportFormat: Sendable {
         case .presetLoad(let slot), .presetSave(let slot): return action.action.name + " \(slot)"
         case .takeDelete(let choice): return action.action.name + " \(choice)"
         case .takeUndelete(let file?): return "take.undelete " + file
+        case .takeMark(let name?): return "take.mark " + Self.shellQuoted(name)
         case .takesExport(let filter?): return "takes.export " + filter.rawValue
         case .prompter(.back(let duration)): return "prompter.back " + NumberText.format(duration.inSeconds(decimals: 3))
         case .rigs(let rigs): return rigs.description

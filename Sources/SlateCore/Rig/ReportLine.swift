@@ -42,6 +42,8 @@ public struct ReportLine: Codable, Hashable, Sendable {
         public var argv: [String]?
         /// The filter a `takes.export` chose.
         public var filter: String?
+        /// The name a `take.mark` gave.
+        public var marker: String?
         /// The rig a `rig` action is sent to, and the action `rig` and `rigs` send.
         public var rig: String?
         public var command: String?
@@ -176,6 +178,7 @@ public struct ReportLine: Codable, Hashable, Sendable {
             case .zoomSet(let factor): action.value = Self.rounded(factor)
             case .presetLoad(let slot), .presetSave(let slot), .takeDelete(.number(let slot)): action.value = Double(slot)
             case .takeDelete(.file(let name)), .takeUndelete(let name?): action.file = name
+            case .takeMark(let name?): action.marker = name
             case .takesExport(let filter): action.filter = filter?.rawValue
             case .prompter(.back(let duration)): action.value = duration.inSeconds(decimals: 3)
             case .exec(let argv): action.argv = argv

@@ -44,6 +44,10 @@ public struct RigBook: Sendable {
     public private(set) var prompter: Prompter?
     /// Whether the take in progress has started recording (its first frame came).
     private var recordingOpened = false
+    /// When the take in progress had its first frame (at its start, for a modelled camera).
+    private var takeStart: Instant?
+    /// The markers put in the take in progress.
+    private var markers = 0
 
     public init(
         fps: Int = 60, position: CameraPosition = .back, filter: ExportFilter = .none, preroll: Duration = .zero,
@@ -101,6 +105,8 @@ public struct RigBook: Sendable {
             guard !isRecording else { return .ignored("already recording") }
             isRecording = true
             recordingOpened = false
+            takeStart = camera == .modelled ? time : nil
+            markers = 0
             // A modelled camera's take starts at the press: no first frame is reported.
             if camera == .modelled { prompter?.setRecording(true, at: time) }
             effects.append(.take(.start, at: time))
@@ -128,6 +134,15 @@ public struct RigBook: Sendable {
             effects.append(.take(.delete(choice), at: time))
             if case .number(let number) = choice { return .deleted(take: number) }
             return .deleting(file: choice.description)
+        case .mark(let name):
+            guard isRecording else { return .ignored("not recording") }
+            guard markers < TakeMarker.limit else {
+                return .ignored("take \(takes + 1) has \(TakeMarker.limit) markers, the most a take keeps")
+            }
+            markers += 1
+            let at = takeStart.map { max(.zero, time - $0) } ?? .zero
+            effects.append(.take(.mark(name, at: at), at: time))
+            return .marked(take: takes + 1, at: at, name: name)
         case .undelete(let file):
             guard !isRecording else { return .ignored("recording") }
             effects.append(.take(.undelete(file), at: time))
@@ -216,6 +231,8 @@ public struct RigBook: Sendable {
         case .takeStarted(let take, let path, let firstFrame, let realtimeNs, let timecode):
             if isRecording {
                 recordingOpened = true
+                takeStart = firstFrame
+                markers = 0
                 prompter?.setRecording(true, at: firstFrame)
             }
             report(

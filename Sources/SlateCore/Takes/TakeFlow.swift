@@ -12,6 +12,8 @@ public struct TakeFlow<Export: Sendable>: Sendable {
         case start(Instant)
         case stop(Instant)
         case zoom(Double)
+        /// Mark the open take this far from its first frame.
+        case mark(String?, at: Duration)
         /// Keep this much video from before each press.
         case preroll(Duration)
         /// The camera is switching: later commands wait for its outcome.
@@ -32,6 +34,7 @@ public struct TakeFlow<Export: Sendable>: Sendable {
         /// Stop the take before the frame at `time` (`TakeRouter.stop(at:)`).
         case stop(Instant)
         case zoom(Double)
+        case mark(String?, at: Duration)
         case preroll(Duration)
         case muteSound(from: Instant, until: Instant)
         /// A take could not start, and why.
@@ -89,6 +92,7 @@ public struct TakeFlow<Export: Sendable>: Sendable {
             return [.stop(time)]
         case .stop: return []
         case .zoom(let factor): return [.zoom(factor)]
+        case .mark(let name, let at): return [.mark(name, at: at)]
         case .preroll(let preroll): return [.preroll(preroll)]
         case .awaitSwitch:
             held = []

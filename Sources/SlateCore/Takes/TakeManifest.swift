@@ -30,6 +30,8 @@ public struct TakeManifest: Hashable, Sendable {
         /// The timecode of its first frame (`Timecode`), the local time of day;
         /// nil for a take recorded before Slate wrote one.
         public var timecode: String?
+        /// The moments marked while it recorded, in order.
+        public var markers: [TakeMarker] = []
 
         public init(
             id: String, file: String, thumbnail: String?, started: Int64, summary: TakeSummary = TakeSummary(),
@@ -127,10 +129,10 @@ extension TakeManifest: Codable {
 /// microseconds since 1970, and as `realtime_ns` and `start` (UTC text), its summary (`duration` in seconds, to the
 /// microsecond), `thumbnail` null when there is none;
 /// `exported`, `kept`, `trashed` and `trash_expires` (microseconds since 1970)
-/// `sound` (its length in seconds) and `timecode` (its first frame's) only when set. Files must be names in the work folder.
+/// `sound` (its length in seconds), `timecode` (its first frame's) and `markers` only when set. Files must be names in the work folder.
 extension TakeManifest.Take: Codable {
     private enum CodingKeys: String, CodingKey {
-        case id, file, thumbnail, started, start, codec, recording, exported, kept, trashed, sound, timecode
+        case id, file, thumbnail, started, start, codec, recording, exported, kept, trashed, sound, timecode, markers
         case trashExpires = "trash_expires"
         case realtimeNs = "realtime_ns"
     }
@@ -162,6 +164,7 @@ extension TakeManifest.Take: Codable {
         trashExpires = try container.decodeIfPresent(Int64.self, forKey: .trashExpires)
         sound = try container.decodeIfPresent(Double.self, forKey: .sound)
         timecode = try container.decodeIfPresent(String.self, forKey: .timecode)
+        markers = try container.decodeIfPresent([TakeMarker].self, forKey: .markers) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -181,6 +184,7 @@ extension TakeManifest.Take: Codable {
         try container.encodeIfPresent(trashExpires, forKey: .trashExpires)
         try container.encodeIfPresent(sound, forKey: .sound)
         try container.encodeIfPresent(timecode, forKey: .timecode)
+        if !markers.isEmpty { try container.encode(markers, forKey: .markers) }
     }
 }
 

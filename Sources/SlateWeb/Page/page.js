@@ -55,6 +55,7 @@ function renderState() {
   if (lost) $("lost-detail").textContent = lostText();
   $("toggle").textContent = recording ? "Stop" : "Record";
   $("toggle").classList.toggle("stop", recording);
+  $("mark").hidden = !recording;
   for (const id of ["toggle", "delete-last", "export"]) $(id).disabled = !reachable();
   for (const element of document.querySelectorAll("[data-action]")) element.disabled = !reachable();
   if (lost) {
@@ -678,6 +679,11 @@ $("preview-toggle").addEventListener("click", () => {
   if (shown) $("preview").src = "/preview.mjpg"; else $("preview").removeAttribute("src");
 });
 document.addEventListener("keydown", (event) => {
+  if (event.code === "KeyM" && !event.repeat && !$("mark").hidden && !(event.target instanceof HTMLTextAreaElement)
+    && !(event.target instanceof HTMLInputElement)) {
+    act("take.mark");
+    return;
+  }
   if (event.code !== "Space" || event.repeat || event.target instanceof HTMLInputElement) return;
   if (event.target instanceof HTMLTextAreaElement || $("editor").open) return;
   if (event.target instanceof HTMLButtonElement) return;
