@@ -229,8 +229,8 @@ public final class LiveRecorder {
             recorder.delete(choice)
         case .undelete(let file):
             recorder.undelete(file)
-        case .mark(let name, let at):
-            recorder.mark(name, at: at)
+        case .mark(let name, let time):
+            recorder.mark(name, at: time)
         case .export(let filter):
             recorder.export(
                 TakeExporter.Options(filter: filter, cleanUp: settings.camera.cleanUp, rig: settings.rig), to: settings.output)

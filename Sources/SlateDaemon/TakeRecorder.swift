@@ -229,8 +229,8 @@ public final class TakeRecorder: Sendable {
     /// Brings back from the trash the take whose file is `file`, or (nil) the last deleted.
     public func undelete(_ file: String?) { inbox.post { $0.commands.append(.undelete(file)) } }
 
-    /// Marks the take in progress `at` from its first frame (one starting gets it once it opens).
-    public func mark(_ name: String?, at: Duration) { inbox.post { $0.commands.append(.mark(name, at: at)) } }
+    /// Marks the take in progress at the frame of `time` (one starting gets it once it opens).
+    public func mark(_ name: String?, at time: Instant) { inbox.post { $0.commands.append(.mark(name, at: time)) } }
 
     /// Joins the finished takes into one file in `outputFolder`, once a take
     /// in progress has closed; the takes are deleted only when the result checks out.
@@ -333,8 +333,9 @@ final class TakePipeline {
     private var router: TakeRouter<EncodedPacket>
     private var writer: TakeWriter?
     private var take: TakeManifest.Take?
-    /// Markers asked for before the take they mark had its first frame.
-    private var earlyMarkers: [(name: String?, at: Duration)] = []
+    /// Markers asked for before the take they mark had its first frame; dropped
+    /// when no take opens (a stop before it, a start that failed, the stream's end).
+    private var earlyMarkers: [(name: String?, at: Instant)] = []
     private var firstPts: Int64?
     /// When the take in progress's first frame was captured: its sound's start.
     private var takeStart: Instant?
@@ -436,6 +437,7 @@ final class TakePipeline {
     private func finishStream() {
         guard encoder != nil else { return }
         apply(router.end(), current: nil)
+        earlyMarkers.removeAll()
         encoder = nil
         stream = nil
         tuning = nil
@@ -550,7 +552,9 @@ final class TakePipeline {
         for action in actions {
             switch action {
             case .start(let time): apply(router.start(at: time), current: nil)
-            case .stop(let time): apply(router.stop(at: time), current: nil)
+            case .stop(let time):
+                if take == nil { earlyMarkers.removeAll() }
+                apply(router.stop(at: time), current: nil)
             case .zoom(let factor):
                 zoomTarget = factor
                 _ = tuning?.aim(at: factor)
@@ -605,6 +609,7 @@ final class TakePipeline {
         // The take is listed before its file exists, so a crash at any point
         // leaves nothing unlisted: recovery measures the file, or drops the entry.
         var take = newTake(in: ledger.manifest, started: started, encoder: encoder)
+        take.fps = encoder.fps
         let rate = FrameRate(encoder.fps)
         take.timecode = Timecode(microsecondsOfDay: LocalTime.microsecondsOfDay(started), rate: rate).description
         var created = false
@@ -628,14 +633,15 @@ final class TakePipeline {
             router.abandon()
             if created { try? folder.directory.remove(take.file) }
             try? ledger.change { manifest in manifest.takes.removeAll { $0.id == take.id && $0.recording } }
+            earlyMarkers.removeAll()
             report(.startFailed("a take could not start: \(error)"))
             return
         }
         self.take = take
-        for marker in earlyMarkers { markTake(marker.name, at: marker.at) }
-        earlyMarkers.removeAll()
         firstPts = nil
         takeStart = firstFrame
+        for marker in earlyMarkers { markTake(marker.name, at: marker.at) }
+        earlyMarkers.removeAll()
         takeNumber = ledger.availableCount + 1
         flow.takeOpened()
         gauges.take(TakeSummary())
@@ -694,6 +700,7 @@ final class TakePipeline {
     /// Closes the take in progress. Every gap in it (frames the camera or the
     /// backlog dropped) counts in `dropped`: its timestamps follow capture times.
     private func close(early: String?) {
+        earlyMarkers.removeAll()
         guard var take else { return }
         var soundSummary: SoundSummary?
         do {
@@ -807,16 +814,19 @@ final class TakePipeline {
         purgeTrash()
     }
 
-    /// Marks the open take `at` from its first frame, with that frame's timecode,
-    /// saved to the take list at once (a crash keeps it).
-    private func markTake(_ name: String?, at: Duration) {
-        guard var take else {
-            earlyMarkers.append((name, at))
+    /// Marks the open take at the frame of `time`, measured from its first
+    /// frame (pre-roll included), with that frame's timecode, saved to the
+    /// take list at once (a crash keeps it).
+    private func markTake(_ name: String?, at time: Instant) {
+        guard var take, let start = takeStart else {
+            earlyMarkers.append((name, time))
             return
         }
-        let rate = FrameRate(encoder?.fps ?? 30)
-        let timecode = Timecode(microsecondsOfDay: LocalTime.microsecondsOfDay(take.started + at.microseconds), rate: rate)
-        take.markers.append(TakeMarker(at: at, name: name, timecode: timecode.description))
+        var marker = TakeMarker(at: max(.zero, time - start), name: name, timecode: nil)
+        let rate = FrameRate(take.fps ?? 30)
+        marker.timecode =
+            Timecode(microsecondsOfDay: LocalTime.microsecondsOfDay(take.started + marker.microseconds), rate: rate).description
+        take.markers.append(marker)
         self.take = take
         do {
             try ledger.change { manifest in

@@ -23,8 +23,7 @@ extension TakeExporter {
             parameters: VideoStreamParameters(
                 codec: encoder.parameters.codec, width: width, height: height, timeBase: timeBase,
                 extradata: encoder.parameters.extradata),
-            rotation: first.rotation, sound: sound?.parameters, layout: .finished, stamp: partial.stamp,
-            chapters: partial.plannedChapters)
+            rotation: first.rotation, sound: sound?.parameters, layout: .finished, stamp: partial.stamp)
         // Where each frame given to the encoder (its pts counts frames) goes in the joined video.
         var timeline: [Int64: (pts: Int64, duration: Int64)] = [:]
         var encoded: Int64 = 0

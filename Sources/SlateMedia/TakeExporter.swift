@@ -107,11 +107,6 @@ public struct TakeExporter: Sendable {
 
         /// The chapters when the takes start `starts` microseconds into the export.
         func chapters(starts: [Int64]) -> [ExportChapters.Chapter] { ExportChapters.plan(takes, starts: starts, rig: rig) }
-
-        /// The chapters as the take list's durations place them, before the takes are joined.
-        var plannedChapters: [ExportChapters.Chapter] {
-            chapters(starts: takes.indices.map { index in takes[..<index].reduce(0) { $0 + $1.summary.duration.microseconds } })
-        }
     }
 
     /// Why an export did not happen; the takes are all still there.
@@ -316,7 +311,7 @@ public struct TakeExporter: Sendable {
         let timeBase = first.parameters.timeBase
         let writer = try TakeWriter(
             io: partial.io, named: partial.name, in: partial.folder, parameters: first.parameters, rotation: first.rotation,
-            sound: sound?.parameters, layout: .finished, stamp: partial.stamp, chapters: partial.plannedChapters)
+            sound: sound?.parameters, layout: .finished, stamp: partial.stamp)
         var offset: Int64 = 0
         var copied = 0
         var reads: [Read] = []

@@ -85,12 +85,9 @@ public final class TakeWriter {
     }
 
     /// Writes the header through `io`, the new file `name` of `folder`.
-    /// An export's `chapters` are written with its index (`finish(chapters:)` sets
-    /// where each starts once the takes are joined).
     init(
         io: DescriptorIO, named name: String, in folder: Folder, parameters: VideoStreamParameters, rotation: Int = 0,
-        sound: AudioStreamParameters? = nil, layout: Layout = .fragmented, stamp: Stamp? = nil,
-        chapters: [ExportChapters.Chapter] = []
+        sound: AudioStreamParameters? = nil, layout: Layout = .fragmented, stamp: Stamp? = nil
     ) throws(MediaError) {
         _ = LibAV.setUp
         let path = folder.file(name)
@@ -143,21 +140,6 @@ public final class TakeWriter {
             matrix.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_set($0, Double(self.rotation)) }
         }
         if let sound { try Self.addSoundStream(sound, to: context, path: path) }
-        // The MP4 muxer makes room for a chapter track only for chapters it has at the header.
-        for (index, chapter) in chapters.enumerated() {
-            guard let added = av_mallocz(MemoryLayout<AVChapter>.size)?.assumingMemoryBound(to: AVChapter.self) else {
-                throw MediaError("add the chapters", path: path, code: slate_averror(ENOMEM))
-            }
-            added.pointee.id = Int64(index + 1)
-            added.pointee.time_base = AVRational(num: 1, den: 1_000_000)
-            var list = context.pointee.chapters
-            var count = Int32(context.pointee.nb_chapters)
-            av_dynarray_add(&list, &count, added)
-            guard list != nil else { throw MediaError("add the chapters", path: path, code: slate_averror(ENOMEM)) }
-            context.pointee.chapters = list
-            context.pointee.nb_chapters = UInt32(count)
-            Self.set(added, chapter, end: chapter.start)
-        }
         context.pointee.pb = io.context
         context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
         var options: OpaquePointer?
@@ -226,12 +208,26 @@ public final class TakeWriter {
         soundPacketCount += 1
     }
 
-    /// `chapter`'s times, title and timecode on libav's chapter.
-    private static func set(_ slot: UnsafeMutablePointer<AVChapter>, _ chapter: ExportChapters.Chapter, end: Int64) {
-        slot.pointee.start = chapter.start
-        slot.pointee.end = end
-        av_dict_set(&slot.pointee.metadata, "title", chapter.title, 0)
-        if let timecode = chapter.timecode { av_dict_set(&slot.pointee.metadata, "timecode", timecode, 0) }
+    /// Adds `chapter` to the muxer's chapters (freed with its context).
+    private func add(_ chapter: ExportChapters.Chapter, id: Int, end: Int64) throws(MediaError) {
+        guard let context,
+            let added = av_mallocz(MemoryLayout<AVChapter>.size)?.assumingMemoryBound(to: AVChapter.self)
+        else { throw MediaError("add the chapters", path: path, code: slate_averror(ENOMEM)) }
+        added.pointee.id = Int64(id)
+        added.pointee.time_base = AVRational(num: 1, den: 1_000_000)
+        added.pointee.start = chapter.start
+        added.pointee.end = end
+        var list = context.pointee.chapters
+        var count = Int32(context.pointee.nb_chapters)
+        guard av_dict_set(&added.pointee.metadata, "title", chapter.title, 0) >= 0,
+            av_dynarray_add_nofree(&list, &count, added) >= 0
+        else {
+            av_dict_free(&added.pointee.metadata)
+            av_free(added)
+            throw MediaError("add the chapters", path: path, code: slate_averror(ENOMEM))
+        }
+        context.pointee.chapters = list
+        context.pointee.nb_chapters = UInt32(count)
     }
 
     /// A four-character code as libav stores it (`MKTAG`).
@@ -292,16 +288,16 @@ public final class TakeWriter {
     /// moved to the front), closes the file and syncs it and its folder to disk.
     /// When a take's last fragment cannot be written, the file is cut back to its
     /// complete fragments (`complete`) and the error thrown.
-    public func finish(chapters: [ExportChapters.Chapter]? = nil) throws(MediaError) {
+    /// Writes the trailer (an export's index, with `chapters`, each to the next
+    /// one's start and the last to the end of the last frame: the MP4 muxer
+    /// writes chapters it is given after the header at the trailer) and syncs the file.
+    public func finish(chapters: [ExportChapters.Chapter] = []) throws(MediaError) {
         guard let context, !finished else { return }
         finished = true
-        if let chapters, chapters.count == Int(context.pointee.nb_chapters), let list = context.pointee.chapters {
-            // Each to the next one's start, the last to the end of the last frame.
-            let end = parameters.timeBase.microseconds(written.end)
-            for (index, chapter) in chapters.enumerated() {
-                let next = index + 1 < chapters.count ? chapters[index + 1].start : end
-                if let slot = list[index] { Self.set(slot, chapter, end: max(chapter.start, next)) }
-            }
+        let end = parameters.timeBase.microseconds(written.end)
+        for (index, chapter) in chapters.enumerated() {
+            let next = index + 1 < chapters.count ? chapters[index + 1].start : end
+            try add(chapter, id: index + 1, end: max(chapter.start, next))
         }
         defer { close() }
         let status = av_write_trailer(context)

@@ -6,6 +6,8 @@ public enum LocalTime {
     public static func microsecondsOfDay(_ microseconds: Int64) -> Int64 {
         var moment = time_t(microseconds >= 0 ? microseconds / 1_000_000 : (microseconds - 999_999) / 1_000_000)
         var parts = tm()
+        // The zone is read again, so a rig whose zone was changed (timedatectl) follows it.
+        tzset()
         localtime_r(&moment, &parts)
         let day = Int64(86_400_000_000)
         let local = microseconds + Int64(parts.tm_gmtoff) * 1_000_000
@@ -18,7 +20,7 @@ public enum HostName {
     public static var current: String {
         var name = [CChar](repeating: 0, count: 256)
         guard gethostname(&name, name.count - 1) == 0 else { return "rig" }
-        let text = String(cString: name)
+        let text = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return text.isEmpty ? "rig" : text
     }
 }

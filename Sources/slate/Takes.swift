@@ -8,8 +8,8 @@ import SlateSystem
 /// `slate takes`: the takes of a rig's work folder, when no daemon runs.
 struct Takes: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List, delete, restore or export the takes in a rig's work folder.",
-        subcommands: [List.self, Delete.self, Trash.self, Restore.self, Export.self])
+        abstract: "List, delete, restore or export the takes in a rig's work folder, or lay several rigs' on a timeline.",
+        subcommands: [List.self, Delete.self, Trash.self, Restore.self, Export.self, TimelineCommand.self])
 
     /// Where the takes are: --work, else the profile's camera.work, else ~/Videos/Slate/takes;
     /// the profile's camera.trash-hours too.

@@ -16,26 +16,44 @@ import Testing
             take(
                 nil,
                 markers: [
-                    TakeMarker(at: .seconds(1), name: nil, timecode: nil), TakeMarker(at: .seconds(9), name: nil, timecode: nil),
+                    TakeMarker(at: .seconds(9), name: nil, timecode: nil), TakeMarker(at: .seconds(1), name: nil, timecode: nil),
                 ]),
         ]
         let chapters = ExportChapters.plan(takes, starts: [0, 4_000_000], rig: "cam-a")
         #expect(
             chapters == [
-                .init(start: 0, title: "Take 1 · 10:07:03 · cam-a", timecode: "10:07:03:12"),
-                .init(start: 1_500_000, title: "Applause", timecode: "10:07:04:27"),
-                .init(start: 4_000_000, title: "Take 2 · cam-a", timecode: nil),
-                .init(start: 5_000_000, title: "Marker 1", timecode: nil),
-                .init(start: 13_000_000, title: "Marker 2", timecode: nil),
+                .init(start: 0, title: "Take 1 · 10:07:03:12 · cam-a"),
+                .init(start: 1_500_000, title: "Applause · 10:07:04:27"),
+                .init(start: 4_000_000, title: "Take 2 · cam-a"),
+                .init(start: 5_000_000, title: "Marker 2"),
+                .init(start: 13_000_000, title: "Marker 1"),
             ])
         // A marker past where the next take starts (the take read short) is left out.
         let short = ExportChapters.plan(takes, starts: [0, 1_000_000], rig: nil)
-        #expect(short.map(\.title) == ["Take 1 · 10:07:03", "Take 2", "Marker 1", "Marker 2"])
+        #expect(short.map(\.title) == ["Take 1 · 10:07:03:12", "Take 2", "Marker 2", "Marker 1"])
     }
 
     @Test func markerNames() {
         #expect(TakeMarker.isName("Applause") && TakeMarker.isName(String(repeating: "é", count: 64)))
-        #expect(
-            !TakeMarker.isName("") && !TakeMarker.isName(String(repeating: "a", count: 65)) && !TakeMarker.isName("a\u{1b}[2J"))
+        #expect(!TakeMarker.isName("") && !TakeMarker.isName(String(repeating: "a", count: 65)))
+        // C0 and C1 controls, bidi overrides, zero-width characters; 64 characters of over 200 bytes.
+        for name in ["a\u{1b}[2J", "a\u{9b}2J", "a\u{202e}b", "a\u{200b}b", "a\nb", String(repeating: "😀", count: 64)] {
+            #expect(!TakeMarker.isName(name), "\(name.unicodeScalars.map(\.value))")
+        }
+        #expect(TakeMarker.isName(String(repeating: "😀", count: 50)))
+    }
+
+    @Test func aTakeListsMarkersAreCheckedAsTheyAreRead() throws {
+        func manifest(_ markers: String) -> String {
+            #"{"version":1,"takes":[{"id":"0001","file":"t.mp4","thumbnail":null,"started":1,"duration":1,"frames":30,"dropped":0,"codec":"h264","recording":false,"markers":"#
+                + markers + "}]}"
+        }
+        let good = try JSONLine.decode(TakeManifest.self, from: manifest(#"[{"at":1.5,"name":"Applause"}]"#).utf8)
+        #expect(good.takes[0].markers == [TakeMarker(at: .milliseconds(1500), name: "Applause", timecode: nil)])
+        for bad in [
+            #"[{"at":1e300}]"#, #"[{"at":-1}]"#, #"[{"at":1,"name":"\u001b[2J"}]"#, #"[{"at":1,"timecode":"1234567890123"}]"#,
+        ] {
+            #expect(throws: DecodingError.self, "\(bad)") { try JSONLine.decode(TakeManifest.self, from: manifest(bad).utf8) }
+        }
     }
 }

@@ -63,7 +63,7 @@ struct TakeFlowTranscript {
         case "start": return .start(try time(1))
         case "stop": return .stop(try time(1))
         case "zoom": return .zoom(Double(words.last ?? "") ?? 1)
-        case "mark": return .mark(words.count > 2 ? words.last : nil, at: .microseconds(try time(1).microseconds))
+        case "mark": return .mark(words.count > 2 ? words.last : nil, at: try time(1))
         case "preroll": return .preroll(.microseconds(try time(1).microseconds))
         case "await-switch": return .awaitSwitch
         case "delete-last": return .deleteLast
@@ -112,7 +112,7 @@ struct TakeFlowTranscript {
                 case .start(let at): text = "start \(seconds(at))"
                 case .stop(let at): text = "stop \(seconds(at))"
                 case .zoom(let factor): text = "zoom \(NumberText.format(factor))"
-                case .mark(let name, let at): text = "mark \(seconds(origin + at))" + (name.map { " \($0)" } ?? "")
+                case .mark(let name, let at): text = "mark \(seconds(at))" + (name.map { " \($0)" } ?? "")
                 case .preroll(let preroll): text = "preroll \(seconds(origin + preroll))"
                 case .muteSound(let from, let until): text = "mute \(seconds(from)) \(seconds(until))"
                 case .startFailed(let reason): text = "start failed: \(reason)"

@@ -159,7 +159,10 @@ import Testing
             .export(at: 0, options: .init(filter: filter, rig: "cam-a"))
         let info = try MediaProbe.probe(path: outcome.path)
         #expect(
-            info.chapters.map(\.title) == ["Take 1 · 10:07:03 · cam-a", "Applause", "Take 2 · 10:08:00 · cam-a", "Marker 1"])
+            info.chapters.map(\.title) == [
+                "Take 1 · 10:07:03:12 · cam-a", "Applause · 10:07:03:27", "Take 2 · 10:08:00:00 · cam-a",
+                "Marker 1 · 10:08:00:06",
+            ])
         // Take 2 starts where take 1's 30 frames end, give or take a frame's rounding.
         let starts = info.chapters.map(\.start)
         let expected: [Int64] = [0, 500_000, 1_000_000, 1_200_000]

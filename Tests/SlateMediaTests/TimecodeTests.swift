@@ -33,6 +33,10 @@ import Testing
             let ours = Timecode(frame: frame, rate: rate).description
             let theirs = Self.libav(frame, rate)
             if ours != theirs { different.append("\(frame): \(ours) vs \(theirs)") }
+            // Read back, the label is its frame again.
+            if Timecode(theirs, rate: rate)?.frame != frame {
+                different.append("\(theirs) reads as \(String(describing: Timecode(theirs, rate: rate)?.frame))")
+            }
         }
         #expect(different.isEmpty, "at \(rate): \(different.prefix(5))")
     }

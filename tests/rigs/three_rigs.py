@@ -7,7 +7,9 @@ take.toggle`. What it shows:
 - all three record each of the 10 takes, and each take's first frames, on
   CLOCK_REALTIME, are within one frame interval (33 ms at 30 fps); cam-a
   prints the spread of each; each take's timecode is its first frame's local
-  time of day, the three rigs' within a frame;
+  time of day, the three rigs' within a frame; `slate takes timeline` lays
+  the three rigs' takes on one OpenTimelineIO timeline, which opentimelineio
+  reads with every take at its first frame's time of day, to a frame;
 - the broker killed during a take and started again: every rig goes on
   recording, joins again, and publishes its state again (cam-a's take
   stops everywhere);
@@ -30,6 +32,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import harness  # noqa: E402
+import opentimelineio as otio  # noqa: E402
 import rig_net  # noqa: E402
 
 FPS = 30
@@ -135,6 +138,27 @@ def main():
         check(exact and len(apart) == TAKES and max(apart) <= 1,
               "each take's timecode is its first frame's time of day, the rigs' within a frame: %s"
               % [" ".join(take) for take in zip(*codes)][:3])
+        # The three rigs' takes on one timeline, as OpenTimelineIO reads it: each clip at its first
+        # frame's time of day, to a frame, and the tracks' takes as far apart as their first frames.
+        shoot = os.path.join(cam_a.folder, "shoot.otio")
+        made = harness.Slate(["takes", "timeline", "--output", shoot, "--name", "three rigs"]
+                             + [argument for rig in rigs for argument in ("--work", rig.work)],
+                             wrap=rig_net.AS_NOBODY, stdout="text")
+        made.wait(60)
+        timeline = otio.adapters.read_from_file(shoot)
+        first_frames = {(rig.name, take["file"]): of_day(take["realtime_ns"]) for rig in rigs for take in rig.takes()}
+        placed = {(track.name, clip.name): (timeline.global_start_time + track.range_of_child(clip).start_time).to_frames()
+                  for track in timeline.tracks for clip in track.find_clips()}
+        misplaced = {key: (placed.get(key), frame) for key, frame in first_frames.items()
+                     if placed.get(key) is None or abs(placed[key] - frame) > 1}
+        offsets = [max(placed[(rig.name, take["file"])] for rig, take in zip(rigs, takes))
+                   - min(placed[(rig.name, take["file"])] for rig, take in zip(rigs, takes))
+                   for takes in zip(*(rig.takes() for rig in rigs))]
+        check(made.returncode == 0 and [track.name for track in timeline.tracks] == [rig.name for rig in rigs]
+              and len(placed) == 3 * TAKES and not misplaced and max(offsets) <= 1,
+              "slate takes timeline: %s; OpenTimelineIO reads %d tracks, each take at its first frame's time of day "
+              "(misplaced: %s); the tracks' takes at most %d frame(s) apart (each take: %s)" % (
+                  made.text.strip(), len(timeline.tracks), misplaced, max(offsets or [99]), offsets))
         printed = [line for line in cam_a.lines if line["type"] == "rig" and line["event"] == "spread"]
         check(len(printed) == TAKES and all(len(line["first_frames"]) == 3 for line in printed),
               "cam-a printed the spread of each take over three rigs: %s" % [line["spread_ms"] for line in printed])

@@ -51,6 +51,25 @@ public struct Timecode: Hashable, Sendable, CustomStringConvertible {
         self.init(frame: frames + fraction, rate: rate)
     }
 
+    /// The timecode `text` (`10:07:03:12`, or `10:07:03;12` dropping frames) at `rate`;
+    /// nil for text that is not one at that rate.
+    public init?(_ text: String, rate: FrameRate) {
+        let parts = text.split(whereSeparator: { $0 == ":" || $0 == ";" }).map { Int64($0) }
+        guard parts.count == 4, text.count == 11, text.contains(";") == rate.dropsFrames,
+            let hours = parts[0], let minutes = parts[1], let seconds = parts[2], let frames = parts[3],
+            hours < 24, minutes < 60, seconds < 60, frames < rate.nominal
+        else { return nil }
+        let label = ((hours * 60 + minutes) * 60 + seconds) * rate.nominal + frames
+        guard rate.dropsFrames else {
+            self.init(frame: label, rate: rate)
+            return
+        }
+        // The labels skipped before it: `drop` at each minute but every tenth.
+        let drop = rate.nominal / 15
+        let (tens, rest) = label.quotientAndRemainder(dividingBy: rate.nominal * 600)
+        self.init(frame: label - drop * 9 * tens - drop * (rest / (rate.nominal * 60)), rate: rate)
+    }
+
     /// The frame's label counted in whole frames: past the drop-frame skips.
     var label: Int64 {
         guard rate.dropsFrames else { return frame }

@@ -59,7 +59,8 @@ public enum RecorderOutcome: Hashable, Sendable {
         case .deleting(let file): "deleting \(file)"
         case .restoring(let file): "restoring " + (file ?? "the last take deleted")
         case .marked(let take, let at, let name):
-            "marked take \(take) at \(NumberText.format(at.inSeconds(decimals: 3))) s" + (name.map { " (\($0))" } ?? "")
+            "marked take \(take) at \(NumberText.format(at.inSeconds(decimals: 3))) s"
+                + (name.map { " " + ReportFormat.shellQuoted($0) } ?? "")
         case .exporting(let takes): "exporting \(takes) take\(takes == 1 ? "" : "s")"
         case .zoom(let factor): "zoom " + ZoomText.format(factor)
         case .fps(let fps): "\(fps) fps"

@@ -140,9 +140,8 @@ public struct RigBook: Sendable {
                 return .ignored("take \(takes + 1) has \(TakeMarker.limit) markers, the most a take keeps")
             }
             markers += 1
-            let at = takeStart.map { max(.zero, time - $0) } ?? .zero
-            effects.append(.take(.mark(name, at: at), at: time))
-            return .marked(take: takes + 1, at: at, name: name)
+            effects.append(.take(.mark(name, at: time), at: time))
+            return .marked(take: takes + 1, at: takeStart.map { max(.zero, time - $0) } ?? .zero, name: name)
         case .undelete(let file):
             guard !isRecording else { return .ignored("recording") }
             effects.append(.take(.undelete(file), at: time))
@@ -209,7 +208,12 @@ public struct RigBook: Sendable {
         position next: CameraPosition, fps rate: Int, at time: Instant, into effects: inout [RigEffect]
     ) -> RecorderOutcome {
         let splitting = isRecording
-        if splitting { takes += 1 }
+        if splitting {
+            takes += 1
+            // The next take's first frame is still to come.
+            takeStart = nil
+            markers = 0
+        }
         let outcome: RecorderOutcome = next != position ? .camera(next) : .fps(rate)
         // The other camera starts at 1×, as the iOS app's toggleCameraPosition
         // resets the zoom (applied when it opens); the camera kept by a switch

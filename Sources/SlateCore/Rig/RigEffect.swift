@@ -43,8 +43,9 @@ public enum TakeCommand: Hashable, Sendable {
     case delete(TakeChoice)
     /// Bring back from the trash the last take deleted, or the one whose file this names.
     case undelete(String?)
-    /// Mark the take that records, this far from its first frame.
-    case mark(String?, at: Duration)
+    /// Mark the take that records at the frame of this instant (the recorder
+    /// measures it from the take's first frame, which it knows best).
+    case mark(String?, at: Instant)
     /// Export every available take through `filter` into one video.
     case export(ExportFilter)
     /// Keep this much video from before each press, from now on.

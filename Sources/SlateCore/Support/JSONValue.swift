@@ -51,3 +51,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
         if case .object(let members) = self { members[key] } else { nil }
     }
 }
+
+extension JSONValue: ExpressibleByStringLiteral {
+    public init(stringLiteral value: String) { self = .string(value) }
+}

@@ -12,8 +12,8 @@ public struct TakeFlow<Export: Sendable>: Sendable {
         case start(Instant)
         case stop(Instant)
         case zoom(Double)
-        /// Mark the open take this far from its first frame.
-        case mark(String?, at: Duration)
+        /// Mark the open take at the frame of this instant.
+        case mark(String?, at: Instant)
         /// Keep this much video from before each press.
         case preroll(Duration)
         /// The camera is switching: later commands wait for its outcome.
@@ -34,7 +34,7 @@ public struct TakeFlow<Export: Sendable>: Sendable {
         /// Stop the take before the frame at `time` (`TakeRouter.stop(at:)`).
         case stop(Instant)
         case zoom(Double)
-        case mark(String?, at: Duration)
+        case mark(String?, at: Instant)
         case preroll(Duration)
         case muteSound(from: Instant, until: Instant)
         /// A take could not start, and why.

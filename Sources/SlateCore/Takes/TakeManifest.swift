@@ -32,6 +32,8 @@ public struct TakeManifest: Hashable, Sendable {
         public var timecode: String?
         /// The moments marked while it recorded, in order.
         public var markers: [TakeMarker] = []
+        /// Its frame rate, frames a second; nil for a take recorded before Slate kept it.
+        public var fps: Int?
 
         public init(
             id: String, file: String, thumbnail: String?, started: Int64, summary: TakeSummary = TakeSummary(),
@@ -129,10 +131,10 @@ extension TakeManifest: Codable {
 /// microseconds since 1970, and as `realtime_ns` and `start` (UTC text), its summary (`duration` in seconds, to the
 /// microsecond), `thumbnail` null when there is none;
 /// `exported`, `kept`, `trashed` and `trash_expires` (microseconds since 1970)
-/// `sound` (its length in seconds), `timecode` (its first frame's) and `markers` only when set. Files must be names in the work folder.
+/// `sound` (its length in seconds), `timecode` (its first frame's), `fps` and `markers` only when set. Files must be names in the work folder.
 extension TakeManifest.Take: Codable {
     private enum CodingKeys: String, CodingKey {
-        case id, file, thumbnail, started, start, codec, recording, exported, kept, trashed, sound, timecode, markers
+        case id, file, thumbnail, started, start, codec, recording, exported, kept, trashed, sound, timecode, markers, fps
         case trashExpires = "trash_expires"
         case realtimeNs = "realtime_ns"
     }
@@ -165,6 +167,16 @@ extension TakeManifest.Take: Codable {
         sound = try container.decodeIfPresent(Double.self, forKey: .sound)
         timecode = try container.decodeIfPresent(String.self, forKey: .timecode)
         markers = try container.decodeIfPresent([TakeMarker].self, forKey: .markers) ?? []
+        guard markers.count <= TakeMarker.limit, markers.allSatisfy(\.isValid) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .markers, in: container,
+                debugDescription: "a take's markers are at most \(TakeMarker.limit), each 0 to \(Int(TakeMarker.atLimit)) s in, "
+                    + "with a name of 1 to \(TakeMarker.nameLimit) characters")
+        }
+        fps = try container.decodeIfPresent(Int.self, forKey: .fps)
+        if let fps, !(1...1000).contains(fps) {
+            throw DecodingError.dataCorruptedError(forKey: .fps, in: container, debugDescription: "fps is 1 to 1000, not \(fps)")
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -185,6 +197,7 @@ extension TakeManifest.Take: Codable {
         try container.encodeIfPresent(sound, forKey: .sound)
         try container.encodeIfPresent(timecode, forKey: .timecode)
         if !markers.isEmpty { try container.encode(markers, forKey: .markers) }
+        try container.encodeIfPresent(fps, forKey: .fps)
     }
 }
 

@@ -679,8 +679,9 @@ $("preview-toggle").addEventListener("click", () => {
   if (shown) $("preview").src = "/preview.mjpg"; else $("preview").removeAttribute("src");
 });
 document.addEventListener("keydown", (event) => {
-  if (event.code === "KeyM" && !event.repeat && !$("mark").hidden && !(event.target instanceof HTMLTextAreaElement)
-    && !(event.target instanceof HTMLInputElement)) {
+  const typing = event.target instanceof HTMLTextAreaElement || event.target instanceof HTMLInputElement;
+  const modified = event.ctrlKey || event.metaKey || event.altKey;
+  if (event.key.toLowerCase() === "m" && !event.repeat && !modified && !typing && !$("mark").hidden && !$("editor").open) {
     act("take.mark");
     return;
   }

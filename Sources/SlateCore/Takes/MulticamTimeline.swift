@@ -1,0 +1,102 @@
+/// Several rigs' takes on one timeline for an editor, each at the instant of
+/// its first frame (CLOCK_REALTIME): one track a rig, a gap where a rig did
+/// not record. What `slate takes timeline` writes as OpenTimelineIO.
+public struct MulticamTimeline: Sendable {
+    /// A take as the timeline places it.
+    public struct Clip: Hashable, Sendable {
+        /// Its file's name and absolute path.
+        public var name: String
+        public var path: String
+        /// Its first frame, microseconds since 1970.
+        public var started: Int64
+        public var frames: Int
+        public var rate: FrameRate
+        public var markers: [TakeMarker]
+        /// The timecode its file carries, when it has one.
+        public var timecode: Timecode?
+
+        public init(
+            name: String, path: String, started: Int64, frames: Int, rate: FrameRate, markers: [TakeMarker] = [],
+            timecode: Timecode? = nil
+        ) {
+            self.name = name
+            self.path = path
+            self.started = started
+            self.frames = frames
+            self.rate = rate
+            self.markers = markers
+            self.timecode = timecode
+        }
+
+        /// `take` of a work folder at `path`: its frames (the dropped ones' slots
+        /// too, as its file's length counts them), its rate (`fps`, else its
+        /// frames over its length), its timecode and markers.
+        public init(_ take: TakeManifest.Take, path: String) {
+            let seconds = Double(take.summary.duration.microseconds) / 1_000_000
+            let slots = take.summary.frames + take.summary.dropped
+            let fps = take.fps ?? (seconds > 0 ? max(1, Int((Double(slots) / seconds).rounded())) : 30)
+            let rate = FrameRate(fps)
+            self.init(
+                name: take.file, path: path, started: take.started, frames: slots,
+                rate: rate, markers: take.markers, timecode: take.timecode.flatMap { Timecode($0, rate: rate) })
+        }
+    }
+
+    /// A rig's takes, in the order they were recorded.
+    public struct Track: Hashable, Sendable {
+        public var name: String
+        public var clips: [Clip]
+
+        public init(name: String, clips: [Clip]) {
+            self.name = name
+            self.clips = clips.sorted { $0.started < $1.started }
+        }
+    }
+
+    public var name: String
+    public var tracks: [Track]
+    /// The timeline's rate: its first take's.
+    public let rate: FrameRate
+    /// Its start: the earliest first frame, microseconds since 1970.
+    public let start: Int64
+    /// That instant's time of day, in microseconds: the timeline's timecode starts there.
+    public let startOfDay: Int64
+
+    /// `tracks` on one timeline; nil when none holds a take. `timeOfDay` gives an
+    /// instant's local time of day (this machine's time zone), for takes that carry no timecode.
+    public init?(name: String, tracks: [Track], timeOfDay: (Int64) -> Int64) {
+        let clips = tracks.flatMap(\.clips)
+        guard let first = clips.min(by: { $0.started < $1.started }) else { return nil }
+        self.name = name
+        self.tracks = tracks
+        rate = first.rate
+        start = first.started
+        // The rig's own time of day, from the first take's timecode, where it has one.
+        // (Rounded up: the frame showing at that instant is the timecode's frame, not the one before.)
+        let rate = first.rate
+        startOfDay =
+            first.timecode.map { ($0.frame * rate.seconds * 1_000_000 + rate.frames - 1) / max(1, rate.frames) }
+            ?? timeOfDay(first.started)
+    }
+
+    /// Frames of `rate` in `microseconds`, to the nearest.
+    public static func frames(_ microseconds: Int64, at rate: FrameRate) -> Int64 {
+        let scaled = microseconds * rate.frames
+        let unit = rate.seconds * 1_000_000
+        return (scaled + (scaled >= 0 ? unit / 2 : -unit / 2)) / unit
+    }
+
+    /// Where `clip` starts on the timeline, in the timeline's frames from its start.
+    public func position(of clip: Clip) -> Int64 { Self.frames(clip.started - start, at: rate) }
+
+    /// `clip`'s length in the timeline's frames.
+    public func length(of clip: Clip) -> Int64 {
+        Int64(clip.frames) * rate.frames * clip.rate.seconds / max(1, rate.seconds * clip.rate.frames)
+    }
+
+    /// The timecode of `clip`'s first frame, in its own frames since midnight:
+    /// its file's, else its place's from the timeline's start.
+    public func timecode(of clip: Clip) -> Timecode {
+        clip.timecode ?? Timecode(microsecondsOfDay: startOfDay + (clip.started - start), rate: clip.rate)
+    }
+}
