@@ -9,12 +9,12 @@ extension Takes {
             commandName: "timeline",
             abstract: "Write the takes of one or more rigs' work folders as one multicam timeline (OpenTimelineIO).",
             discussion: """
-                Each --work folder (a rig's own, or a copy from each rig on one machine) is a \\
-                track, named after the folder (or the folder holding it, for one named takes). \\
-                Only each folder's takes.json is read. Each take is placed at its first frame's \\
-                time (CLOCK_REALTIME, as takes.json keeps it), its source range starting at its \\
-                timecode, with its markers; takes in the trash or being exported are left out. \\
-                The timeline starts at the earliest take, its timecode that take's. The output \\
+                Each --work folder (a rig's own, or a copy from each rig on one machine) is a \
+                track, named after the folder (or the folder holding it, for one named takes). \
+                Only each folder's takes.json is read. Each take is placed at its first frame's \
+                time (CLOCK_REALTIME, as takes.json keeps it), its source range starting at its \
+                timecode, with its markers; takes in the trash or being exported are left out. \
+                The timeline starts at the earliest take, its timecode that take's. The output \
                 file is written into a folder of your own, as exports are.
                 """)
 

@@ -9,8 +9,8 @@ extension Takes {
         static let configuration = CommandConfiguration(
             abstract: "List the takes in the trash, which slate takes restore brings back.",
             discussion: """
-                A deleted take waits in the work folder's trash folder for the profile's \\
-                camera.trash-hours (24 by default), then is deleted for good. Each line gives \\
+                A deleted take waits in the work folder's trash folder for the profile's \
+                camera.trash-hours (24 by default), then is deleted for good. Each line gives \
                 its file, its length, when it was deleted, and when it goes for good.
                 """)
 
