@@ -57,3 +57,34 @@ import Testing
         }
     }
 }
+
+/// A marker's budgets from outside, at their edges: its name from a profile, HTTP or MQTT, and its count in a take.
+@Suite struct TakeMarkerBudgetTests {
+    @Test func aNameOverItsBudgetIsRefusedWithWhy() throws {
+        let profile = try ProfileLoader.load(
+            "inputs:\n  pedal:\n    match: {name: P}\n    bind: {KEY_A: take.toggle}\n", file: "rig.yaml"
+        ).get()
+        #expect((try? ActionText.steps("take.mark " + String(repeating: "a", count: 64), in: profile).get()) != nil)
+        guard case .failure(let error) = ActionText.steps("take.mark " + String(repeating: "a", count: 65), in: profile)
+        else {
+            Issue.record("a 65-character marker name was taken")
+            return
+        }
+        #expect("\(error)".contains("take.mark's name is 1 to 64 characters"), "\(error)")
+    }
+
+    @Test func aTakeKeepsAThousandMarkersAndRefusesTheNext() {
+        var book = RigBook()
+        var effects: [RigEffect] = []
+        _ = book.answer(.start, at: Instant(microseconds: 0), into: &effects)
+        for index in 1...TakeMarker.limit {
+            guard case .marked = book.answer(.mark(nil), at: Instant(microseconds: Int64(index)), into: &effects) else {
+                Issue.record("marker \(index) was refused")
+                return
+            }
+        }
+        #expect(
+            book.answer(.mark(nil), at: Instant(microseconds: 2000), into: &effects)
+                == .ignored("take 1 has 1000 markers, the most a take keeps"))
+    }
+}
