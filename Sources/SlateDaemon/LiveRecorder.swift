@@ -160,7 +160,7 @@ public final class LiveRecorder {
 
     /// Asks for the camera at `position` and `fps`; the rig learns what became
     /// of it from `collect()`, and `openFailure` says why it could not open.
-    public func open(position: CameraPosition, fps: Int) {
+    public func open(position: CameraPosition, fps: FrameRate) {
         guard case .closed = camera else { return }
         camera = .opening
         openFailure = nil
@@ -266,7 +266,7 @@ public final class LiveRecorder {
         recorder.preset(command, in: settings.presets)
     }
 
-    private func opening(position: CameraPosition, fps: Int) -> CameraOpening {
+    private func opening(position: CameraPosition, fps: FrameRate) -> CameraOpening {
         CameraOpening(position: position, fps: fps, spec: settings.camera, override: settings.cameraOverride)
     }
 

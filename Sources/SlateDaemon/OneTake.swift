@@ -15,7 +15,7 @@ public struct OneTake {
         public var camera: String
         public var width: Int
         public var height: Int
-        public var fps: Int
+        public var fps: FrameRate
         /// The codecs to choose from, best first.
         public var codecs: [String]
         /// A camera's compressed frames stored as they come.
@@ -24,7 +24,7 @@ public struct OneTake {
         public var seconds: Double
 
         public init(
-            camera: String, width: Int, height: Int, fps: Int, codecs: [String], passThrough: Bool, audio: AudioSpec,
+            camera: String, width: Int, height: Int, fps: FrameRate, codecs: [String], passThrough: Bool, audio: AudioSpec,
             seconds: Double
         ) {
             self.camera = camera
@@ -66,8 +66,8 @@ public struct OneTake {
         var codecs = settings.codecs
         if !(settings.passThrough && source.codec != nil),
             let (codec, lines) = EncoderChoice.probing(
-                codecs: codecs, width: source.width, height: source.height, fps: source.fps,
-                measure: { probe($0, source.width, source.height, source.fps) })
+                codecs: codecs, width: source.width, height: source.height, fps: Int(source.fps.nominal),
+                measure: { probe($0, source.width, source.height, Int(source.fps.nominal)) })
         {
             for line in lines { log.info("\(line)") }
             codecs = [codec]

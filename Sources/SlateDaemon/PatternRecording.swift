@@ -28,7 +28,7 @@ public struct PatternRecording {
     /// `output` with the first of `codecs` that opens; `started` is told the
     /// encoder once it opened.
     public static func record(
-        to output: String, width: Int, height: Int, fps: Int, seconds: Double, codecs: [String],
+        to output: String, width: Int, height: Int, fps: FrameRate, seconds: Double, codecs: [String],
         started: (VideoEncoder) -> Void
     ) throws -> Outcome {
         let (folderPath, name) = Folder.split(output)
@@ -47,13 +47,13 @@ public struct PatternRecording {
             fd: try folder.create(name, mode: 0o666), named: name, in: folder, parameters: encoder.parameters)
         started(encoder)
         let pattern = TestPattern(width: width, height: height)
-        let total = Int((seconds * Double(fps)).rounded(.up))
-        let thumbnailIndex = min(total - 1, Int(0.05 * Double(fps)))
+        let total = Int((seconds * fps.value).rounded(.up))
+        let thumbnailIndex = min(total - 1, Int(0.05 * fps.value))
         let start = MonotonicClock.now()
-        func due(_ index: Int) -> Instant { start + .microseconds(Int64(index) * 1_000_000 / Int64(fps)) }
+        func due(_ index: Int) -> Instant { start + .microseconds(fps.microseconds(toFrame: Int64(index))) }
         var next = 0
         var maximumLag: Int64 = 0, lastLag: Int64 = 0, lateFrames = 0
-        let interval = Int64(1_000_000 / fps)
+        let interval = fps.frameLength.microseconds
         var failure: Error?
         try loop.run(
             nextDeadline: { due(next) },

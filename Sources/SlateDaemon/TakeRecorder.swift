@@ -469,7 +469,7 @@ final class TakePipeline {
         let start = streamStart ?? frame.time
         streamStart = start
         let elapsed = frame.time.microseconds - start.microseconds
-        index = max(index + 1, (elapsed * Int64(encoder.fps) + 500_000) / 1_000_000)
+        index = max(index + 1, encoder.fps.frame(at: elapsed))
         captureTimes[Int(index % 64)] = frame.time
         do {
             for packet in try encoder.packets(for: frame, pts: index, keyframe: keyframe) {
@@ -610,8 +610,7 @@ final class TakePipeline {
         // leaves nothing unlisted: recovery measures the file, or drops the entry.
         var take = newTake(in: ledger.manifest, started: started, encoder: encoder)
         take.fps = encoder.fps
-        let rate = FrameRate(encoder.fps)
-        take.timecode = Timecode(microsecondsOfDay: LocalTime.microsecondsOfDay(started), rate: rate).description
+        take.timecode = Timecode(microsecondsOfDay: LocalTime.microsecondsOfDay(started), rate: encoder.fps).description
         var created = false
         var soundParameters: AudioStreamParameters?
         if let sound {
@@ -627,7 +626,7 @@ final class TakePipeline {
             created = true
             writer = try TakeWriter(
                 fd: fd, named: take.file, in: folder.directory, parameters: encoder.parameters, rotation: stream?.rotation ?? 0,
-                sound: soundParameters, stamp: TakeWriter.Stamp(created: started, timecode: take.timecode, rate: rate))
+                sound: soundParameters, stamp: TakeWriter.Stamp(created: started, timecode: take.timecode, rate: encoder.fps))
         } catch {
             sound?.abandon()
             router.abandon()
@@ -672,7 +671,7 @@ final class TakePipeline {
         packet.pts -= first
         packet.dts -= first
         do {
-            if let encoder = self.encoder { sound?.advance(to: timed.time + .microseconds(1_000_000 / Int64(encoder.fps))) }
+            if let encoder = self.encoder { sound?.advance(to: timed.time + encoder.fps.frameLength) }
             try writeSound()
             try writer.write(packet)
         } catch {
@@ -683,7 +682,7 @@ final class TakePipeline {
         take.summary.frames += 1
         measure(&take)
         gauges.take(take.summary)
-        if take.thumbnail == nil, let capture = frame, packet.pts >= Int64(encoder.fps) / 20,
+        if take.thumbnail == nil, let capture = frame, packet.pts >= encoder.fps.nominal / 20,
             let frame = encoder.picture(of: capture)
         {
             let name = TakeManifest.thumbnailName(for: take.file)
@@ -740,7 +739,7 @@ final class TakePipeline {
             return
         }
         let slots = Int(lastPts - first + 1)
-        take.summary.duration = .microseconds(Int64(slots) * 1_000_000 / Int64(encoder?.fps ?? 1))
+        take.summary.duration = .microseconds((encoder?.fps ?? FrameRate(1)).microseconds(toFrame: Int64(slots)))
         take.summary.dropped = max(0, slots - take.summary.frames)
     }
 
@@ -750,7 +749,7 @@ final class TakePipeline {
         guard let sound, let writer, writer.sound != nil, let first = firstPts, let encoder, let start = takeStart else {
             return nil
         }
-        let end = start + .microseconds((lastPts - first + 1) * 1_000_000 / Int64(encoder.fps))
+        let end = start + .microseconds(encoder.fps.microseconds(toFrame: lastPts - first + 1))
         sound.finish(at: end)
         let deadline = end + Self.soundWait
         takeSound()
@@ -823,7 +822,7 @@ final class TakePipeline {
             return
         }
         var marker = TakeMarker(at: max(.zero, time - start), name: name, timecode: nil)
-        let rate = FrameRate(take.fps ?? 30)
+        let rate = take.fps ?? FrameRate(30)
         marker.timecode =
             Timecode(microsecondsOfDay: LocalTime.microsecondsOfDay(take.started + marker.microseconds), rate: rate).description
         take.markers.append(marker)

@@ -40,6 +40,8 @@ public struct MediaInfo: Hashable, Sendable {
     public var timecode: String?
     /// The file's chapters, in order.
     public var chapters: [Chapter] = []
+    /// The video's average frame rate as the file states it (`30000/1001`), when it does.
+    public var frameRate: FrameRate?
 
     /// A chapter: where it starts, in microseconds, and its title.
     public struct Chapter: Hashable, Sendable {

@@ -14,6 +14,8 @@ public final class PacketReader {
     private let index: Int32
     /// One frame at the stream's frame rate, in its time base.
     public let frameDuration: Int64
+    /// The stream's frame rate (its average, else its base rate, else one frame a packet duration).
+    public let frameRate: FrameRate
 
     /// Opens the take `name` of `folder`, never through a link.
     public convenience init(_ name: String, in folder: Folder) throws(MediaError) {
@@ -33,6 +35,10 @@ public final class PacketReader {
         let timeBase = stream.pointee.time_base
         let rate = stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
         frameDuration = rate.num > 0 ? max(1, av_rescale_q(1, AVRational(num: rate.den, den: rate.num), timeBase)) : 1
+        let measured = rate.num > 0 && rate.den > 0 ? FrameRate(frames: Int64(rate.num), per: Int64(rate.den)) : nil
+        frameRate =
+            (measured ?? FrameRate(interval: Fraction(Int64(timeBase.num) * frameDuration, Int64(timeBase.den))))?.standard
+            ?? FrameRate(30)
         let extradata =
             codecpar.extradata_size > 0
             ? Array(UnsafeBufferPointer(start: codecpar.extradata, count: Int(codecpar.extradata_size))) : []
@@ -41,12 +47,6 @@ public final class PacketReader {
             height: Int(codecpar.height), timeBase: TimeBase(timeBase.num, timeBase.den), extradata: extradata)
         rotation = displayRotation(of: stream)
         packet = av_packet_alloc()
-    }
-
-    /// The stream's frame rate, rounded to whole frames per second (at least 1).
-    public var framesPerSecond: Int {
-        let seconds = Double(parameters.timeBase.numerator) * Double(frameDuration) / Double(parameters.timeBase.denominator)
-        return seconds > 0 ? max(1, Int((1 / seconds).rounded())) : 1
     }
 
     deinit {

@@ -5,13 +5,13 @@ import SlateSystem
 /// encoded; a camera's compressed frames are passed through as they come (near
 /// zero CPU) when pass-through is allowed, else MJPEG is decoded and encoded.
 ///
-/// Packet timestamps count frames (the time base is 1/fps) and equal the
+/// Packet timestamps count frames (the time base is the frame interval) and equal the
 /// caller's `pts`. A passed-through H.264 stream yields no packets until a
 /// keyframe brings its parameter sets (the MP4's extradata).
 public final class TakeEncoder {
     /// What makes the packets: the encoder, e.g. `libx264`, or `mjpeg pass-through`.
     public let name: String
-    public let fps: Int
+    public let fps: FrameRate
     /// What the muxer needs; complete once `isReady`.
     public private(set) var parameters: VideoStreamParameters
     /// The take file's extension: `mov` for MJPEG, which MP4 players do not take, else `mp4`.
@@ -38,7 +38,7 @@ public final class TakeEncoder {
     /// opens), unless its compressed frames pass through.
     public init(format source: SourceFormat, codecs: [String], passThrough: Bool) throws {
         fps = source.fps
-        let timeBase = TimeBase(1, Int32(source.fps))
+        let timeBase = TimeBase(Int32(source.fps.seconds), Int32(source.fps.frames))
         switch source.codec {
         case let codec? where passThrough:
             guard ["mjpeg", "h264"].contains(codec) else {

@@ -17,7 +17,7 @@ extension TakeExporter {
         let first = readers[0]
         let (width, height, timeBase) = (first.parameters.width, first.parameters.height, first.parameters.timeBase)
         let codecs = [first.parameters.codec] + ["h264", "hevc"].filter { $0 != first.parameters.codec }
-        let encoder = try VideoEncoder(codecs: codecs, width: width, height: height, fps: first.framesPerSecond)
+        let encoder = try VideoEncoder(codecs: codecs, width: width, height: height, fps: first.frameRate)
         let writer = try TakeWriter(
             io: partial.io, named: partial.name, in: partial.folder,
             parameters: VideoStreamParameters(

@@ -168,7 +168,7 @@ public struct TakeExporter: Sendable {
             partial = Partial(
                 folder: output, name: partialName, io: io,
                 stamp: TakeWriter.Stamp(
-                    created: takes[0].started, timecode: takes[0].timecode, rate: FrameRate(readers[0].framesPerSecond)),
+                    created: takes[0].started, timecode: takes[0].timecode, rate: readers[0].frameRate),
                 takes: takes, rig: options.rig)
         } catch {
             throw Failure(description: "\(error); the takes are kept")

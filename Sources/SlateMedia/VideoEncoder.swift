@@ -11,8 +11,8 @@ public final class VideoEncoder {
     public let codecName: String
     /// The encoder's preset, when it has one (`veryfast`, `ultrafast`, `p1`).
     public let preset: String?
-    public let fps: Int
-    /// What the muxer needs; the time base is 1/fps, so pts counts frames.
+    public let fps: FrameRate
+    /// What the muxer needs; the time base is the frame interval, so pts counts frames.
     public let parameters: VideoStreamParameters
 
     private let context: UnsafeMutablePointer<AVCodecContext>
@@ -35,15 +35,12 @@ public final class VideoEncoder {
     /// `codecs` are codec names in preference order, e.g. `["hevc", "h264"]`.
     /// Hardware encoders count only if they open. Without `bitRate` the
     /// encoder's constant-quality default is used.
-    public init(codecs: [String], width: Int, height: Int, fps: Int, bitRate: Int? = nil) throws(MediaError) {
+    public init(codecs: [String], width: Int, height: Int, fps: FrameRate, bitRate: Int? = nil) throws(MediaError) {
         _ = LibAV.setUp
         guard width > 0, height > 0, width % 2 == 0, height % 2 == 0 else {
             throw MediaError(
                 "open a video encoder", path: codecs.joined(separator: ","),
                 message: "the size \(width)x\(height) must be positive and even")
-        }
-        guard fps > 0 else {
-            throw MediaError("open a video encoder", path: codecs.joined(separator: ","), message: "fps must be positive")
         }
         var failures: [String] = []
         for name in codecs.flatMap(VideoEncoder.encoderNames(for:)) {
@@ -87,7 +84,7 @@ public final class VideoEncoder {
         av_packet_free(&packet)
     }
 
-    private static func open(_ name: String, width: Int, height: Int, fps: Int, bitRate: Int?)
+    private static func open(_ name: String, width: Int, height: Int, fps: FrameRate, bitRate: Int?)
         -> Result<(UnsafeMutablePointer<AVCodecContext>, String?), OpenFailure>
     {
         guard let codec = avcodec_find_encoder_by_name(name) else { return .failure(OpenFailure("not in this libavcodec")) }
@@ -95,9 +92,9 @@ public final class VideoEncoder {
         context.pointee.width = Int32(width)
         context.pointee.height = Int32(height)
         context.pointee.pix_fmt = AV_PIX_FMT_YUV420P
-        context.pointee.time_base = AVRational(num: 1, den: Int32(fps))
-        context.pointee.framerate = AVRational(num: Int32(fps), den: 1)
-        context.pointee.gop_size = Int32(fps)
+        context.pointee.time_base = AVRational(num: Int32(fps.seconds), den: Int32(fps.frames))
+        context.pointee.framerate = AVRational(num: Int32(fps.frames), den: Int32(fps.seconds))
+        context.pointee.gop_size = Int32(fps.nominal)
         context.pointee.max_b_frames = 0
         context.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)
         if let bitRate { context.pointee.bit_rate = Int64(bitRate) }
@@ -108,7 +105,7 @@ public final class VideoEncoder {
         switch name {
         case "libx264":
             // veryfast up to 720p30's pixel rate; ultrafast above, to keep up on small machines.
-            preset = width * height * fps <= 1280 * 720 * 30 ? "veryfast" : "ultrafast"
+            preset = Int64(width * height) * fps.nominal <= 1280 * 720 * 30 ? "veryfast" : "ultrafast"
             av_dict_set(&options, "tune", "zerolatency", 0)
             // A forced keyframe (a take's first frame) must be an IDR frame.
             av_dict_set(&options, "forced-idr", "1", 0)
@@ -201,7 +198,7 @@ extension VideoEncoder {
     /// pattern at this size, counting encoding time only; 0 if it cannot open.
     /// Decides whether HEVC keeps up with the camera or H.264 should be used.
     public static func probeSpeed(codec: String, width: Int, height: Int, fps: Int, frames: Int) -> Double {
-        guard frames > 0, let encoder = try? VideoEncoder(codecs: [codec], width: width, height: height, fps: fps)
+        guard frames > 0, let encoder = try? VideoEncoder(codecs: [codec], width: width, height: height, fps: FrameRate(fps))
         else { return 0 }
         let pattern = TestPattern(width: width, height: height)
         var busy: UInt64 = 0

@@ -23,7 +23,7 @@ func runEncodeBench(_ arguments: [String]) {
     defer { try? FileManager.default.removeItem(at: raw) }
     print("encode throughput, \(count) test-pattern frames at \(width)x\(height), \(fps) fps:")
     for encoderName in ["libx264", "libx265"] {
-        guard let encoder = try? VideoEncoder(codecs: [encoderName], width: width, height: height, fps: fps) else {
+        guard let encoder = try? VideoEncoder(codecs: [encoderName], width: width, height: height, fps: FrameRate(fps)) else {
             print("  \(encoderName): not available")
             continue
         }

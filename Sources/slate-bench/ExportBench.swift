@@ -21,7 +21,7 @@ func runExportBench(_ arguments: [String]) {
         var list = ""
         for take in 0..<count {
             let name = "take-\(take).mp4"
-            let encoder = try VideoEncoder(codecs: ["h264"], width: width, height: height, fps: fps)
+            let encoder = try VideoEncoder(codecs: ["h264"], width: width, height: height, fps: FrameRate(fps))
             let writer = try TakeWriter(
                 fd: try folder.create(name), named: name, in: folder.directory, parameters: encoder.parameters)
             for index in 0..<framesPerTake {

@@ -22,7 +22,7 @@ func runVideoBench(_ arguments: [String]) {
     let seconds = Double(MonotonicClock.nanoseconds() - start) / 1e9
     print("test pattern \(width)x\(height): \(rate(Double(frames) / seconds)) fps (\(checksum % 2))")
     for codec in ["libx264", "libx265", "h264", "hevc"] {
-        let encoder = try? VideoEncoder(codecs: [codec], width: width, height: height, fps: fps)
+        let encoder = try? VideoEncoder(codecs: [codec], width: width, height: height, fps: FrameRate(fps))
         let name = encoder.map { "\($0.codecName)\($0.preset.map { " (\($0))" } ?? "")" } ?? "none"
         let speed = VideoEncoder.probeSpeed(codec: codec, width: width, height: height, fps: fps, frames: frames)
         print("encode \(codec) -> \(name) \(width)x\(height) at \(fps) fps: \(rate(speed)) fps")

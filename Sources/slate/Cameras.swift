@@ -12,7 +12,7 @@ struct Cameras: ParsableCommand {
         discussion: """
             The mode picked is the largest one whose frame intervals allow the frame rate \
             (a compressed format first at the same size when pass-through is allowed). \
-            Without --fps, the picks for 30 and 60 fps are shown. With --test DEVICE, \
+            Without --fps (25, 29.97, 30000/1001...), the picks for 30 and 60 fps are shown. With --test DEVICE, \
             that pick is set on the device and --frames frames are streamed: the measured \
             frame rate, the frames dropped (gaps in the driver's sequence numbers) and the \
             first and last frame timestamps (CLOCK_MONOTONIC) are printed. Exits 1 when \
@@ -22,8 +22,8 @@ struct Cameras: ParsableCommand {
     @Flag(help: "One JSON object per line.")
     var json = false
 
-    @Option(help: "The frame rate to pick a mode for (30 or 60).")
-    var fps: Int?
+    @Option(help: "The frame rate to pick a mode for (25, 29.97, 30 or any other).")
+    var fps: FrameRate?
 
     @Option(help: "The largest frame size to pick, WIDTHxHEIGHT such as 1280x720.")
     var maxSize: String?
@@ -45,7 +45,6 @@ struct Cameras: ParsableCommand {
     var controls: [String] = []
 
     func validate() throws {
-        if let fps, fps <= 0 { throw ValidationError("--fps must be positive, not \(fps)") }
         if frames <= 0 { throw ValidationError("--frames must be positive, not \(frames)") }
         if !controls.isEmpty && test == nil { throw ValidationError("--control needs --test DEVICE") }
         for control in controls where Self.controlSetting(control) == nil {
@@ -72,7 +71,7 @@ struct Cameras: ParsableCommand {
         return (key, number)
     }
 
-    func selection(fps: Int) -> FormatSelection {
+    func selection(fps: FrameRate) -> FormatSelection {
         FormatSelection(fps: fps, maxSize: maxSize.flatMap(Self.size), passThrough: !noPassthrough)
     }
 
@@ -112,7 +111,9 @@ struct Cameras: ParsableCommand {
             var errors: [String] = []
             do { modes = try camera.modes() } catch { errors.append("\(error)") }
             do { controls = try camera.controls() } catch { errors.append("\(error)") }
-            let outcomes = (fps.map { [$0] } ?? [30, 60]).map { ($0, selection(fps: $0).select(from: modes)) }
+            let outcomes = (fps.map { [$0] } ?? [FrameRate(30), FrameRate(60)]).map {
+                ($0, selection(fps: $0).select(from: modes))
+            }
             if json {
                 output.writeLine(Self.json(camera, modes, controls, outcomes, errors))
             } else {
@@ -125,7 +126,7 @@ struct Cameras: ParsableCommand {
 
     static func text(
         _ camera: V4L2Camera, _ modes: [CameraMode], _ controls: [CameraControl],
-        _ outcomes: [(Int, FormatSelection.Outcome)], _ errors: [String]
+        _ outcomes: [(FrameRate, FormatSelection.Outcome)], _ errors: [String]
     ) -> [String] {
         var lines = ["\(camera.path)  \(camera.card)", "    driver \(camera.driver), bus \(camera.busInfo)"]
         lines += errors.map { "    \($0)" }
@@ -169,7 +170,7 @@ struct Cameras: ParsableCommand {
 
     static func json(
         _ camera: V4L2Camera, _ modes: [CameraMode], _ controls: [CameraControl],
-        _ outcomes: [(Int, FormatSelection.Outcome)], _ errors: [String]
+        _ outcomes: [(FrameRate, FormatSelection.Outcome)], _ errors: [String]
     ) -> String {
         JSONLine.encode(
             CameraLine(
@@ -180,7 +181,7 @@ struct Cameras: ParsableCommand {
     // MARK: Streaming test
 
     func runTest(_ path: String) throws {
-        let fps = fps ?? 30
+        let fps = fps ?? FrameRate(30)
         let fail = { (message: String) -> ExitCode in
             OutputStream.writeError("slate cameras: \(message)")
             return ExitCode.failure

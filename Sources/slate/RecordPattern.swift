@@ -57,7 +57,7 @@ struct RecordPattern: ParsableCommand {
         // An encoder that keeps up may have a slow frame now and then, but catches up.
         let late = "\(outcome.lateFrames) of \(outcome.frames) frames late, at most \(outcome.maximumLag / 1000) ms"
         output.writeLine(
-            outcome.lastLag <= Int64(1_000_000 / fps)
+            outcome.lastLag <= fps.frameLength.microseconds
                 ? "encoder \(outcome.encoder) kept up: \(late)"
                 : "encoder \(outcome.encoder) fell behind: \(late), the last \(outcome.lastLag / 1000) ms; too slow for \(width)x\(height) at \(fps) fps"
         )

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SlateCore
 import SlateSystem
 
 /// The frame size, rate, codecs and length shared by the recording commands.
@@ -6,8 +7,8 @@ struct VideoOptions: ParsableArguments {
     @Option(help: "Frame size of the test pattern, WIDTHxHEIGHT (even numbers).")
     var size = "640x360"
 
-    @Option(help: "Frames per second.")
-    var fps = 30
+    @Option(help: "Frames per second: 25, 29.97, 30000/1001.")
+    var fps = FrameRate(30)
 
     @Option(help: "Codecs in preference order, comma-separated (hevc, h264, or an encoder name).")
     var codec = "hevc,h264"
@@ -19,7 +20,7 @@ struct VideoOptions: ParsableArguments {
         guard let (width, height) = VideoOptions.parseSize(size), width % 2 == 0, height % 2 == 0 else {
             throw ValidationError("--size must be WIDTHxHEIGHT with even numbers, e.g. 640x360; got '\(size)'")
         }
-        guard (1...240).contains(fps) else { throw ValidationError("--fps must be between 1 and 240") }
+        guard fps.value <= 240 else { throw ValidationError("--fps must be at most 240") }
         guard seconds > 0, seconds <= 24 * 3600 else { throw ValidationError("--seconds must be positive") }
     }
 
@@ -41,4 +42,9 @@ extension String {
     fileprivate func trimmingWhitespace() -> String {
         String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
     }
+}
+
+/// `--fps`: an offered rate by its name (`29.97`) or any as a fraction (`30000/1001`).
+extension FrameRate: ExpressibleByArgument {
+    public init?(argument: String) { self.init(argument) }
 }

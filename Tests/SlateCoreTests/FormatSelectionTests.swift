@@ -61,6 +61,25 @@ private let c920: [CameraMode] = [
         #expect(outcome.choice?.interval == Fraction(1, 60))
     }
 
+    @Test func vividAt25PicksThePALInterval() {
+        let outcome = FormatSelection(fps: 25).select(from: vivid)
+        #expect(outcome.reachesFrameRate && outcome.choice?.mode.size == "640x480")
+        #expect(outcome.choice?.interval == Fraction(1, 25))
+    }
+
+    /// vivid's webcam has no 1001/30000 interval: 1/30 is the closest that keeps up, and the reason says so.
+    @Test func at2997ACameraWithoutTheNTSCIntervalGets30AndOneWithItGetsIt() {
+        let outcome = FormatSelection(fps: .ntsc(30)).select(from: vivid)
+        #expect(outcome.reachesFrameRate && outcome.choice?.interval == Fraction(1, 30))
+        #expect(outcome.reason.contains("no 1001/30000 interval, 1/30 (30 fps) instead"), "\(outcome.reason)")
+        let ntsc = CameraMode(
+            pixelFormat: .yuyv, width: 1920, height: 1080, intervals: .discrete([Fraction(1001, 30000), Fraction(1001, 24000)]))
+        let exact = FormatSelection(fps: .ntsc(30)).select(from: [ntsc])
+        #expect(exact.choice?.interval == Fraction(1001, 30000) && !exact.reason.contains("instead"))
+        #expect(FormatSelection(fps: .ntsc(24)).select(from: [ntsc]).choice?.interval == Fraction(1001, 24000))
+        #expect(!FormatSelection(fps: 30).select(from: [ntsc]).reachesFrameRate)
+    }
+
     @Test func passThroughPicksMJPEGAt1080p() {
         let outcome = FormatSelection(fps: 30, passThrough: true).select(from: c920)
         #expect(outcome.choice?.mode.pixelFormat == .mjpeg)

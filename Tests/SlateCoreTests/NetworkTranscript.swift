@@ -149,7 +149,7 @@ struct NetworkTranscript {
                 let counts = rest.split(separator: " ").compactMap { Int($0) }
                 show(machine.dropped(oversized: counts.first ?? 0, overflow: counts.last ?? 0), at: time)
             case "poll":
-                show(machine.poll(fps: Int(rest) ?? 30, profile: profile, origin: origin), at: time)
+                show(machine.poll(fps: FrameRate(String(rest)) ?? 30, profile: profile, origin: origin), at: time)
             case "due":
                 show(machine.due(at: time), at: time)
                 show(machine.spreadsDue(at: time), at: time)

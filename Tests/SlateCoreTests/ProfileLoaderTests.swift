@@ -286,6 +286,33 @@ import Testing
         #expect(BluetoothAddresses.address(in: "zz:aa:01:00:00:23") == nil)
     }
 
+    /// Film, PAL and NTSC rates, and controls over them: a slider lists offered rates, a picker's titles its two.
+    @Test func theCameraTakesAnyOfferedRate() throws {
+        let rig = """
+            inputs: {p: {match: {name: x}, bind: {KEY_B: primary}}}
+            capture: {primary: {click: take.toggle}}
+            camera: {fps: 29.97}
+            controls:
+              - {type: picker, name: Rate, target: "recorder:fps", titles: [Normal, Slow motion]}
+
+            """
+        #expect(try load(rig).camera.fps == .ntsc(30))
+        #expect(try load(rig.replacingOccurrences(of: "29.97", with: "25")).camera.fps == 25)
+        let slider = rig.replacingOccurrences(
+            of: "{type: picker, name: Rate, target: \"recorder:fps\", titles: [Normal, Slow motion]}",
+            with: "{type: slider, name: Rate, target: \"recorder:fps\", values: [29.97, 59.94]}")
+        #expect(errors(slider) == [])
+        #expect(
+            errors(slider.replacingOccurrences(of: "59.94]", with: "59.9]")) == [
+                "rig.yaml:5:40: error: recorder:fps takes the values 23.976, 24, 25, 29.97, 30, 48, 50, 59.94 or 60"
+            ])
+        // 23.976 has no partner among the offered rates: its picker has one choice.
+        #expect(
+            errors(rig.replacingOccurrences(of: "29.97", with: "23.976")) == [
+                "rig.yaml:5:40: error: recorder:fps has 1 choice, but titles lists 2"
+            ])
+    }
+
     @Test func cameraControlsAndSoundsValidate() {
         let good = """
             inputs: {p: {match: {name: x}, bind: {KEY_B: primary}}}
@@ -316,7 +343,7 @@ import Testing
             inputs: {p: {match: {name: x}, bind: {KEY_B: primary}}}
             capture: {primary: {click: take.toggle}}
             camera:
-              fps: 24
+              fps: 29.976
               max-size: big
               codec: [vp9]
               lens: wide
@@ -328,7 +355,7 @@ import Testing
             """
         #expect(
             errors(bad) == [
-                "rig.yaml:4:8: error: fps must be 30 or 60, not '24'",
+                "rig.yaml:4:8: error: fps must be 23.976, 24, 25, 29.97, 30, 48, 50, 59.94 or 60, not '29.976'",
                 "rig.yaml:5:13: error: max-size must be WIDTHxHEIGHT such as 1920x1080, not 'big'",
                 "rig.yaml:6:10: error: unknown codec 'vp9' (expected hevc or h264)",
                 "rig.yaml:7:3: error: unknown key 'lens' in camera (expected back, front, position, fps, max-size, codec, passthrough, orientation, mirror, preroll, work, output, takes-access, filter, start, wait-for-camera, settings, trash-hours or clean-up)",

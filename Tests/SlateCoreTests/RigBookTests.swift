@@ -5,7 +5,7 @@ import Testing
     let now = Instant(microseconds: 1_000_000)
 
     func camera(
-        _ name: String = "/dev/video0 (vivid)", position: CameraPosition = .back, fps: Int = 30, zoomLimit: Double = 6,
+        _ name: String = "/dev/video0 (vivid)", position: CameraPosition = .back, fps: FrameRate = 30, zoomLimit: Double = 6,
         zooms: Bool = true, torch: Bool = true
     ) -> CameraFacts {
         CameraFacts(name: name, position: position, fps: fps, zoomLimit: zoomLimit, zooms: zooms, hasTorch: torch)
@@ -68,6 +68,21 @@ import Testing
         #expect(answer(&book, .start) == (.started(take: 1), ["take start"]))
         #expect(
             answer(&book, .fpsToggle) == (.fps(30), ["camera switchTo(SlateCore.CameraPosition.back, fps: 30, splitting: true)"]))
+    }
+
+    /// The toggle switches between a rate and its double or half: PAL rigs between 25 and 50, NTSC ones between
+    /// 29.97 and 59.94; 23.976 has neither among the rates a profile takes.
+    @Test func theRateToggleKeepsToTheRigsFamilyOfRates() {
+        var pal = RigBook(fps: 25, camera: .streaming(camera(fps: 25)))
+        #expect(answer(&pal, .fpsToggle).0 == .fps(50))
+        #expect(answer(&pal, .fpsToggle).0 == .fps(25))
+        var ntsc = RigBook(fps: .ntsc(60), camera: .streaming(camera(fps: .ntsc(60))))
+        #expect(
+            answer(&ntsc, .fpsToggle)
+                == (.fps(.ntsc(30)), ["camera switchTo(SlateCore.CameraPosition.back, fps: 29.97, splitting: false)"]))
+        var film = RigBook(fps: .ntsc(24), camera: .streaming(camera(fps: .ntsc(24))))
+        #expect(answer(&film, .fpsToggle) == (.ignored("23.976 fps has no double or half to switch to"), []))
+        #expect(answer(&film, .fpsSet(24)).0 == .fps(24))
     }
 
     @Test func aTakeThatEndedEarlyOrNeverStartedIsEnteredOnce() {

@@ -162,7 +162,7 @@ let loadTests = ProcessInfo.processInfo.environment["SLATE_LOAD_TESTS"] == "1"
     }
 
     /// A rig whose left pedal (KEY_A) runs `macro`, the middle one toggles takes.
-    static func macroRig(_ macro: String, camera: [String]) -> String {
+    static func macroRig(_ macro: String, camera: [String], fps: FrameRate = 30) -> String {
         TestDevice.footswitch.inputs(["KEY_B": "primary", "KEY_A": "again"]) + """
             capture:
               primary: {click: take.toggle}
@@ -170,7 +170,8 @@ let loadTests = ProcessInfo.processInfo.environment["SLATE_LOAD_TESTS"] == "1"
               again: \(macro)
             camera:
 
-            """ + (["back: [testpattern]", "fps: 30", "codec: [h264]"] + camera).map { "  " + $0 }.joined(separator: "\n") + "\n"
+            """ + (["back: [testpattern]", "fps: \(fps)", "codec: [h264]"] + camera).map { "  " + $0 }.joined(separator: "\n")
+            + "\n"
     }
 
     static let left = TestDevice.left
@@ -236,6 +237,39 @@ let loadTests = ProcessInfo.processInfo.environment["SLATE_LOAD_TESTS"] == "1"
             #expect(marker.timecode == timecode.description)
         }
         #expect(take.fps == 30)
+    }
+
+    /// A PAL and an NTSC rig: takes and their export at the profile's rate, exactly (30000/1001, not 30), with
+    /// timecode counted at it (dropping frame labels at 29.97).
+    @Test(.timeLimit(.minutes(1)), arguments: [FrameRate(25), .ntsc(30)])
+    func aRigAtAnyOfferedRateRecordsAndExportsAtItWithItsTimecode(rate: FrameRate) throws {
+        let folder = try MediaFiles.folder("run-rate-\(rate.frames)")
+        defer { MediaFiles.remove(folder) }
+        let result = try Self.runSession(
+            Self.macroRig("[takes.export]", camera: ["max-size: 320x180"], fps: rate),
+            [
+                (Self.middle, 0.1, 0.15), (Self.middle, 1.2, 1.25), (Self.middle, 1.5, 1.55), (Self.middle, 2.5, 2.55),
+                (Self.left, 2.8, 2.85),
+            ], end: 4, in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        let started = result.takes("started"), stopped = result.takes("stopped")
+        #expect(started.count == 2 && stopped.count == 2)
+        let takes = try TakeFolder(path: folder + "/takes", create: false).load().takes
+        #expect(takes.count == 2 && takes.allSatisfy { $0.fps == rate }, "\(takes.map(\.fps))")
+        for ((line, end), take) in zip(zip(started, stopped), takes) {
+            let realtime = try #require(line["realtime_ns"] as? Int64)
+            let expected = Timecode(microsecondsOfDay: LocalTime.microsecondsOfDay(realtime / 1000), rate: rate).description
+            #expect(line["timecode"] as? String == expected && take.timecode == expected, "\(line)")
+            #expect(expected.contains(";") == rate.dropsFrames)
+            let info = try MediaProbe.probe(path: folder + "/takes/" + take.file)
+            #expect(info.frameRate == rate && info.timecode == expected, "\(info)")
+            // Its length in frames at the rate: its frames are its rate's, not 30 a second.
+            #expect(abs(Double(info.frameCount) - rate.value * Self.seconds(end["duration"])) <= 1, "\(end)")
+        }
+        let exported = try #require(result.takes("exported").first)
+        let info = try MediaProbe.probe(path: try #require(exported["path"] as? String), decode: true)
+        #expect(info.frameRate == rate && info.timecode == takes[0].timecode, "\(info)")
+        #expect(info.decodedFrames == takes.map(\.summary.frames).reduce(0, +))
     }
 
     @Test(.timeLimit(.minutes(1))) func aStopAndStartInOneMacroRecordsBothTakesBackToBack() throws {
@@ -537,7 +571,9 @@ let loadTests = ProcessInfo.processInfo.environment["SLATE_LOAD_TESTS"] == "1"
         process.waitUntilExit()
         #expect(process.terminationReason == .exit && process.terminationStatus == 0, "\(log)")
         let line = try #require(text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex(of: "  fps: 30")) + 1
-        #expect(log.contains("\(profile):\(line):8: error: fps must be 30 or 60, not 'fast'"), "\(log)")
+        #expect(
+            log.contains("\(profile):\(line):8: error: fps must be 23.976, 24, 25, 29.97, 30, 48, 50, 59.94 or 60, not 'fast'"),
+            "\(log)")
         #expect(log.contains("\(profile) is not valid; keeping the profile loaded before"), "\(log)")
     }
 

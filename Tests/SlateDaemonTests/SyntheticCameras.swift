@@ -10,11 +10,11 @@ final class SyntheticMJPEGSource: FrameSource {
     let pattern: TestPatternSource
     var width: Int { pattern.width }
     var height: Int { pattern.height }
-    var fps: Int { pattern.fps }
+    var fps: FrameRate { pattern.fps }
     let codec: String? = "mjpeg"
     var droppedFrames: Int { pattern.droppedFrames }
 
-    init(width: Int, height: Int, fps: Int) {
+    init(width: Int, height: Int, fps: FrameRate) {
         pattern = TestPatternSource(width: width, height: height, fps: fps)
     }
 
@@ -34,13 +34,13 @@ final class SyntheticH264Source: FrameSource {
     let encoder: VideoEncoder
     var width: Int { pattern.width }
     var height: Int { pattern.height }
-    var fps: Int { pattern.fps }
+    var fps: FrameRate { pattern.fps }
     let codec: String? = "h264"
     var droppedFrames: Int { pattern.droppedFrames }
     let keyframeInterval: Int64
     private var index: Int64 = 0
 
-    init(width: Int, height: Int, fps: Int, keyframeInterval: Int64) throws {
+    init(width: Int, height: Int, fps: FrameRate, keyframeInterval: Int64) throws {
         self.keyframeInterval = keyframeInterval
         pattern = TestPatternSource(width: width, height: height, fps: fps)
         encoder = try VideoEncoder(codecs: ["libx264"], width: width, height: height, fps: fps)

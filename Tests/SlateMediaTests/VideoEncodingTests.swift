@@ -12,7 +12,7 @@ import Testing
 
     /// Encodes `count` test-pattern frames into a take file and returns the packets written.
     static func record(
-        _ codecs: [String], to path: String, count: Int, width: Int = 320, height: Int = 180, fps: Int = 30,
+        _ codecs: [String], to path: String, count: Int, width: Int = 320, height: Int = 180, fps: FrameRate = 30,
         rotation: Int = 0, finish: Bool = true
     ) throws -> (VideoEncoder, [EncodedPacket]) {
         let encoder = try VideoEncoder(codecs: codecs, width: width, height: height, fps: fps)
@@ -20,7 +20,7 @@ import Testing
         let pattern = TestPattern(width: width, height: height)
         var packets: [EncodedPacket] = []
         for index in 0..<count {
-            let frame = pattern.frame(index: index, time: Instant(microseconds: Int64(index) * 1_000_000 / Int64(fps)))
+            let frame = pattern.frame(index: index, time: Instant(microseconds: fps.microseconds(toFrame: Int64(index))))
             packets += try encoder.encode(frame, pts: Int64(index))
         }
         packets += encoder.flush()

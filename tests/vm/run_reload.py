@@ -83,7 +83,7 @@ try:
     check((done["action"], done["result"]) == ("take.delete-last", "deleted take 2"),
           "after SIGHUP with an invalid profile, the one loaded before stays in effect (%s)" % done)
     slate.wait_for(is_take("deleted", 2))
-    check(b"error: fps must be 30 or 60, not 'fast'" in slate.stderr, "the invalid profile's error is reported")
+    check(b"error: fps must be 23.976, 24, 25, 29.97, 30, 48, 50, 59.94 or 60, not 'fast'" in slate.stderr, "the invalid profile's error is reported")
     check(slate.stop() == 0, "slate run exits 0")
     pedal.destroy()
 finally:

@@ -317,7 +317,7 @@ public struct ControlDeck: Sendable {
         let value = control.quantized(snapping ? control.scale.snapped(value) : value)
         switch control.drive {
         case .recorder(let setting):
-            let command = RecorderSettingValues.command(setting, picker: control.isPicker, value: value)
+            let command = RecorderSettingValues.command(setting, picker: control.isPicker, value: value, rate: book.fps)
             if case .ignored(let why) = book.answer(command, at: time, into: &effects) {
                 report(index, source: source, reason: why, at: time, into: &effects)
                 return

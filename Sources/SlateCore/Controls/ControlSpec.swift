@@ -100,7 +100,7 @@ public enum ControlTarget: Hashable, Sendable, CustomStringConvertible {
 public enum RecorderSetting: String, Hashable, Sendable, CaseIterable {
     /// The zoom factor (the camera's own zoom, or the digital crop).
     case zoom
-    /// 30 or 60 frames a second.
+    /// The frame rate: the rig's and its double or half.
     case fps
     /// The export filter.
     case filter

@@ -3,10 +3,16 @@ enum RecorderSettingValues {
     /// The longest preroll a control may set, in seconds.
     static let prerollLimit = 30.0
 
-    /// A picker's choices for `setting`.
-    static func choices(_ setting: RecorderSetting) -> [String] {
+    /// The rates an fps control offers with the rig at `rate`: it and its partner, slower first.
+    static func rates(around rate: FrameRate) -> [FrameRate] { ([rate] + (rate.partner.map { [$0] } ?? [])).sorted() }
+
+    /// The item at index `value` of `items`, within them.
+    private static func pick<Item>(_ items: [Item], _ value: Double) -> Item { items[min(max(Int(value), 0), items.count - 1)] }
+
+    /// A picker's choices for `setting`, with the rig at `rate`.
+    static func choices(_ setting: RecorderSetting, rate: FrameRate) -> [String] {
         switch setting {
-        case .fps: ["30 fps", "60 fps"]
+        case .fps: rates(around: rate).map { "\($0) fps" }
         case .filter: ExportFilter.allCases.map(\.rawValue)
         case .camera: CameraPosition.allCases.map(\.rawValue)
         case .prompterSpeed: prompterSpeeds.map { "\(NumberText.format($0)) pt/s" }
@@ -26,13 +32,13 @@ enum RecorderSettingValues {
     }
 
     /// A slider's values when the profile gives none.
-    static func scale(_ setting: RecorderSetting, zoomLimit: Double, detent: Double) -> ControlScale {
+    static func scale(_ setting: RecorderSetting, zoomLimit: Double, detent: Double, rate: FrameRate) -> ControlScale {
         switch setting {
         case .zoom: .continuous(1...zoomLimit, detent: (zoomLimit - 1) * detent)
-        case .fps: .list([30, 60])
+        case .fps: .list(rates(around: rate).map(\.value))
         case .preroll: .stepped(0...10, step: 0.5)
         case .prompterSpeed: .stepped(Prompter.speeds, step: 1)
-        case .filter, .camera: .titles(choices(setting))
+        case .filter, .camera: .titles(choices(setting, rate: rate))
         }
     }
 
@@ -40,7 +46,7 @@ enum RecorderSettingValues {
     static func value(_ setting: RecorderSetting, picker: Bool, in book: RigBook) -> Double {
         switch setting {
         case .zoom: book.zoom
-        case .fps: picker ? (book.fps == 60 ? 1 : 0) : Double(book.fps)
+        case .fps: picker ? Double(rates(around: book.fps).firstIndex(of: book.fps) ?? 0) : book.fps.value
         case .filter: Double(ExportFilter.allCases.firstIndex(of: book.filter) ?? 0)
         case .camera: Double(CameraPosition.allCases.firstIndex(of: book.position) ?? 0)
         case .preroll: Double(book.preroll.microseconds) / 1_000_000
@@ -48,15 +54,18 @@ enum RecorderSettingValues {
         }
     }
 
-    /// The command that sets the setting to `value` (an index for pickers).
-    static func command(_ setting: RecorderSetting, picker: Bool, value: Double) -> RecorderCommand {
+    /// The command that sets the setting to `value` (an index for pickers), with the rig at `rate`.
+    static func command(_ setting: RecorderSetting, picker: Bool, value: Double, rate: FrameRate) -> RecorderCommand {
         switch setting {
         case .zoom: .zoomSet(value)
-        case .fps: .fpsSet(picker ? (value >= 1 ? 60 : 30) : Int(value))
+        case .fps:
+            .fpsSet(
+                picker ? pick(rates(around: rate), value) : FrameRate(frames: Int64((value * 1000).rounded()), per: 1000).standard
+            )
         case .filter: .filterSet(ExportFilter.allCases[Int(value)])
         case .camera: .cameraSet(CameraPosition.allCases[Int(value)])
         case .preroll: .prerollSet(.microseconds(Int64((value * 1_000_000).rounded())))
-        case .prompterSpeed: .prompter(.speed(picker ? prompterSpeeds[min(max(Int(value), 0), prompterSpeeds.count - 1)] : value))
+        case .prompterSpeed: .prompter(.speed(picker ? pick(prompterSpeeds, value) : value))
         }
     }
 }
@@ -153,7 +162,7 @@ extension LiveControl {
         case .picker(let titles):
             switch spec.target {
             case .recorder(let setting)?:
-                scale = .titles(titles ?? RecorderSettingValues.choices(setting))
+                scale = .titles(titles ?? RecorderSettingValues.choices(setting, rate: book.fps))
                 drive = .recorder(setting)
                 value = RecorderSettingValues.value(setting, picker: true, in: book)
                 if case .camera = setting, !book.hasCamera { disable("no camera") }
@@ -188,7 +197,7 @@ extension LiveControl {
                 scale = .continuous(range.lowerBound...max(range.lowerBound, min(range.upperBound, limit)), detent: step)
             }
         } else {
-            scale = RecorderSettingValues.scale(setting, zoomLimit: limit, detent: detent)
+            scale = RecorderSettingValues.scale(setting, zoomLimit: limit, detent: detent, rate: book.fps)
         }
         value = RecorderSettingValues.value(setting, picker: false, in: book)
         guard setting == .zoom else { return }

@@ -76,7 +76,7 @@ public struct CameraLine: Codable, Hashable, Sendable {
     /// The mode picked for a frame rate (`outcome`: `chosen`, `below-frame-rate`
     /// or `unavailable`), and why.
     public struct Selection: Codable, Hashable, Sendable {
-        public var fps: Int
+        public var fps: FrameRate
         public var outcome: String
         public var format: String?
         public var width: Int?
@@ -86,7 +86,7 @@ public struct CameraLine: Codable, Hashable, Sendable {
         public var passThrough: Bool?
         public var reason: String
 
-        public init(fps: Int, _ outcome: FormatSelection.Outcome) {
+        public init(fps: FrameRate, _ outcome: FormatSelection.Outcome) {
             self.fps = fps
             switch outcome {
             case .chosen: self.outcome = "chosen"
@@ -107,7 +107,7 @@ public struct CameraLine: Codable, Hashable, Sendable {
 
     public init(
         path: String, card: String, driver: String, bus: String, errors: [String], modes: [CameraMode],
-        controls: [CameraControl], selections: [(fps: Int, outcome: FormatSelection.Outcome)]
+        controls: [CameraControl], selections: [(fps: FrameRate, outcome: FormatSelection.Outcome)]
     ) {
         self.path = path
         self.card = card

@@ -9,7 +9,7 @@
 /// no such raw format. Formats libv4l2 emulates (`CameraMode.isEmulated`) are left out
 /// unless `allowsEmulated`: they cost a conversion and a copy per frame.
 ///
-/// The interval to set is exactly 1/fps when the mode allows it, else the closest interval
+/// The interval to set is exactly the rate's (1/25, 1001/30000) when the mode allows it, else the closest interval
 /// that still gives at least the frame rate (40 fps for 30 when a camera only has 1/40).
 ///
 /// When no mode reaches the frame rate, the result is `.belowFrameRate` with the fastest
@@ -18,12 +18,13 @@
 /// usable at all (no modes, none within `maxSize`, no format Slate can use), the result is
 /// `.unavailable` with the reason.
 public struct FormatSelection: Sendable {
-    public var fps: Int
+    public var fps: FrameRate
     public var maxSize: (width: Int, height: Int)?
     public var passThrough: Bool
     public var allowsEmulated: Bool
 
-    public init(fps: Int, maxSize: (width: Int, height: Int)? = nil, passThrough: Bool = true, allowsEmulated: Bool = false) {
+    public init(fps: FrameRate, maxSize: (width: Int, height: Int)? = nil, passThrough: Bool = true, allowsEmulated: Bool = false)
+    {
         self.fps = fps
         self.maxSize = maxSize
         self.passThrough = passThrough
@@ -76,7 +77,6 @@ public struct FormatSelection: Sendable {
     }
 
     public func select(from modes: [CameraMode]) -> Outcome {
-        guard fps > 0 else { return .unavailable(reason: "the frame rate must be positive, not \(fps)") }
         guard !modes.isEmpty else { return .unavailable(reason: "the camera lists no modes") }
         let fitting = modes.filter { mode in
             guard let maxSize else { return true }
@@ -94,14 +94,14 @@ public struct FormatSelection: Sendable {
             return .unavailable(
                 reason: "no format Slate can \(passThrough ? "use" : "encode from without pass-through"): \(formats)")
         }
-        let target = Fraction.interval(fps: fps)
+        let target = fps.interval
         let reaching = usable.filter { $0.intervals.allows(target) }
         if let best = reaching.max(by: { better($1, than: $0) }),
             let interval = best.intervals.closest(atMost: target)
         {
             let choice = Choice(mode: best, interval: interval, passesThrough: passes(best))
             var reason = "largest mode allowing \(fps) fps" + (maxSize == nil ? "" : " within \(maxSizeText)")
-            if interval != target { reason += "; no 1/\(fps) interval, \(interval) (\(interval.fpsText) fps) instead" }
+            if interval != target { reason += "; no \(target) interval, \(interval) (\(interval.fpsText) fps) instead" }
             if choice.passesThrough { reason += "; \(best.pixelFormat) passed through" }
             if choice.isDecoded { reason += "; no raw format, so \(best.pixelFormat) is decoded" }
             if best.isEmulated { reason += "; \(best.pixelFormat) is converted by libv4l2" }

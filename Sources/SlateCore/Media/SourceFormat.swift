@@ -2,11 +2,11 @@
 public struct SourceFormat: Sendable, Equatable {
     public var width: Int
     public var height: Int
-    public var fps: Int
+    public var fps: FrameRate
     /// libav's codec name for compressed frames, nil for raw I420.
     public var codec: String?
 
-    public init(width: Int, height: Int, fps: Int, codec: String?) {
+    public init(width: Int, height: Int, fps: FrameRate, codec: String?) {
         self.width = width
         self.height = height
         self.fps = fps

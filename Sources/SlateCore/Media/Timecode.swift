@@ -1,30 +1,3 @@
-/// A frame rate as a fraction: `frames` every `seconds` (30/1, 25/1, 30000/1001).
-public struct FrameRate: Hashable, Sendable, CustomStringConvertible {
-    public var frames: Int64
-    public var seconds: Int64
-
-    public init(frames: Int64, per seconds: Int64 = 1) {
-        self.frames = frames
-        self.seconds = max(1, seconds)
-    }
-
-    /// `fps` frames a second.
-    public init(_ fps: Int) { self.init(frames: Int64(fps)) }
-
-    /// The whole frames a second timecode counts (30 for 29.97).
-    public var nominal: Int64 { (frames + seconds / 2) / seconds }
-
-    /// Whether its timecode drops frame labels to keep up with the clock: the
-    /// NTSC rates (29.97 and 59.94, 30000/1001 and 60000/1001).
-    public var dropsFrames: Bool { seconds == 1001 && frames % 30000 == 0 }
-
-    /// `30`, `25`, `29.97`.
-    public var description: String {
-        if seconds == 1 { return "\(frames)" }
-        return NumberText.format((Double(frames) / Double(seconds) * 1000).rounded() / 1000)
-    }
-}
-
 /// SMPTE timecode: hours, minutes, seconds and frames of a day, counted at a
 /// frame rate's whole frames a second, with drop-frame labels at 29.97 and
 /// 59.94 (`10:07:03;12`: frames 0 and 1, or 0 to 3, are skipped at each minute

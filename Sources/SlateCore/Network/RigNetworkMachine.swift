@@ -67,7 +67,7 @@ public struct RigNetworkMachine: Sendable {
     private var awaitingStart: String?
     private var lastState: [UInt8]?
     /// The camera's frame interval, as of the last poll.
-    private var frame = RigNetworkMachine.frameInterval(fps: 30)
+    private var frame = FrameRate(30).frameLength
     /// The profile commands are read with, as of the last poll.
     private var profile: Profile
     /// Reports made while lines went out, printed at the next poll.
@@ -138,8 +138,8 @@ public struct RigNetworkMachine: Sendable {
     /// A poll begins: commands are read with `profile` and timed against
     /// frames at `fps`, report lines count their times from `origin`, and the
     /// reports made while lines went out are printed.
-    public mutating func poll(fps: Int, profile: Profile, origin: Instant) -> [Action] {
-        frame = Self.frameInterval(fps: fps)
+    public mutating func poll(fps: FrameRate, profile: Profile, origin: Instant) -> [Action] {
+        frame = fps.frameLength
         self.profile = profile
         self.origin = origin
         return takeReady()
@@ -359,6 +359,4 @@ public struct RigNetworkMachine: Sendable {
         if case .take(.start, _) = effect { true } else { false }
     }
 
-    /// A frame's length at `fps`.
-    public static func frameInterval(fps: Int) -> Duration { .microseconds(1_000_000 / Int64(max(1, fps))) }
 }

@@ -5,6 +5,8 @@ import Yams
 extension ProfileParser {
     /// The largest magnitude of a slider's bounds, step and values.
     static let controlLimit = 1e9
+    /// The rates `camera.fps` and `recorder:fps` take, as a profile's error lists them.
+    static let offeredRates = YAMLReader.list(FrameRate.offered.map(\.description))
 
     mutating func parseControls(_ node: Node) -> ([ControlSpec], ControlSettings) {
         var settings = ControlSettings()
@@ -150,10 +152,12 @@ extension ProfileParser {
                 default: nil
                 }
             switch (setting, values) {
-            case (.fps, .explicit(let list)) where list.contains { $0 != 30 && $0 != 60 }:
-                reader.error(node, "recorder:fps takes the values 30 and 60")
+            case (.fps, .explicit(let list)) where list.contains { value in !FrameRate.offered.contains { $0.value == value } }:
+                reader.error(node, "recorder:fps takes the values \(Self.offeredRates)")
             case (.fps, .continuous), (.fps, .stepped):
-                reader.error(node, "recorder:fps takes the values 30 and 60: give it values: [30, 60], or no range")
+                reader.error(
+                    node,
+                    "recorder:fps takes the values \(Self.offeredRates): give it a list, such as values: [25, 50], or no range")
             case (_, .continuous(let range)), (_, .stepped(let range, _)):
                 if let allowed, !(allowed.contains(range.lowerBound) && allowed.contains(range.upperBound)) {
                     reader.error(
@@ -175,9 +179,9 @@ extension ProfileParser {
                 reader.error(node, "\(target) is a range: drive it with a slider")
                 return
             }
-            let count = RecorderSettingValues.choices(setting).count
+            let count = RecorderSettingValues.choices(setting, rate: cameraRate).count
             if let titles, titles.count != count {
-                reader.error(node, "\(target) has \(count) choices, but titles lists \(titles.count)")
+                reader.error(node, "\(target) has \(count) choice\(count == 1 ? "" : "s"), but titles lists \(titles.count)")
             }
         default: break
         }

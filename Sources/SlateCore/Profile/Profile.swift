@@ -148,7 +148,7 @@ public struct CaptureSpec: Sendable {
 public struct CameraSpec: Sendable {
     public var candidates: [CameraPosition: [String]] = [:]
     public var position: CameraPosition = .back
-    public var fps = 60
+    public var fps = FrameRate(60)
     public var maxSize: (width: Int, height: Int)?
     public var codecs = ["hevc", "h264"]
     public var passthrough = true

@@ -61,6 +61,8 @@ struct ProfileParser {
     static let takeNumberLimit = 100_000
     var reader: YAMLReader
     private var sounds = SoundSpec()
+    /// The camera section's frame rate, which fps controls offer with its partner.
+    var cameraRate = CameraSpec().fps
     var rawMacros: [(name: String, node: Node, actions: [RawAction])] = []
     var macroNames: Set<String> = []
     /// How many steps each macro expands to (`MacroSection`).
@@ -103,6 +105,7 @@ struct ProfileParser {
         if let node = section("sounds") { sounds = parseSounds(node.value) }
         profile.sounds = sounds
         if let node = section("camera") { profile.camera = parseCamera(node.value) }
+        cameraRate = profile.camera.fps
         if let node = section("audio") { profile.audio = parseAudio(node.value) }
         if let node = section("http") { profile.http = parseHTTP(node.value) }
         if let node = section("prompter") { profile.prompter = parsePrompter(node.value) }
@@ -558,7 +561,9 @@ struct ProfileParser {
         switch control.kind {
         case .picker(let titles):
             var choices = titles
-            if choices == nil, case .recorder(let setting)? = control.target { choices = RecorderSettingValues.choices(setting) }
+            if choices == nil, case .recorder(let setting)? = control.target {
+                choices = RecorderSettingValues.choices(setting, rate: cameraRate)
+            }
             if let choices, !choices.contains(where: { $0.lowercased() == value.lowercased() }),
                 Int(value).map({ !choices.indices.contains($0) }) ?? true
             {

@@ -18,7 +18,7 @@ extension ProfileParser {
                 camera.candidates[CameraPosition(rawValue: key)!] = reader.strings(value, key)
             case "position":
                 camera.position = reader.choice(value, key, CameraPosition.allCases.map { ($0.rawValue, $0) }) ?? .back
-            case "fps": camera.fps = reader.choice(value, key, [("30", 30), ("60", 60)]) ?? camera.fps
+            case "fps": camera.fps = reader.choice(value, key, FrameRate.offered.map { ($0.description, $0) }) ?? camera.fps
             case "max-size": camera.maxSize = parseSize(value)
             case "codec":
                 let codecs = reader.strings(value, key) ?? []

@@ -18,7 +18,7 @@ public enum RecorderCommand: Hashable, Sendable {
     case torchToggle
     case filterNext
     /// Set by a control: a frame rate, a camera, a filter, a preroll.
-    case fpsSet(Int)
+    case fpsSet(FrameRate)
     case cameraSet(CameraPosition)
     case filterSet(ExportFilter)
     case prerollSet(Duration)
@@ -40,7 +40,7 @@ public enum RecorderOutcome: Hashable, Sendable {
     /// An export of this many takes began; its `exported` take line says when the joined file checks out.
     case exporting(takes: Int)
     case zoom(Double)
-    case fps(Int)
+    case fps(FrameRate)
     case camera(CameraPosition)
     case torch(Bool)
     case filter(String)

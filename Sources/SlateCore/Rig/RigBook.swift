@@ -33,7 +33,7 @@ public struct RigBook: Sendable {
     /// The zoom before a switch to the other camera, which starts at 1×:
     /// given back if the switch fails and the camera is kept.
     private var zoomBeforeSwitch: Double?
-    public private(set) var fps: Int
+    public private(set) var fps: FrameRate
     public private(set) var position: CameraPosition
     public private(set) var torch = false
     public private(set) var filter: ExportFilter
@@ -50,7 +50,7 @@ public struct RigBook: Sendable {
     private var markers = 0
 
     public init(
-        fps: Int = 60, position: CameraPosition = .back, filter: ExportFilter = .none, preroll: Duration = .zero,
+        fps: FrameRate = FrameRate(60), position: CameraPosition = .back, filter: ExportFilter = .none, preroll: Duration = .zero,
         takes: Int = 0, camera: Camera = .modelled, prompter: Prompter? = nil
     ) {
         self.prompter = prompter
@@ -157,7 +157,8 @@ public struct RigBook: Sendable {
         case .zoomSet(let factor):
             return setZoom(factor, at: time, into: &effects)
         case .fpsToggle:
-            return switchCamera(position: position, fps: fps == 60 ? 30 : 60, at: time, into: &effects)
+            guard let partner = fps.partner else { return .ignored("\(fps) fps has no double or half to switch to") }
+            return switchCamera(position: position, fps: partner, at: time, into: &effects)
         case .cameraToggle:
             return switchCamera(position: position == .back ? .front : .back, fps: fps, at: time, into: &effects)
         case .torchToggle:
@@ -205,7 +206,7 @@ public struct RigBook: Sendable {
     /// A switch of position or rate; a take in progress is split (the take so
     /// far counted now). Without a camera it applies when one is next opened.
     private mutating func switchCamera(
-        position next: CameraPosition, fps rate: Int, at time: Instant, into effects: inout [RigEffect]
+        position next: CameraPosition, fps rate: FrameRate, at time: Instant, into effects: inout [RigEffect]
     ) -> RecorderOutcome {
         let splitting = isRecording
         if splitting {

@@ -60,7 +60,7 @@ public enum CameraCommand: Hashable, Sendable {
     /// Stream from the camera at `position` at `fps`, closing the one that
     /// streams; with `splitting`, the take in progress is closed at the
     /// command's instant and the next one starts with the new camera.
-    case switchTo(CameraPosition, fps: Int, splitting: Bool)
+    case switchTo(CameraPosition, fps: FrameRate, splitting: Bool)
     /// Set a V4L2 control; the camera answers with `RigFact.controlSet`.
     case setControl(CameraControl.ID, Int64)
 }

@@ -128,7 +128,7 @@ public struct CameraFacts: Sendable, Equatable {
     /// e.g. `/dev/video0 (vivid)`, or `testpattern`.
     public var name: String
     public var position: CameraPosition
-    public var fps: Int
+    public var fps: FrameRate
     /// The highest zoom it reaches, at most the seed's 6x.
     public var zoomLimit: Double
     /// False when its frames are recorded as they come (pass-through) and it
@@ -136,7 +136,7 @@ public struct CameraFacts: Sendable, Equatable {
     public var zooms: Bool
     public var hasTorch: Bool
 
-    public init(name: String, position: CameraPosition, fps: Int, zoomLimit: Double, zooms: Bool, hasTorch: Bool) {
+    public init(name: String, position: CameraPosition, fps: FrameRate, zoomLimit: Double, zooms: Bool, hasTorch: Bool) {
         self.name = name
         self.position = position
         self.fps = fps

@@ -136,7 +136,7 @@ public struct RigStatus: Codable, Equatable, Sendable {
     public struct CameraEntry: Codable, Equatable, Sendable {
         public var name: String
         public var position: String
-        public var fps: Int
+        public var fps: FrameRate
         public var zoom: Double
         public var torch: Bool
         /// What it streams, e.g. `1920x1080 raw`, and what records it, e.g. `libx264`.
@@ -144,7 +144,7 @@ public struct RigStatus: Codable, Equatable, Sendable {
         public var encoder: String?
 
         public init(
-            name: String, position: String, fps: Int, zoom: Double, torch: Bool, mode: String? = nil, encoder: String? = nil
+            name: String, position: String, fps: FrameRate, zoom: Double, torch: Bool, mode: String? = nil, encoder: String? = nil
         ) {
             self.mode = mode
             self.encoder = encoder

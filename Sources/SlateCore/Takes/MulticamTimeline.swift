@@ -34,8 +34,7 @@ public struct MulticamTimeline: Sendable {
         public init(_ take: TakeManifest.Take, path: String) {
             let seconds = Double(take.summary.duration.microseconds) / 1_000_000
             let slots = take.summary.frames + take.summary.dropped
-            let fps = take.fps ?? (seconds > 0 ? max(1, Int((Double(slots) / seconds).rounded())) : 30)
-            let rate = FrameRate(fps)
+            let rate = take.fps ?? (seconds > 0 ? FrameRate(max(1, Int((Double(slots) / seconds).rounded()))) : FrameRate(30))
             self.init(
                 name: take.file, path: path, started: take.started, frames: slots,
                 rate: rate, markers: take.markers, timecode: take.timecode.flatMap { Timecode($0, rate: rate) })
@@ -79,15 +78,8 @@ public struct MulticamTimeline: Sendable {
             ?? timeOfDay(first.started)
     }
 
-    /// Frames of `rate` in `microseconds`, to the nearest.
-    public static func frames(_ microseconds: Int64, at rate: FrameRate) -> Int64 {
-        let scaled = microseconds * rate.frames
-        let unit = rate.seconds * 1_000_000
-        return (scaled + (scaled >= 0 ? unit / 2 : -unit / 2)) / unit
-    }
-
     /// Where `clip` starts on the timeline, in the timeline's frames from its start.
-    public func position(of clip: Clip) -> Int64 { Self.frames(clip.started - start, at: rate) }
+    public func position(of clip: Clip) -> Int64 { rate.frame(at: clip.started - start) }
 
     /// `clip`'s length in the timeline's frames.
     public func length(of clip: Clip) -> Int64 {

@@ -33,7 +33,7 @@ public struct TakeManifest: Hashable, Sendable {
         /// The moments marked while it recorded, in order.
         public var markers: [TakeMarker] = []
         /// Its frame rate, frames a second; nil for a take recorded before Slate kept it.
-        public var fps: Int?
+        public var fps: FrameRate?
 
         public init(
             id: String, file: String, thumbnail: String?, started: Int64, summary: TakeSummary = TakeSummary(),
@@ -173,10 +173,7 @@ extension TakeManifest.Take: Codable {
                 debugDescription: "a take's markers are at most \(TakeMarker.limit), each 0 to \(Int(TakeMarker.atLimit)) s in, "
                     + "with a name of 1 to \(TakeMarker.nameLimit) characters")
         }
-        fps = try container.decodeIfPresent(Int.self, forKey: .fps)
-        if let fps, !(1...1000).contains(fps) {
-            throw DecodingError.dataCorruptedError(forKey: .fps, in: container, debugDescription: "fps is 1 to 1000, not \(fps)")
-        }
+        fps = try container.decodeIfPresent(FrameRate.self, forKey: .fps)
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -7,12 +7,12 @@ import SlateSystem
 /// Which camera to open: a position and a rate, by the profile's camera settings.
 public struct CameraOpening: Sendable {
     public var position: CameraPosition
-    public var fps: Int
+    public var fps: FrameRate
     public var spec: CameraSpec
     /// `--camera`: a device path or `testpattern` instead of the profile's candidates.
     public var override: String?
 
-    public init(position: CameraPosition, fps: Int, spec: CameraSpec, override: String?) {
+    public init(position: CameraPosition, fps: FrameRate, spec: CameraSpec, override: String?) {
         self.position = position
         self.fps = fps
         self.spec = spec
@@ -27,7 +27,7 @@ public struct CameraOpening: Sendable {
     }
 
     /// The same camera settings at another position and rate.
-    public func with(position: CameraPosition, fps: Int) -> CameraOpening {
+    public func with(position: CameraPosition, fps: FrameRate) -> CameraOpening {
         CameraOpening(position: position, fps: fps, spec: spec, override: override)
     }
 }
@@ -151,7 +151,7 @@ public final class CameraOpener {
     /// The first of `codecs` that keeps up at this size and rate, by a short
     /// speed probe (once per size and rate).
     private func pickEncoder(_ codecs: [String], for format: SourceFormat) -> String {
-        let (width, height, fps) = (format.width, format.height, format.fps)
+        let (width, height, fps) = (format.width, format.height, Int(format.fps.nominal))
         let key = "\(width)x\(height)@\(fps)"
         if let known = encoders[key] { return known }
         let measure = measureEncoder.map { measure in { (codec: String) in measure(codec, width, height, fps) } }

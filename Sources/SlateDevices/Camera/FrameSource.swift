@@ -18,7 +18,7 @@ public enum SourceRead {
 public protocol FrameSource: AnyObject {
     var width: Int { get }
     var height: Int { get }
-    var fps: Int { get }
+    var fps: FrameRate { get }
     /// libav's name for the codec of the compressed frames the source yields
     /// (`mjpeg`, `h264`), or nil when it yields raw I420 frames.
     var codec: String? { get }
@@ -43,7 +43,7 @@ extension FrameSource {
     public var format: SourceFormat { SourceFormat(width: width, height: height, fps: fps, codec: codec) }
 }
 
-/// The test pattern in real time: a frame every 1/fps on its clock (the
+/// The test pattern in real time: a frame every frame interval on its clock (the
 /// monotonic clock, or a test's virtual one), with a visible frame counter
 /// and timestamp.
 ///
@@ -53,7 +53,7 @@ extension FrameSource {
 public final class TestPatternSource: FrameSource {
     public let width: Int
     public let height: Int
-    public let fps: Int
+    public let fps: FrameRate
     public let codec: String? = nil
     /// Frames a late reader still gets, as with a camera's buffers.
     public static let bufferCount = 4
@@ -63,7 +63,7 @@ public final class TestPatternSource: FrameSource {
     private var index: Int64 = 0
     private var dropped = 0
 
-    public init(width: Int, height: Int, fps: Int, clock: any RigClock = SystemClock()) {
+    public init(width: Int, height: Int, fps: FrameRate, clock: any RigClock = SystemClock()) {
         self.clock = clock
         start = clock.now()
         self.width = width
@@ -86,7 +86,7 @@ public final class TestPatternSource: FrameSource {
 
     /// When the next frame is due; frames due while every buffer was full are dropped.
     private func nextDue() -> Instant {
-        let captured = (clock.now().microseconds - start.microseconds) * Int64(fps) / 1_000_000 + 1
+        let captured = (clock.now().microseconds - start.microseconds) * fps.frames / (fps.seconds * 1_000_000) + 1
         let missed = captured - index - Int64(TestPatternSource.bufferCount)
         if missed > 0 {
             dropped += Int(missed)
@@ -99,6 +99,6 @@ public final class TestPatternSource: FrameSource {
     public var droppedFrames: Int { dropped }
 
     private func time(of index: Int64) -> Instant {
-        Instant(microseconds: start.microseconds + index * 1_000_000 / Int64(fps))
+        Instant(microseconds: start.microseconds + fps.microseconds(toFrame: index))
     }
 }

@@ -11,7 +11,7 @@ public final class V4L2FrameSource: FrameSource {
     public let camera: V4L2Camera
     public let width: Int
     public let height: Int
-    public let fps: Int
+    public let fps: FrameRate
     /// libav's codec name for a compressed format, nil for raw frames.
     public let codec: String?
     /// The compressed frames go into the take as they come.
@@ -25,7 +25,7 @@ public final class V4L2FrameSource: FrameSource {
         public var description: String
     }
 
-    public init(path: String, fps: Int, maxSize: (width: Int, height: Int)? = nil, passThrough: Bool = false) throws {
+    public init(path: String, fps: FrameRate, maxSize: (width: Int, height: Int)? = nil, passThrough: Bool = false) throws {
         camera = try V4L2Camera(path: path)
         let modes = try camera.modes().filter {
             FourCC.encodable.contains($0.pixelFormat) || V4L2FrameSource.codecs[$0.pixelFormat] != nil
@@ -48,7 +48,7 @@ public final class V4L2FrameSource: FrameSource {
         pixelFormat = set.mode.pixelFormat
         codec = V4L2FrameSource.codecs[pixelFormat]
         passesThrough = picked.passesThrough
-        self.fps = set.interval.fps.isFinite ? max(1, Int(set.interval.fps.rounded())) : fps
+        self.fps = FrameRate(interval: set.interval)?.standard ?? fps
         reason += "; the driver set \(set.mode.formatName) \(width)x\(height) at \(set.interval.fpsText) fps"
         choice = reason
     }
