@@ -40,7 +40,8 @@ public struct MediaInfo: Hashable, Sendable {
     public var timecode: String?
     /// The file's chapters, in order.
     public var chapters: [Chapter] = []
-    /// The video's average frame rate as the file states it (`30000/1001`), when it does.
+    /// The rate the video's timestamps count frames at (`30000/1001`, libav's `r_frame_rate`), when known:
+    /// frames a take dropped leave gaps and lower its average rate, not this one.
     public var frameRate: FrameRate?
 
     /// A chapter: where it starts, in microseconds, and its title.

@@ -77,8 +77,8 @@ public enum MediaProbe {
             sound: soundIndex >= 0 ? sound.info(of: context.pointee.streams[Int(soundIndex)]!) : nil,
             timecode: av_dict_get(stream.pointee.metadata, "timecode", nil, 0).map { String(cString: $0.pointee.value) })
         info.chapters = chapters
-        let average = stream.pointee.avg_frame_rate
-        if average.num > 0, average.den > 0 { info.frameRate = FrameRate(frames: Int64(average.num), per: Int64(average.den)) }
+        let base = stream.pointee.r_frame_rate
+        if base.num > 0, base.den > 0 { info.frameRate = FrameRate(frames: Int64(base.num), per: Int64(base.den)) }
         return info
     }
 

@@ -14,7 +14,7 @@ public final class PacketReader {
     private let index: Int32
     /// One frame at the stream's frame rate, in its time base.
     public let frameDuration: Int64
-    /// The stream's frame rate (its average, else its base rate, else one frame a packet duration).
+    /// The stream's frame rate (the rate its timestamps count, else its average, else one frame a packet duration).
     public let frameRate: FrameRate
 
     /// Opens the take `name` of `folder`, never through a link.
@@ -33,7 +33,7 @@ public final class PacketReader {
         let stream = opened.pointee.streams[Int(index)]!
         let codecpar = stream.pointee.codecpar!.pointee
         let timeBase = stream.pointee.time_base
-        let rate = stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
+        let rate = stream.pointee.r_frame_rate.num > 0 ? stream.pointee.r_frame_rate : stream.pointee.avg_frame_rate
         frameDuration = rate.num > 0 ? max(1, av_rescale_q(1, AVRational(num: rate.den, den: rate.num), timeBase)) : 1
         let measured = rate.num > 0 && rate.den > 0 ? FrameRate(frames: Int64(rate.num), per: Int64(rate.den)) : nil
         frameRate =
