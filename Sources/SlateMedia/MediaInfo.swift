@@ -40,6 +40,19 @@ public struct MediaInfo: Hashable, Sendable {
     public var timecode: String?
     /// The file's chapters, in order.
     public var chapters: [Chapter] = []
+    /// The colours the video states (`colr`, else the codec's header), by libav's names: nil when unknown.
+    public var color: Color?
+    /// Primaries, transfer, matrix and range (`tv` or `pc`), as ffprobe prints them.
+    public struct Color: Hashable, Sendable {
+        public var primaries, transfer, matrix, range: String?
+
+        public init(primaries: String?, transfer: String?, matrix: String?, range: String?) {
+            self.primaries = primaries
+            self.transfer = transfer
+            self.matrix = matrix
+            self.range = range
+        }
+    }
     /// The rate the video's timestamps count frames at (`30000/1001`, libav's `r_frame_rate`), when known:
     /// frames a take dropped leave gaps and lower its average rate, not this one.
     public var frameRate: FrameRate?

@@ -77,6 +77,11 @@ public enum MediaProbe {
             sound: soundIndex >= 0 ? sound.info(of: context.pointee.streams[Int(soundIndex)]!) : nil,
             timecode: av_dict_get(stream.pointee.metadata, "timecode", nil, 0).map { String(cString: $0.pointee.value) })
         info.chapters = chapters
+        let tags = ColorTags(codecpar.pointee)
+        let range = codecpar.pointee.color_range
+        info.color = MediaInfo.Color(
+            primaries: tags.primaries, transfer: tags.transfer, matrix: tags.matrix,
+            range: range == AVCOL_RANGE_JPEG ? "pc" : range == AVCOL_RANGE_MPEG ? "tv" : nil)
         let base = stream.pointee.r_frame_rate
         if base.num > 0, base.den > 0 { info.frameRate = FrameRate(frames: Int64(base.num), per: Int64(base.den)) }
         return info

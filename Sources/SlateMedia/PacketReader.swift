@@ -44,7 +44,8 @@ public final class PacketReader {
             ? Array(UnsafeBufferPointer(start: codecpar.extradata, count: Int(codecpar.extradata_size))) : []
         parameters = VideoStreamParameters(
             codec: String(cString: avcodec_get_name(codecpar.codec_id)), width: Int(codecpar.width),
-            height: Int(codecpar.height), timeBase: TimeBase(timeBase.num, timeBase.den), extradata: extradata)
+            height: Int(codecpar.height), timeBase: TimeBase(timeBase.num, timeBase.den), extradata: extradata,
+            color: ColorTags(codecpar))
         rotation = displayRotation(of: stream)
         packet = av_packet_alloc()
     }

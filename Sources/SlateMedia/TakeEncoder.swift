@@ -48,18 +48,21 @@ public final class TakeEncoder {
             name = "\(codec) pass-through"
             fileExtension = codec == "mjpeg" ? "mov" : "mp4"
             parameters = VideoStreamParameters(
-                codec: codec, width: source.width, height: source.height, timeBase: timeBase, extradata: [])
+                codec: codec, width: source.width, height: source.height, timeBase: timeBase, extradata: [],
+                color: source.color)
             return
         case let codec?:
             guard codec == "mjpeg" else {
                 throw Unsupported(description: "Slate decodes only MJPEG; allow pass-through to record \(codec)")
             }
-            let encoder = try VideoEncoder(codecs: codecs, width: source.width, height: source.height, fps: source.fps)
+            let encoder = try VideoEncoder(
+                codecs: codecs, width: source.width, height: source.height, fps: source.fps, color: source.color)
             mode = .encode(encoder, decoder: try MJPEGDecoder())
             name = encoder.codecName
             parameters = encoder.parameters
         case nil:
-            let encoder = try VideoEncoder(codecs: codecs, width: source.width, height: source.height, fps: source.fps)
+            let encoder = try VideoEncoder(
+                codecs: codecs, width: source.width, height: source.height, fps: source.fps, color: source.color)
             mode = .encode(encoder, decoder: nil)
             name = encoder.codecName
             parameters = encoder.parameters

@@ -116,6 +116,7 @@ public final class TakeWriter {
         codecpar.pointee.width = Int32(parameters.width)
         codecpar.pointee.height = Int32(parameters.height)
         codecpar.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        parameters.color.apply(to: codecpar)
         // HEVC as `hvc1` (its parameter sets in the sample description), which QuickTime and iOS
         // play; libavformat's default `hev1` they refuse.
         if descriptor.pointee.id == AV_CODEC_ID_HEVC { codecpar.pointee.codec_tag = Self.fourCC("hvc1") }

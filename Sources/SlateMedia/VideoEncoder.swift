@@ -35,7 +35,9 @@ public final class VideoEncoder {
     /// `codecs` are codec names in preference order, e.g. `["hevc", "h264"]`.
     /// Hardware encoders count only if they open. Without `bitRate` the
     /// encoder's constant-quality default is used.
-    public init(codecs: [String], width: Int, height: Int, fps: FrameRate, bitRate: Int? = nil) throws(MediaError) {
+    public init(
+        codecs: [String], width: Int, height: Int, fps: FrameRate, color: ColorTags = .bt709, bitRate: Int? = nil
+    ) throws(MediaError) {
         _ = LibAV.setUp
         guard width > 0, height > 0, width % 2 == 0, height % 2 == 0 else {
             throw MediaError(
@@ -44,7 +46,7 @@ public final class VideoEncoder {
         }
         var failures: [String] = []
         for name in codecs.flatMap(VideoEncoder.encoderNames(for:)) {
-            switch VideoEncoder.open(name, width: width, height: height, fps: fps, bitRate: bitRate) {
+            switch VideoEncoder.open(name, width: width, height: height, fps: fps, color: color, bitRate: bitRate) {
             case .success(let (context, preset)):
                 self.context = context
                 self.codecName = name
@@ -57,7 +59,8 @@ public final class VideoEncoder {
                     ?? []
                 parameters = VideoStreamParameters(
                     codec: String(cString: avcodec_get_name(context.pointee.codec_id)), width: width, height: height,
-                    timeBase: TimeBase(context.pointee.time_base.num, context.pointee.time_base.den), extradata: extradata)
+                    timeBase: TimeBase(context.pointee.time_base.num, context.pointee.time_base.den), extradata: extradata,
+                    color: color)
                 frame = av_frame_alloc()
                 packet = av_packet_alloc()
                 guard let frame, packet != nil else {
@@ -84,7 +87,7 @@ public final class VideoEncoder {
         av_packet_free(&packet)
     }
 
-    private static func open(_ name: String, width: Int, height: Int, fps: FrameRate, bitRate: Int?)
+    private static func open(_ name: String, width: Int, height: Int, fps: FrameRate, color: ColorTags, bitRate: Int?)
         -> Result<(UnsafeMutablePointer<AVCodecContext>, String?), OpenFailure>
     {
         guard let codec = avcodec_find_encoder_by_name(name) else { return .failure(OpenFailure("not in this libavcodec")) }
@@ -96,6 +99,7 @@ public final class VideoEncoder {
         context.pointee.framerate = AVRational(num: Int32(fps.frames), den: Int32(fps.seconds))
         context.pointee.gop_size = Int32(fps.nominal)
         context.pointee.max_b_frames = 0
+        color.apply(to: context)
         context.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)
         if let bitRate { context.pointee.bit_rate = Int64(bitRate) }
 

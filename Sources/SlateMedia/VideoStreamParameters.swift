@@ -1,4 +1,5 @@
 import CAV
+import SlateCore
 import SlateSystem
 
 /// A rational time unit: timestamps count `numerator / denominator` seconds.
@@ -35,12 +36,15 @@ public struct VideoStreamParameters: Hashable, Sendable {
     public var timeBase: TimeBase
     /// The codec's global header (SPS/PPS, or VPS/SPS/PPS for HEVC), for the MP4 sample description.
     public var extradata: [UInt8]
+    /// The colours its pictures are, as the file states them.
+    public var color: ColorTags
 
-    public init(codec: String, width: Int, height: Int, timeBase: TimeBase, extradata: [UInt8]) {
+    public init(codec: String, width: Int, height: Int, timeBase: TimeBase, extradata: [UInt8], color: ColorTags = .bt709) {
         self.codec = codec
         self.width = width
         self.height = height
         self.timeBase = timeBase
         self.extradata = extradata
+        self.color = color
     }
 }

@@ -263,6 +263,9 @@ let loadTests = ProcessInfo.processInfo.environment["SLATE_LOAD_TESTS"] == "1"
             #expect(expected.contains(";") == rate.dropsFrames)
             let info = try MediaProbe.probe(path: folder + "/takes/" + take.file)
             #expect(info.frameRate == rate && info.timecode == expected, "\(info)")
+            // The test pattern's bars are BT.601's numbers, and its takes say so.
+            #expect(
+                info.color == MediaInfo.Color(primaries: "smpte170m", transfer: "smpte170m", matrix: "smpte170m", range: "tv"))
             // Its length in frames at the rate: its frames are its rate's, not 30 a second.
             #expect(abs(Double(info.frameCount) - rate.value * Self.seconds(end["duration"])) <= 1, "\(end)")
         }

@@ -168,6 +168,8 @@ import Testing
         let expected: [Int64] = [0, 500_000, 1_000_000, 1_200_000]
         #expect(zip(starts, expected).allSatisfy { abs($0 - $1) <= 1_000 }, "\(starts)")
         #expect(info.timecode == "10:07:03:12")
+        // The takes' colours, stated again by a stream copy and by the encoder.
+        #expect(info.color == MediaInfo.Color(primaries: "bt709", transfer: "bt709", matrix: "bt709", range: "tv"))
     }
 
     @Test func takesOfDifferentCodecsAreJoinedByReencodeWithTheFirstCodec() throws {

@@ -2,7 +2,7 @@
 # A take recorded from the vivid camera through the recorder: 320x180 at 60 fps,
 # as long as the time it was recording (frames the emulated machine could not
 # keep up with are counted as dropped and leave gaps, not a faster take),
-# playable, with its thumbnail and manifest entry. Then PAL and NTSC: at 25 fps
+# playable, with its thumbnail, manifest entry and the colours vivid states. Then PAL and NTSC: at 25 fps
 # vivid's 1/25 interval gives a 25/1 take; at 29.97 vivid has no 1001/30000
 # interval, so the take is at 30/1 and the log says why.
 # shellcheck source=tests/vm/lib.sh
@@ -35,6 +35,9 @@ check(abs(captured - take["duration"] * 60) <= take["duration"] * 60 * 0.15,
 duration = float(probe.get("duration") or 0)
 check(abs(duration - take["duration"]) < 0.1, "the file plays for the take's duration (%.3f s)" % duration)
 check(open(take["thumbnail"], "rb").read(2) == b"\xff\xd8", "the thumbnail is a JPEG")
+# vivid states sRGB for its webcam: BT.709 primaries, sRGB's transfer, BT.601's matrix, limited range.
+colours = tuple(probe.get(key) for key in ("color_primaries", "color_transfer", "color_space", "color_range"))
+check(colours == ("bt709", "iec61966-2-1", "smpte170m", "tv"), "the take states vivid's colours %s" % (colours,))
 listed = subprocess.run([".build/debug/slate", "takes", "list", "--json", "--work", work], capture_output=True, text=True,
                         check=True).stdout.splitlines()
 check(len(listed) == 1 and json.loads(listed[0])["path"] == take["path"], "takes.json lists it")

@@ -22,6 +22,8 @@ public protocol FrameSource: AnyObject {
     /// libav's name for the codec of the compressed frames the source yields
     /// (`mjpeg`, `h264`), or nil when it yields raw I420 frames.
     var codec: String? { get }
+    /// The colours the frames are, as the recorder gets them.
+    var color: ColorTags { get }
     /// Makes the calling thread the source's only user (a camera moved to its session's thread).
     func adopt()
     /// The next frame, stamped with its capture time on CLOCK_MONOTONIC, or
@@ -39,8 +41,10 @@ extension FrameSource {
 
     public func adopt() {}
 
+    public var color: ColorTags { .bt709 }
+
     /// What the recorder needs to know of the source's frames.
-    public var format: SourceFormat { SourceFormat(width: width, height: height, fps: fps, codec: codec) }
+    public var format: SourceFormat { SourceFormat(width: width, height: height, fps: fps, codec: codec, color: color) }
 }
 
 /// The test pattern in real time: a frame every frame interval on its clock (the
@@ -55,6 +59,7 @@ public final class TestPatternSource: FrameSource {
     public let height: Int
     public let fps: FrameRate
     public let codec: String? = nil
+    public let color = ColorTags.bt601
     /// Frames a late reader still gets, as with a camera's buffers.
     public static let bufferCount = 4
     private let pattern: TestPattern

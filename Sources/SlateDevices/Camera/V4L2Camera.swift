@@ -99,6 +99,8 @@ public final class V4L2Camera {
     /// The format set by `configure` (as the driver set it): bytes per line and per frame.
     public private(set) var bytesPerLine = 0
     public private(set) var frameBytes = 0
+    /// The colours the driver states for the format set (BT.709 when it states none).
+    public private(set) var color = ColorTags.bt709
 
     private var buffers: [UnsafeMutableRawBufferPointer] = []
     private var sequence = FrameSequence()
@@ -309,6 +311,10 @@ public final class V4L2Camera {
             "VIDIOC_S_FMT", on: path, to: "set the format \(mode.description)")
         bytesPerLine = Int(format.fmt.pix.bytesperline)
         frameBytes = Int(format.fmt.pix.sizeimage)
+        color = ColorTags(
+            v4l2Colorspace: format.fmt.pix.colorspace, encoding: format.fmt.pix.ycbcr_enc,
+            quantization: format.fmt.pix.quantization, transfer: format.fmt.pix.xfer_func,
+            isRGB: [FourCC.rgb24, .bgr24].contains(FourCC(rawValue: format.fmt.pix.pixelformat)))
         var actual = mode
         actual.width = Int(format.fmt.pix.width)
         actual.height = Int(format.fmt.pix.height)

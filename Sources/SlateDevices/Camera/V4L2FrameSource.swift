@@ -16,6 +16,7 @@ public final class V4L2FrameSource: FrameSource {
     public let codec: String?
     /// The compressed frames go into the take as they come.
     public let passesThrough: Bool
+    public let color: ColorTags
     /// What was chosen and why, for the log.
     public let choice: String
     private let pixelFormat: FourCC
@@ -48,6 +49,10 @@ public final class V4L2FrameSource: FrameSource {
         pixelFormat = set.mode.pixelFormat
         codec = V4L2FrameSource.codecs[pixelFormat]
         passesThrough = picked.passesThrough
+        // Passed through, frames are as the camera states; converted, libswscale makes limited-range YUV
+        // of RGB and of decoded JPEG, and keeps YUV's numbers.
+        let isRGB = [FourCC.rgb24, .bgr24].contains(pixelFormat)
+        color = passesThrough || !(isRGB || codec != nil) ? camera.color : camera.color.convertedToLimitedYUV(fromRGB: isRGB)
         self.fps = FrameRate(interval: set.interval)?.standard ?? fps
         reason += "; the driver set \(set.mode.formatName) \(width)x\(height) at \(set.interval.fpsText) fps"
         choice = reason
