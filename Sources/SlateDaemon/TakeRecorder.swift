@@ -687,7 +687,8 @@ final class TakePipeline {
         {
             let name = TakeManifest.thumbnailName(for: take.file)
             do {
-                try JPEGThumbnail.write(frame, named: name, in: folder.directory, mode: folder.access.fileMode)
+                try JPEGThumbnail.write(
+                    frame, named: name, in: folder.directory, mode: folder.access.fileMode, rotation: stream?.rotation ?? 0)
                 take.thumbnail = name
             } catch {
                 log.warning("thumbnail: \(error)")

@@ -13,9 +13,13 @@ public enum JPEGThumbnail {
     public static func partialPrefix(for name: String) -> String { "." + name + ".partial-" }
 
     /// Writes `frame` as the JPEG `name` in `folder`, with `mode` (through a file
-    /// of its own renamed into place).
-    public static func write(_ frame: VideoFrame, named name: String, in folder: Folder, mode: mode_t) throws(MediaError) {
+    /// of its own renamed into place), turned `rotation` degrees clockwise (90, 180, 270)
+    /// as players show a take whose display matrix says so.
+    public static func write(
+        _ frame: VideoFrame, named name: String, in folder: Folder, mode: mode_t, rotation: Int = 0
+    ) throws(MediaError) {
         _ = LibAV.setUp
+        let frame = try turned(frame, rotation)
         let (width, height) = size(width: frame.width, height: frame.height)
         let bytes = try jpeg(frame, width: width, height: height, path: folder.file(name))
         do {
@@ -23,6 +27,18 @@ public enum JPEGThumbnail {
         } catch {
             throw MediaError("write the thumbnail", path: error.subject ?? folder.file(name), message: error.errno.description)
         }
+    }
+
+    /// `frame` turned `degrees` clockwise by libavfilter's `transpose` (or flips, for 180).
+    static func turned(_ frame: VideoFrame, _ degrees: Int) throws(MediaError) -> VideoFrame {
+        let chain: String
+        switch degrees {
+        case 90: chain = "transpose=clock"
+        case 180: chain = "hflip,vflip"
+        case 270: chain = "transpose=cclock"
+        default: return frame
+        }
+        return try FilterGraph(width: frame.width, height: frame.height, chain: chain).apply(frame)
     }
 
     /// `frame` as a JPEG at most `maximumWidth` wide (the framing preview's pictures).

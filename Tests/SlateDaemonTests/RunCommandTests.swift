@@ -275,6 +275,45 @@ let loadTests = ProcessInfo.processInfo.environment["SLATE_LOAD_TESTS"] == "1"
         #expect(info.decodedFrames == takes.map(\.summary.frames).reduce(0, +))
     }
 
+    /// A camera mounted on its side: the take turned by its display matrix, and its thumbnail turned the same way.
+    @Test(.timeLimit(.minutes(1)), arguments: [90, 180, 270])
+    func aTurnedCamerasThumbnailIsTurnedAsItsTakeIsShown(orientation: Int) throws {
+        let folder = try MediaFiles.folder("run-turned-\(orientation)")
+        defer { MediaFiles.remove(folder) }
+        let result = try Self.runSession(
+            Self.macroRig("[take.mark]", camera: ["max-size: 320x180", "orientation: \(orientation)"]),
+            [(Self.middle, 0.1, 0.15), (Self.middle, 1.0, 1.05)], end: 1.5, in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        let take = try #require(try TakeFolder(path: folder + "/takes", create: false).load().takes.first)
+        let video = try MediaProbe.probe(path: folder + "/takes/" + take.file)
+        #expect(video.rotation == orientation && video.width == 320 && video.height == 180)
+        let thumbnail = try MediaProbe.probe(path: folder + "/takes/" + (take.thumbnail ?? "none"), decode: true)
+        let portrait = orientation != 180
+        #expect((thumbnail.width, thumbnail.height) == (portrait ? 180 : 320, portrait ? 320 : 180), "\(thumbnail)")
+        // The test pattern has a dark band along its bottom under its bars: turned back, the thumbnail has it there.
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: folder + "/takes/" + (take.thumbnail ?? "none")))
+        let picture = try #require(
+            try MJPEGDecoder().decode(CompressedFrame(data: [UInt8](jpeg), time: Instant(microseconds: 0), isKeyframe: true)))
+        let (width, height) = portrait ? (picture.height, picture.width) : (picture.width, picture.height)
+        /// The brightness at (`x`, `y`) of the picture as the camera saw it, before it was turned.
+        func unturned(_ x: Int, _ y: Int) -> Int {
+            let (tx, ty) =
+                switch orientation {
+                case 90: (height - 1 - y, x)
+                case 180: (width - 1 - x, height - 1 - y)
+                default: (y, width - 1 - x)
+                }
+            return Int(picture.y[ty * picture.width + tx])
+        }
+        // The band's rows are its grey (Y 40) but for the box bouncing across it; no other rows are.
+        let rows = height / 12
+        let band = (height - rows..<height).flatMap { y in (0..<width).map { unturned($0, y) } }
+        let grey = band.filter { abs($0 - 40) <= 12 }.count
+        #expect(grey * 100 >= band.count * 85, "\(grey) of the band's \(band.count) pixels are its grey")
+        let top = (0..<rows).flatMap { y in (0..<width).map { unturned($0, y) } }
+        #expect(top.filter { abs($0 - 40) <= 12 }.count * 100 < top.count * 50, "the top is not the band")
+    }
+
     @Test(.timeLimit(.minutes(1))) func aStopAndStartInOneMacroRecordsBothTakesBackToBack() throws {
         let folder = try MediaFiles.folder("run-restart")
         defer { MediaFiles.remove(folder) }
