@@ -232,8 +232,10 @@ public final class LiveRecorder {
         case .mark(let name, let time):
             recorder.mark(name, at: time)
         case .export(let filter):
-            recorder.export(
-                TakeExporter.Options(filter: filter, cleanUp: settings.camera.cleanUp, rig: settings.rig), to: settings.output)
+            let options = TakeExporter.Options(
+                filter: filter, cleanUp: settings.camera.cleanUp, rig: settings.rig, name: settings.camera.exportName,
+                zoneOffset: LocalTime.zoneOffset(at: WallClock.microseconds()))
+            recorder.export(options, to: settings.output)
         case .preroll(let preroll):
             recorder.preroll(preroll)
         }

@@ -25,14 +25,23 @@ public struct TakeExporter: Sendable {
         /// Export what is readable of a take that reads short, and keep that take.
         public var acceptShort: Bool
 
-        /// The rig the takes' chapters name.
+        /// The rig the takes' chapters and the export's name name.
         public var rig: String?
+        /// How the export is named, and the local time zone's offset from UTC its date and time are in
+        /// (microseconds; UTC's by default).
+        public var name: ExportName
+        public var zoneOffset: Int64
 
-        public init(filter: ExportFilter = .none, cleanUp: Bool = false, acceptShort: Bool = false, rig: String? = nil) {
+        public init(
+            filter: ExportFilter = .none, cleanUp: Bool = false, acceptShort: Bool = false, rig: String? = nil,
+            name: ExportName = .standard, zoneOffset: Int64 = 0
+        ) {
             self.filter = filter
             self.cleanUp = cleanUp
             self.acceptShort = acceptShort
             self.rig = rig
+            self.name = name
+            self.zoneOffset = zoneOffset
         }
     }
 
@@ -158,7 +167,7 @@ public struct TakeExporter: Sendable {
             throw Failure(description: "no takes to export in \(folder.path)")
         }
 
-        let name = ExportPlan.fileName(at: wallClock)
+        let name = options.name.fileName(rig: options.rig ?? "slate", local: wallClock + options.zoneOffset)
         let output: Folder
         let partial: Partial
         do {

@@ -4,14 +4,19 @@ import Glibc
 public enum LocalTime {
     /// Microseconds since local midnight at `microseconds` since 1970.
     public static func microsecondsOfDay(_ microseconds: Int64) -> Int64 {
+        let day = Int64(86_400_000_000)
+        let local = microseconds + zoneOffset(at: microseconds)
+        return ((local % day) + day) % day
+    }
+
+    /// How far ahead of UTC the local time is at `microseconds` since 1970 (summer time included), in microseconds.
+    public static func zoneOffset(at microseconds: Int64) -> Int64 {
         var moment = time_t(microseconds >= 0 ? microseconds / 1_000_000 : (microseconds - 999_999) / 1_000_000)
         var parts = tm()
         // The zone is read again, so a rig whose zone was changed (timedatectl) follows it.
         tzset()
         localtime_r(&moment, &parts)
-        let day = Int64(86_400_000_000)
-        let local = microseconds + Int64(parts.tm_gmtoff) * 1_000_000
-        return ((local % day) + day) % day
+        return Int64(parts.tm_gmtoff) * 1_000_000
     }
 }
 

@@ -30,7 +30,7 @@ struct Takes: ParsableCommand {
         /// else the profile's camera.filter, else none) and the rig's name (the
         /// profile's mqtt.rig, else the host's), reading the profile once.
         func resolve(_ command: String, create: Bool = false, output option: String?, filter: ExportFilter? = nil) throws
-            -> (work: TakeFolder, output: String, filter: ExportFilter, cleanUp: Bool, rig: String)
+            -> (work: TakeFolder, output: String, filter: ExportFilter, cleanUp: Bool, rig: String, name: ExportName)
         {
             // Given no --profile, the default one when it is there (its folders).
             let path = profile ?? (Syscall.isFile(UserPath.defaultProfile) ? UserPath.defaultProfile : nil)
@@ -48,7 +48,7 @@ struct Takes: ParsableCommand {
             work.trashHours = camera?.trashHours ?? TakeTrash.defaultHours
             return (
                 work, UserPath.expand(option ?? camera?.output ?? UserPath.defaultOutput), filter ?? camera?.filter ?? .none,
-                camera?.cleanUp ?? false, loaded?.mqtt?.rig ?? HostName.current
+                camera?.cleanUp ?? false, loaded?.mqtt?.rig ?? HostName.current, camera?.exportName ?? .standard
             )
         }
     }
@@ -223,7 +223,7 @@ struct Takes: ParsableCommand {
         var json = false
 
         func run() throws {
-            let (folder, outputFolder, filter, profileCleansUp, rig) = try self.folder.resolve(
+            let (folder, outputFolder, filter, profileCleansUp, rig, name) = try self.folder.resolve(
                 "takes export", output: output, filter: self.filter)
             let (ledger, lock) = try Takes.open(folder, command: "export")
             defer { withExtendedLifetime(lock) {} }
@@ -236,10 +236,12 @@ struct Takes: ParsableCommand {
             var bar = ProgressBar("exporting")
             let outcome: TakeExporter.Outcome
             do {
+                let now = WallClock.microseconds()
                 outcome = try TakeExporter(ledger: ledger, outputFolder: outputFolder).export(
-                    at: WallClock.microseconds(),
+                    at: now,
                     options: .init(
-                        filter: filter, cleanUp: !keep && (cleanUp || profileCleansUp), acceptShort: acceptShort, rig: rig)
+                        filter: filter, cleanUp: !keep && (cleanUp || profileCleansUp), acceptShort: acceptShort, rig: rig,
+                        name: name, zoneOffset: LocalTime.zoneOffset(at: now))
                 ) { bar.update($0.fraction) }
             } catch {
                 OutputStream.writeError("slate takes export: \(error)")

@@ -37,7 +37,28 @@ import Testing
         #expect(
             ExportPlan(takes: [take("a", seconds: 1)], filter: .mono)?.method == .reencode(reason: "the mono filter is applied"))
         #expect(ExportPlan(takes: [], filter: .none) == nil)
-        #expect(ExportPlan.fileName(at: 1_795_253_112_000_000) == "slate-20261121-092512.mp4")
+    }
+
+    /// `camera.export-name`: the rig, the local date and time, and nothing a file name should not hold.
+    @Test func exportsAreNamedByTheirTemplate() throws {
+        let at: Int64 = 1_795_253_112_000_000
+        #expect(ExportName.standard.fileName(rig: "cam-a", local: at) == "cam-a-20261121-092512.mp4")
+        // New York is five hours behind: 04:25 there.
+        #expect(ExportName.standard.fileName(rig: "cam-a", local: at - 5 * 3_600_000_000) == "cam-a-20261121-042512.mp4")
+        #expect(ExportName.standard.fileName(rig: "Cam A/1", local: at) == "Cam-A-1-20261121-092512.mp4")
+        #expect(ExportName.standard.fileName(rig: "", local: at) == "slate-20261121-092512.mp4")
+        let shoot = try ExportName.parse("shoot_{date}.{time}-{rig}").get()
+        #expect(shoot.fileName(rig: "b", local: at) == "shoot_20261121.092512-b.mp4")
+        let refused = [
+            ("", "must be 1 to 100 characters"), ("{rig}-{date}", "needs {time}, so that exports differ"),
+            ("{take}-{time}", "has {take}; it takes {rig}, {date} and {time}"), ("{time", "has a '{' without its '}'"),
+            ("a/{time}", "has '/'; it takes letters, digits, '-', '_' and '.'"),
+            ("{time} b", "has ' '; it takes letters, digits, '-', '_' and '.'"), (".{time}", "must not start with '.'"),
+            (String(repeating: "a", count: 95) + "{time}", "must be 1 to 100 characters"),
+        ]
+        for (template, reason) in refused {
+            #expect(throws: ExportNameError(reason: reason)) { try ExportName.parse(template).get() }
+        }
     }
 
     /// AAC at 48 kHz mono covering `seconds` from its priming, or as told.

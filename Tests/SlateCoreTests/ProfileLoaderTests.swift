@@ -286,6 +286,23 @@ import Testing
         #expect(BluetoothAddresses.address(in: "zz:aa:01:00:00:23") == nil)
     }
 
+    @Test func exportNamesAreATemplateOfTheRigTheDateAndTheTime() throws {
+        let rig = """
+            inputs: {p: {match: {name: x}, bind: {KEY_B: primary}}}
+            capture: {primary: {click: take.toggle}}
+            camera: {export-name: "interview-{rig}-{time}"}
+
+            """
+        #expect(try load(rig).camera.exportName.template == "interview-{rig}-{time}")
+        #expect(
+            try load(rig.replacingOccurrences(of: "camera: {export-name: \"interview-{rig}-{time}\"}", with: "")).camera
+                .exportName == .standard)
+        #expect(
+            errors(rig.replacingOccurrences(of: "-{time}", with: "/{time}")) == [
+                "rig.yaml:3:23: error: export-name 'interview-{rig}/{time}' has '/'; it takes letters, digits, '-', '_' and '.'"
+            ])
+    }
+
     /// Film, PAL and NTSC rates, and controls over them: a slider lists offered rates, a picker's titles its two.
     @Test func theCameraTakesAnyOfferedRate() throws {
         let rig = """
@@ -358,7 +375,7 @@ import Testing
                 "rig.yaml:4:8: error: fps must be 23.976, 24, 25, 29.97, 30, 48, 50, 59.94 or 60, not '29.976'",
                 "rig.yaml:5:13: error: max-size must be WIDTHxHEIGHT such as 1920x1080, not 'big'",
                 "rig.yaml:6:10: error: unknown codec 'vp9' (expected hevc or h264)",
-                "rig.yaml:7:3: error: unknown key 'lens' in camera (expected back, front, position, fps, max-size, codec, passthrough, orientation, mirror, preroll, work, output, takes-access, filter, start, wait-for-camera, settings, trash-hours or clean-up)",
+                "rig.yaml:7:3: error: unknown key 'lens' in camera (expected back, front, position, fps, max-size, codec, passthrough, orientation, mirror, preroll, work, output, takes-access, filter, start, wait-for-camera, settings, trash-hours, clean-up or export-name)",
                 "rig.yaml:9:69: error: max must be greater than min",
                 "rig.yaml:10:76: error: step must be greater than 0",
                 "rig.yaml:11:64: error: titles lists nothing",

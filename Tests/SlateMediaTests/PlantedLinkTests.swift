@@ -121,7 +121,7 @@ import Testing
                     codec: "h264", recording: false)
             ]))
         let at: Int64 = 1_795_253_112_000_000
-        let name = ExportPlan.fileName(at: at)
+        let name = ExportName.standard.fileName(rig: "slate", local: at)
         plant(name, in: output, to: victim)
         plant(name + ".partial", in: output, to: victim)
         plant("." + name + ".partial", in: output, to: missing)

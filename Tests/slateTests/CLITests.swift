@@ -427,11 +427,20 @@ struct CLI {
             kept == ["take-a.jpg", "take-a.mp4", "take-b.jpg", "take-b.mp4", "takes.json"] && result["kept"] as? Bool == true,
             "\(kept)")
         let list = try CLI.run(["takes", "list", "--work", work.path])
-        #expect(list.lines.count == 2 && list.lines.allSatisfy { $0.contains("(kept: joined into slate-") }, "\(list.lines)")
+        #expect(
+            list.lines.count == 2 && list.lines.allSatisfy { $0.contains("(kept: joined into \(Self.exportPrefix)") },
+            "\(list.lines)")
         let again = try CLI.run(["takes", "export", "--work", work.path, "--output", output.path])
         #expect(again.status == 1)
         #expect(again.stderr == "slate takes export: no takes to export in \(work.path)\n")
     }
+
+    /// Exports are named by their rig: without a profile, this machine (`{rig}-{date}-{time}`).
+    static let exportPrefix: String = {
+        var name = [CChar](repeating: 0, count: 256)
+        gethostname(&name, name.count - 1)
+        return String(cString: name) + "-"
+    }()
 
     @Test func cleaningUpTrashesTheTakesWhichComeBackAndAnExportNeverReplacesAFile() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("slate-cli-keep-\(UUID().uuidString)")
@@ -445,7 +454,9 @@ struct CLI {
             #expect(export.lines.last == "the takes are in the trash for 24 h (slate takes trash)")
             #expect(try CLI.run(["takes", "list", "--work", work.path]).lines == ["no takes in \(work.path)"])
             let trash = try CLI.run(["takes", "trash", "--work", work.path])
-            #expect(trash.lines.count == 1 && trash.lines[0].hasPrefix("take-a.mp4") && trash.lines[0].contains("(in slate-"))
+            #expect(
+                trash.lines.count == 1 && trash.lines[0].hasPrefix("take-a.mp4")
+                    && trash.lines[0].contains("(in \(Self.exportPrefix)"))
             let restored = try CLI.run(["takes", "restore", "take-a.mp4", "--work", work.path])
             #expect(restored.status == 0 && restored.lines == ["restored take 1: \(work.path)/take-a.mp4"], "\(restored)")
             #expect(try Data(contentsOf: work.appendingPathComponent("take-a.mp4")) == recorded)
@@ -453,7 +464,8 @@ struct CLI {
         let list = try CLI.run(["takes", "list", "--work", work.path])
         #expect(list.lines.count == 1 && list.lines[0].hasPrefix("1  take-a.mp4"))
         let exports = try FileManager.default.contentsOfDirectory(atPath: output.path).sorted()
-        #expect(exports.count == 2 && exports.allSatisfy { $0.hasPrefix("slate-") && $0.hasSuffix(".mp4") }, "\(exports)")
+        #expect(
+            exports.count == 2 && exports.allSatisfy { $0.hasPrefix(Self.exportPrefix) && $0.hasSuffix(".mp4") }, "\(exports)")
         let missing = try CLI.run(["takes", "restore", "take-z.mp4", "--work", work.path])
         #expect(missing.status == 2 && missing.stderr.contains("no take 'take-z.mp4' in the trash"))
     }

@@ -167,6 +167,8 @@ public struct CameraSpec: Sendable {
     /// Whether a verified export moves the takes it joined to the trash;
     /// without, they stay in the work folder, out of the take list.
     public var cleanUp = false
+    /// How exports are named.
+    public var exportName = ExportName.standard
     public var startOnInput = false
     public var waitForCamera = false
     /// V4L2 controls set whenever the camera opens and each take starts.

@@ -10,7 +10,7 @@ extension ProfileParser {
             allowed: [
                 "back", "front", "position", "fps", "max-size", "codec", "passthrough", "orientation", "mirror",
                 "preroll", "work", "output", "takes-access", "filter", "start", "wait-for-camera", "settings",
-                "trash-hours", "clean-up",
+                "trash-hours", "clean-up", "export-name",
             ], in: "camera")
         for (key, _, value) in pairs {
             switch key {
@@ -43,6 +43,12 @@ extension ProfileParser {
             case "trash-hours":
                 camera.trashHours = reader.integer(value, key, in: 0...TakeTrash.hoursLimit) ?? camera.trashHours
             case "clean-up": camera.cleanUp = reader.bool(value, key) ?? false
+            case "export-name":
+                guard let template = reader.string(value, key) else { break }
+                switch ExportName.parse(template) {
+                case .success(let name): camera.exportName = name
+                case .failure(let error): reader.error(value, "export-name '\(template)' \(error.reason)")
+                }
             case "settings": camera.settings = parseSettings(value)
             default: break
             }

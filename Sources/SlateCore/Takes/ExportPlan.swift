@@ -193,9 +193,4 @@ public struct ExportPlan: Equatable, Sendable {
         return
             "\(off.path)'s sound is \(how) of its picture in the joined file (\(seconds(off.sound)) s of sound for \(seconds(off.picture)) s)"
     }
-
-    /// `slate-20261121-094512.mp4`: the export's file name for a wall-clock time (µs since 1970).
-    public static func fileName(at microseconds: Int64) -> String {
-        "slate-" + UTCTime.compact(microseconds: microseconds) + ".mp4"
-    }
 }
