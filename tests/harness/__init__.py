@@ -14,7 +14,8 @@ A script puts tests/ on its path with one line and imports it:
 - wait_for(condition, seconds, what): the one wait.
 - Checks: checks that go on after a failure (`ok: ...`, `FAIL: ...`);
   finish() exits 1 if any failed.
-- probe, frames: ffprobe's reading of a video (frames, streams, durations).
+- probe, frames: ffprobe's reading of a video (frames, streams, durations);
+  pattern: the time the test pattern drew on a frame, read back.
 - Broker: Mosquitto, anonymous or with passwords and an ACL, in a network
   namespace when asked, its log in a file.
 - free_port, listening, write.
@@ -25,7 +26,7 @@ A script puts tests/ on its path with one line and imports it:
   pytest test.
 """
 
-from . import devices, page, profiles
+from . import devices, page, pattern, profiles
 from .broker import Broker
 from .core import ROOT, TESTS, Checks, TimedOut, free_port, listening, run_main, skip, wait_for, write
 from .media import frames, probe
@@ -33,5 +34,5 @@ from .profiles import profile
 from .slate import Slate, binary, faults_library, is_take, slate_run
 
 __all__ = ["Broker", "Checks", "ROOT", "Slate", "TESTS", "TimedOut", "binary", "devices", "faults_library", "frames",
-           "free_port", "is_take", "listening", "page", "probe", "profile", "profiles", "run_main", "skip", "slate_run",
-           "wait_for", "write"]
+           "free_port", "is_take", "listening", "page", "pattern", "probe", "profile", "profiles", "run_main", "skip",
+           "slate_run", "wait_for", "write"]

@@ -9,7 +9,11 @@ take.toggle`. What it shows:
   prints the spread of each; each take's timecode is its first frame's local
   time of day, the three rigs' within a frame; `slate takes timeline` lays
   the three rigs' takes on one OpenTimelineIO timeline, which opentimelineio
-  reads with every take at its first frame's time of day, to a frame;
+  reads with every take at its first frame's time of day, to a frame; as
+  FCPXML, each asset-clip where OpenTimelineIO reads its take; as an MLT
+  project, which melt renders, each rig's track alone, half a second into
+  the first take: each shows its take's frame there, and the three show the
+  same test-pattern time, to a frame;
 - the broker killed during a take and started again: every rig goes on
   recording, joins again, and publishes its state again (cam-a's take
   stops everywhere);
@@ -29,6 +33,8 @@ import shutil
 import subprocess
 import sys
 import time
+import xml.etree.ElementTree as ET
+from fractions import Fraction
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import harness  # noqa: E402
@@ -51,7 +57,7 @@ USERS = {"cam-a": "pass-a", "cam-b": "pass-b", "cam-c": "pass-c", "viewer": "loo
 
 
 def main():
-    reason = rig_net.why_not_here()
+    reason = rig_net.why_not_here() or (shutil.which("melt") is None and "melt is missing: scripts/install-deps melt")
     if reason:
         harness.skip("three rigs: skipped: " + reason, required_by="SLATE_REQUIRE_VM")
     check = harness.Checks()
@@ -140,11 +146,7 @@ def main():
               % [" ".join(take) for take in zip(*codes)][:3])
         # The three rigs' takes on one timeline, as OpenTimelineIO reads it: each clip at its first
         # frame's time of day, to a frame, and the tracks' takes as far apart as their first frames.
-        shoot = os.path.join(cam_a.folder, "shoot.otio")
-        made = harness.Slate(["takes", "timeline", "--output", shoot, "--name", "three rigs"]
-                             + [argument for rig in rigs for argument in ("--work", rig.work)],
-                             wrap=rig_net.AS_NOBODY, stdout="text")
-        made.wait(60)
+        shoot, made = make_timeline(rigs, cam_a.folder, "shoot.otio")
         timeline = otio.adapters.read_from_file(shoot)
         first_frames = {(rig.name, take["file"]): of_day(take["realtime_ns"]) for rig in rigs for take in rig.takes()}
         placed = {(track.name, clip.name): (timeline.global_start_time + track.range_of_child(clip).start_time).to_frames()
@@ -159,6 +161,35 @@ def main():
               "slate takes timeline: %s; OpenTimelineIO reads %d tracks, each take at its first frame's time of day "
               "(misplaced: %s); the tracks' takes at most %d frame(s) apart (each take: %s)" % (
                   made.text.strip(), len(timeline.tracks), misplaced, max(offsets or [99]), offsets))
+        # The same timeline as FCPXML: each rig's takes in its lane, each where OpenTimelineIO reads it.
+        starts = {(track.name, clip.name): track.range_of_child(clip).start_time
+                  for track in timeline.tracks for clip in track.find_clips()}
+        fcpxml, made = make_timeline(rigs, cam_a.folder, "shoot.fcpxml")
+        lanes = {str(number + 1): rig.name for number, rig in enumerate(rigs)}
+        offsets = {(lanes.get(clip.get("lane")), clip.get("name")): Fraction(clip.get("offset").rstrip("s"))
+                   for clip in ET.parse(fcpxml).getroot().iter("asset-clip")}
+        read = {key: seconds(timeline.global_start_time + start) for key, start in starts.items()}
+        elsewhere = {key: (str(offsets.get(key)), str(time)) for key, time in read.items() if offsets.get(key) != time}
+        check(made.returncode == 0 and len(offsets) == 3 * TAKES and not elsewhere,
+              "slate takes timeline: %s; xml.etree reads %d asset-clips, each in its rig's lane at the time "
+              "OpenTimelineIO reads for its take (elsewhere: %s)" % (made.text.strip(), len(offsets), elsewhere))
+        # As an MLT project, rendered by melt a track at a time half a second into the first take: each
+        # track shows its take's frame there (as ffmpeg decodes it from the file), the three the same
+        # test-pattern time, to a frame.
+        project, made = make_timeline(rigs, cam_a.folder, "shoot.kdenlive")
+        firsts = [(rig.name, rig.takes()[0]["file"]) for rig in rigs]
+        at = max(starts[key].to_frames() for key in firsts) + FPS // 2
+        shown, expected = [], []
+        for number, (rig, key) in enumerate(zip(rigs, firsts)):
+            shown.append(harness.pattern.read_time(render_frame(project, number, at, cam_a.folder)))
+            into = (at - starts[key].to_frames() - 0.5) / FPS
+            expected.append(harness.pattern.read_time(harness.pattern.luma(os.path.join(rig.work, key[1]), into)))
+        apart = max(shown) - min(shown) if None not in shown else None
+        check(made.returncode == 0 and None not in expected and shown == expected and apart is not None
+              and apart * 1000 < FRAME_MS + JITTER_MS,
+              "slate takes timeline: %s; melt renders each rig's track alone at frame %d: the test pattern shows "
+              "%s s, as each take's file does there (%s s), %s ms apart" % (
+                  made.text.strip(), at, shown, expected, apart is not None and round(apart * 1000, 1)))
         printed = [line for line in cam_a.lines if line["type"] == "rig" and line["event"] == "spread"]
         check(len(printed) == TAKES and all(len(line["first_frames"]) == 3 for line in printed),
               "cam-a printed the spread of each take over three rigs: %s" % [line["spread_ms"] for line in printed])
@@ -237,6 +268,36 @@ def main():
         else:
             shutil.rmtree(folder, ignore_errors=True)
     check.finish("three rigs")
+
+
+def make_timeline(rigs, folder, name):
+    """`slate takes timeline` of the rigs' work folders, as nobody, into FOLDER/NAME: its path and the command."""
+    path = os.path.join(folder, name)
+    made = harness.Slate(["takes", "timeline", "--output", path, "--name", "three rigs"]
+                         + [argument for rig in rigs for argument in ("--work", rig.work)],
+                         wrap=rig_net.AS_NOBODY, stdout="text")
+    made.wait(60)
+    return path, made
+
+
+def seconds(time):
+    """An OpenTimelineIO time in seconds, exactly."""
+    return Fraction(time.value) / Fraction(time.rate)
+
+
+def render_frame(project, track, frame, folder):
+    """The luma of `frame` of the MLT project at `project` as melt renders it
+    with every track but the `track`-th hidden (harness.pattern.luma())."""
+    tree = ET.parse(project)
+    for number, element in enumerate(tree.getroot().find("tractor").iter("track")):
+        if number != track:
+            element.set("hide", "video")
+    alone = os.path.join(folder, "track-%d.mlt" % track)
+    tree.write(alone, encoding="utf-8", xml_declaration=True)
+    picture = os.path.join(folder, "track-%d-%%04d.png" % track)
+    subprocess.run(["melt", "-quiet", alone, "in=%d" % frame, "out=%d" % frame, "-consumer", "avformat:" + picture,
+                    "vcodec=png"], capture_output=True, check=True, timeout=120)
+    return harness.pattern.luma(picture % 1)
 
 
 def write_secret(folder, text):

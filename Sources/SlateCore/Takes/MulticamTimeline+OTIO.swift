@@ -16,13 +16,12 @@ extension MulticamTimeline {
     private func otioTrack(_ track: Track) -> JSONValue {
         var children: [JSONValue] = []
         var end: Int64 = 0
-        for clip in track.clips {
-            let at = position(of: clip)
+        for (clip, at) in places(on: track) {
             if at > end {
                 children.append(Self.item("Gap.1", name: "", ["source_range": Self.range(0, at - end, rate)]))
             }
             children.append(otioClip(clip))
-            end = max(end, at) + length(of: clip)
+            end = at + length(of: clip)
         }
         return Self.item(
             "Track.1", name: track.name, ["kind": "Video", "children": .array(children), "source_range": .null])
@@ -31,11 +30,11 @@ extension MulticamTimeline {
     private func otioClip(_ clip: Clip) -> JSONValue {
         let first = timecode(of: clip).frame
         let range = Self.range(first, Int64(clip.frames), clip.rate)
-        let markers: [JSONValue] = clip.markers.enumerated().map { number, marker in
+        let markers: [JSONValue] = Self.named(clip).map { name, marker in
             // The frame showing then, as the marker's timecode counts it.
-            let at = first + marker.microseconds * clip.rate.frames / (clip.rate.seconds * 1_000_000)
+            let at = first + Self.frame(showing: marker.microseconds, at: clip.rate)
             return .object([
-                "OTIO_SCHEMA": "Marker.2", "name": .string(marker.name ?? "Marker \(number + 1)"), "color": "RED",
+                "OTIO_SCHEMA": "Marker.2", "name": .string(name), "color": "RED",
                 "comment": .string(marker.timecode ?? ""), "metadata": .object([:]),
                 "marked_range": Self.range(at, 0, clip.rate),
             ])

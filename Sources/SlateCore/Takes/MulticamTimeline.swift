@@ -1,7 +1,19 @@
 /// Several rigs' takes on one timeline for an editor, each at the instant of
 /// its first frame (CLOCK_REALTIME): one track a rig, a gap where a rig did
-/// not record. What `slate takes timeline` writes as OpenTimelineIO.
+/// not record. What `slate takes timeline` writes as OpenTimelineIO, FCPXML
+/// or an MLT project.
 public struct MulticamTimeline: Sendable {
+    /// A picture's width and height, in pixels.
+    public struct Size: Hashable, Sendable {
+        public var width: Int
+        public var height: Int
+
+        public init(width: Int, height: Int) {
+            self.width = width
+            self.height = height
+        }
+    }
+
     /// A take as the timeline places it.
     public struct Clip: Hashable, Sendable {
         /// Its file's name and absolute path.
@@ -14,10 +26,14 @@ public struct MulticamTimeline: Sendable {
         public var markers: [TakeMarker]
         /// The timecode its file carries, when it has one.
         public var timecode: Timecode?
+        /// Whether its file has sound.
+        public var hasSound: Bool
+        /// Its picture's size as shown, when its file was read.
+        public var size: Size?
 
         public init(
             name: String, path: String, started: Int64, frames: Int, rate: FrameRate, markers: [TakeMarker] = [],
-            timecode: Timecode? = nil
+            timecode: Timecode? = nil, hasSound: Bool = false, size: Size? = nil
         ) {
             self.name = name
             self.path = path
@@ -26,18 +42,21 @@ public struct MulticamTimeline: Sendable {
             self.rate = rate
             self.markers = markers
             self.timecode = timecode
+            self.hasSound = hasSound
+            self.size = size
         }
 
         /// `take` of a work folder at `path`: its frames (the dropped ones' slots
         /// too, as its file's length counts them), its rate (`fps`, else its
-        /// frames over its length), its timecode and markers.
+        /// frames over its length), its timecode, markers and whether it has sound.
         public init(_ take: TakeManifest.Take, path: String) {
             let seconds = Double(take.summary.duration.microseconds) / 1_000_000
             let slots = take.summary.frames + take.summary.dropped
             let rate = take.fps ?? (seconds > 0 ? FrameRate(max(1, Int((Double(slots) / seconds).rounded()))) : FrameRate(30))
             self.init(
                 name: take.file, path: path, started: take.started, frames: slots,
-                rate: rate, markers: take.markers, timecode: take.timecode.flatMap { Timecode($0, rate: rate) })
+                rate: rate, markers: take.markers, timecode: take.timecode.flatMap { Timecode($0, rate: rate) },
+                hasSound: take.sound != nil)
         }
     }
 
@@ -54,8 +73,9 @@ public struct MulticamTimeline: Sendable {
 
     public var name: String
     public var tracks: [Track]
-    /// The timeline's rate: its first take's.
+    /// The timeline's rate and picture size: its first take's.
     public let rate: FrameRate
+    public let size: Size?
     /// Its start: the earliest first frame, microseconds since 1970.
     public let start: Int64
     /// That instant's time of day, in microseconds: the timeline's timecode starts there.
@@ -69,6 +89,7 @@ public struct MulticamTimeline: Sendable {
         self.name = name
         self.tracks = tracks
         rate = first.rate
+        size = first.size
         start = first.started
         // The rig's own time of day, from the first take's timecode, where it has one.
         // (Rounded up: the frame showing at that instant is the timecode's frame, not the one before.)
@@ -78,12 +99,39 @@ public struct MulticamTimeline: Sendable {
             ?? timeOfDay(first.started)
     }
 
+    /// The frame of `rate` showing `microseconds` after a first frame.
+    public static func frame(showing microseconds: Int64, at rate: FrameRate) -> Int64 {
+        microseconds * rate.frames / (rate.seconds * 1_000_000)
+    }
+
     /// Where `clip` starts on the timeline, in the timeline's frames from its start.
     public func position(of clip: Clip) -> Int64 { rate.frame(at: clip.started - start) }
+
+    /// `track`'s takes and where each is placed, in the timeline's frames from
+    /// its start: at its position, or where the take before ends when that is
+    /// later (a frame's rounding). A take of no frames has no place.
+    public func places(on track: Track) -> [(clip: Clip, at: Int64)] {
+        var end: Int64 = 0
+        return track.clips.filter { length(of: $0) > 0 }.map { clip in
+            let at = max(end, position(of: clip))
+            end = at + length(of: clip)
+            return (clip, at)
+        }
+    }
+
+    /// The timeline's length in its frames: to the end of its last take.
+    public var length: Int64 {
+        tracks.flatMap(places).map { $0.at + length(of: $0.clip) }.max() ?? 0
+    }
 
     /// `clip`'s length in the timeline's frames.
     public func length(of clip: Clip) -> Int64 {
         Int64(clip.frames) * rate.frames * clip.rate.seconds / max(1, rate.seconds * clip.rate.frames)
+    }
+
+    /// `clip`'s markers, each with its name, else `Marker 1`, `Marker 2`… by its place in the take.
+    static func named(_ clip: Clip) -> [(name: String, marker: TakeMarker)] {
+        clip.markers.enumerated().map { number, marker in (marker.name ?? "Marker \(number + 1)", marker) }
     }
 
     /// The timecode of `clip`'s first frame, in its own frames since midnight:
