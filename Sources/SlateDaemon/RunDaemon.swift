@@ -102,7 +102,9 @@ public final class RunDaemon {
         }
         if let mqtt = profile.mqtt {
             let password = try mqtt.passwordFile.map { try SecretFile.load(UserPath.expand($0)) }
-            network = try RigNetwork(spec: mqtt, profile: profile, password: password, wake: wake, logger: log)
+            network = try RigNetwork(
+                spec: mqtt, profile: profile, password: password, work: "\(HostName.current):\(settings.work.path)", wake: wake,
+                logger: log)
             effects.network = network
         }
         if let spec = profile.obs {

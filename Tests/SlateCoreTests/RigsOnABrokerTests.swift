@@ -232,6 +232,7 @@ import Testing
         state.recording = true
         state.take = 3
         state.takes = 3
+        state.work = "cam-a:/home/ana/Videos/Slate/takes"
         state.camera = RigStatus.CameraEntry(
             name: "testpattern", position: "back", fps: 30, zoom: 1, torch: false, mode: "640x360 raw")
         state.diskFreeBytes = 12_345_000_000
@@ -239,7 +240,7 @@ import Testing
         state.clock = ClockSync(synchronized: true, estimatedErrorMicroseconds: 120, maximumErrorMicroseconds: 2500)
         #expect(
             state.text(rig: "cam-a")
-                == "cam-a  online  recording take 3  3 takes  testpattern 30 fps (640x360 raw)  disk 12.3 GB free (2 h 5 min)  clock synchronized, ±120 µs (at most 2.5 ms)"
+                == "cam-a  online  recording take 3  3 takes in cam-a:/home/ana/Videos/Slate/takes  testpattern 30 fps (640x360 raw)  disk 12.3 GB free (2 h 5 min)  clock synchronized, ±120 µs (at most 2.5 ms)"
         )
         state.clock = nil
         state.recording = false

@@ -255,6 +255,9 @@ def main():
         names = {line.split("  ")[0]: line.split("  ")[1] for line in listed.text.splitlines()}
         check(names == {"cam-a": "offline", "cam-b": "online", "cam-c": "offline"},
               "slate rigs lists cam-a gone (it said goodbye), cam-b online, cam-c offline:\n" + listed.text)
+        work = [line for line in listed.text.splitlines() if line.startswith("cam-b ")]
+        check(bool(work) and any(":%s  " % path in work[0] for path in (cam_b.work, os.path.realpath(cam_b.work))),
+              "slate rigs says where cam-b's takes are: " + (work[0] if work else "no line"))
     finally:
         for rig in rigs:
             rig.stop()

@@ -83,6 +83,8 @@ public struct RigState: Codable, Equatable, Sendable {
     /// The take in progress (its number) and how many takes the folder holds.
     public var take: Int?
     public var takes: Int?
+    /// Where its takes are, `HOST:FOLDER`, for copying them to one machine (`slate takes timeline`).
+    public var work: String?
     public var camera: RigStatus.CameraEntry?
     /// Each control's name and value as the overlay shows it.
     public var controls: [String: String]?
@@ -93,18 +95,19 @@ public struct RigState: Codable, Equatable, Sendable {
     public var version: String?
 
     enum CodingKeys: String, CodingKey {
-        case online, recording, take, takes, camera, controls, clock, version
+        case online, recording, take, takes, work, camera, controls, clock, version
         case diskFreeBytes = "disk_free_bytes", diskSecondsLeft = "disk_seconds_left"
     }
 
     public init(online: Bool) { self.online = online }
 
     /// An online rig's state, from the status its page shows.
-    public init(_ status: RigStatus, clock: ClockSync?, version: String) {
+    public init(_ status: RigStatus, work: String?, clock: ClockSync?, version: String) {
         online = true
         recording = status.recording
         take = status.take?.number
         takes = status.takes.count
+        self.work = work
         camera = status.camera
         controls =
             status.controls.items.isEmpty
@@ -118,7 +121,8 @@ public struct RigState: Codable, Equatable, Sendable {
     /// The payload the broker keeps for a rig gone without saying goodbye.
     public static let offlinePayload = Array(JSONLine.encode(RigState(online: false)).utf8)
 
-    /// As `slate rigs` lists it: `cam-a  online  recording take 3  testpattern 30 fps (640x360 h264 ...)  disk 12.3 GB free  clock ...`.
+    /// As `slate rigs` lists it: `cam-a  online  recording take 3  3 takes in cam-a:/home/ana/takes  testpattern 30 fps
+    /// (640x360 h264 ...)  disk 12.3 GB free  clock ...`.
     public func text(rig: String) -> String {
         guard online else { return "\(rig)  offline" }
         var parts = [rig, "online"]
@@ -127,7 +131,7 @@ public struct RigState: Codable, Equatable, Sendable {
         } else {
             parts.append("idle")
         }
-        if let takes { parts.append("\(takes) take\(takes == 1 ? "" : "s")") }
+        if let takes { parts.append("\(takes) take\(takes == 1 ? "" : "s")" + (work.map { " in \($0)" } ?? "")) }
         if let camera {
             parts.append("\(camera.name) \(camera.fps) fps" + (camera.mode.map { " (\($0))" } ?? ""))
         } else {

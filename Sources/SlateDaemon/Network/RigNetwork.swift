@@ -36,9 +36,14 @@ final class RigNetwork {
     private let arrivals = Arrivals()
     private let log: Logger
     private var machine: RigNetworkMachine
+    /// Where this rig's takes are, `HOST:FOLDER`, in its state.
+    private let work: String?
 
     /// Connects in the background; `wake` is signalled when something arrives.
-    init(spec: MQTTSpec, profile: Profile, password: String?, wake: Wakeup, logger: Logger) throws(MQTTError) {
+    init(
+        spec: MQTTSpec, profile: Profile, password: String?, work: String?, wake: Wakeup, logger: Logger
+    ) throws(MQTTError) {
+        self.work = work
         self.spec = spec
         log = logger
         machine = RigNetworkMachine(spec: spec, profile: profile, session: SecretFile.randomHex(bytes: 3))
@@ -115,7 +120,8 @@ final class RigNetwork {
     /// The rig's state, published (retained) when it changed.
     func publish(_ status: RigStatus) {
         guard machine.isJoined else { return }
-        let payload = Array(JSONLine.encode(RigState(status, clock: RealtimeClock.sync(), version: SlateVersion.current)).utf8)
+        let state = RigState(status, work: work, clock: RealtimeClock.sync(), version: SlateVersion.current)
+        let payload = Array(JSONLine.encode(state).utf8)
         carryOut(machine.state(payload), effects: nil)
     }
 
