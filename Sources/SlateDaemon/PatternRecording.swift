@@ -41,7 +41,7 @@ public struct PatternRecording {
             stoppedBy = signal
             loop.stop()
         }
-        let encoder = try VideoEncoder(codecs: codecs, width: width, height: height, fps: fps)
+        let encoder = try VideoEncoder(codecs: codecs, width: width, height: height, fps: fps, color: .bt601)
         let folder = try Folder(folderPath, creating: 0o755)
         let writer = try TakeWriter(
             fd: try folder.create(name, mode: 0o666), named: name, in: folder, parameters: encoder.parameters)

@@ -52,7 +52,7 @@ final class RigStatusGatherer {
         var camera: RigStatus.CameraEntry?
         if case .streaming(let facts) = book.camera {
             camera = RigStatus.CameraEntry(
-                name: facts.name, position: book.position.rawValue, fps: book.fps, zoom: book.zoom, torch: book.torch,
+                name: facts.name, position: book.position.rawValue, fps: facts.streamRate, zoom: book.zoom, torch: book.torch,
                 mode: reading.recording?.mode, encoder: reading.recording?.encoder)
         }
         let status = RigStatus(

@@ -17,13 +17,16 @@ extension TakeExporter {
         let first = readers[0]
         let (width, height, timeBase) = (first.parameters.width, first.parameters.height, first.parameters.timeBase)
         let codecs = [first.parameters.codec] + ["h264", "hevc"].filter { $0 != first.parameters.codec }
-        let encoder = try VideoEncoder(
-            codecs: codecs, width: width, height: height, fps: first.frameRate, color: first.parameters.color)
+        // The decoder makes limited-range YUV of JPEG's full range (libswscale), and keeps other codecs' numbers.
+        let color =
+            first.parameters.codec == "mjpeg"
+            ? first.parameters.color.convertedToLimitedYUV(fromRGB: false) : first.parameters.color
+        let encoder = try VideoEncoder(codecs: codecs, width: width, height: height, fps: first.frameRate, color: color)
         let writer = try TakeWriter(
             io: partial.io, named: partial.name, in: partial.folder,
             parameters: VideoStreamParameters(
                 codec: encoder.parameters.codec, width: width, height: height, timeBase: timeBase,
-                extradata: encoder.parameters.extradata, color: first.parameters.color),
+                extradata: encoder.parameters.extradata, color: color),
             rotation: first.rotation, sound: sound?.parameters, layout: .finished, stamp: partial.stamp)
         // Where each frame given to the encoder (its pts counts frames) goes in the joined video.
         var timeline: [Int64: (pts: Int64, duration: Int64)] = [:]

@@ -22,7 +22,7 @@ struct Cameras: ParsableCommand {
     @Flag(help: "One JSON object per line.")
     var json = false
 
-    @Option(help: "The frame rate to pick a mode for (25, 29.97, 30 or any other).")
+    @Option(help: "The frame rate to pick a mode for: 23.976, 24, 25, 29.97, 30, 48, 50, 59.94, 60, or a fraction such as 15/2.")
     var fps: FrameRate?
 
     @Option(help: "The largest frame size to pick, WIDTHxHEIGHT such as 1280x720.")

@@ -20,7 +20,7 @@ struct VideoOptions: ParsableArguments {
         guard let (width, height) = VideoOptions.parseSize(size), width % 2 == 0, height % 2 == 0 else {
             throw ValidationError("--size must be WIDTHxHEIGHT with even numbers, e.g. 640x360; got '\(size)'")
         }
-        guard fps.value <= 240 else { throw ValidationError("--fps must be at most 240") }
+        guard fps >= 1, fps.value <= 240 else { throw ValidationError("--fps must be 1 to 240") }
         guard seconds > 0, seconds <= 24 * 3600 else { throw ValidationError("--seconds must be positive") }
     }
 

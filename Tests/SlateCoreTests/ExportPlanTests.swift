@@ -47,13 +47,16 @@ import Testing
         #expect(ExportName.standard.fileName(rig: "cam-a", local: at - 5 * 3_600_000_000) == "cam-a-20261121-042512.mp4")
         #expect(ExportName.standard.fileName(rig: "Cam A/1", local: at) == "Cam-A-1-20261121-092512.mp4")
         #expect(ExportName.standard.fileName(rig: "", local: at) == "slate-20261121-092512.mp4")
+        // An unset host name, `(none)`, would start the name with '-'.
+        #expect(ExportName.standard.fileName(rig: "(none)", local: at) == "slate-20261121-092512.mp4")
         let shoot = try ExportName.parse("shoot_{date}.{time}-{rig}").get()
         #expect(shoot.fileName(rig: "b", local: at) == "shoot_20261121.092512-b.mp4")
         let refused = [
             ("", "must be 1 to 100 characters"), ("{rig}-{date}", "needs {time}, so that exports differ"),
             ("{take}-{time}", "has {take}; it takes {rig}, {date} and {time}"), ("{time", "has a '{' without its '}'"),
             ("a/{time}", "has '/'; it takes letters, digits, '-', '_' and '.'"),
-            ("{time} b", "has ' '; it takes letters, digits, '-', '_' and '.'"), (".{time}", "must not start with '.'"),
+            ("{time} b", "has ' '; it takes letters, digits, '-', '_' and '.'"), (".{time}", "must not start with '.' or '-'"),
+            ("-{time}", "must not start with '.' or '-'"), ("{rig}{rig}{time}", "has {rig} twice"),
             (String(repeating: "a", count: 95) + "{time}", "must be 1 to 100 characters"),
         ]
         for (template, reason) in refused {

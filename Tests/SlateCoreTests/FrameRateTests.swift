@@ -33,9 +33,24 @@ import Testing
         #expect(FrameRate(interval: Fraction(333_333, 10_000_000))?.standard == 30)
         #expect(FrameRate(interval: Fraction(333_667, 10_000_000))?.standard == .ntsc(30))
         #expect(FrameRate(interval: Fraction(416_667, 10_000_000))?.standard == 24)
-        // 7.5 fps is no standard rate and stays as it is.
-        #expect(FrameRate(interval: Fraction(2, 15))?.standard == FrameRate(frames: 15, per: 2))
+        // 7.5 fps is no offered rate, but UVC's 1333333×100 ns is 7.5, not 10000000/1333333.
+        #expect(FrameRate(interval: Fraction(1_333_333, 10_000_000))?.standard == FrameRate(frames: 15, per: 2))
+        // An interval libav's 32-bit fractions cannot hold is none.
+        #expect(FrameRate(interval: Fraction(1, 5_000_000_000)) == nil)
         #expect(FrameRate(frames: 15, per: 2).description == "7.5")
+    }
+
+    /// A decade between two rigs' clocks (one that never had NTP) at 29.97, or a hostile frame count: no
+    /// product overflows, and what Int64 cannot hold saturates.
+    @Test func frameTimesOfYearsDoNotOverflow() {
+        // 315360000 s × 30000/1001, to the nearest.
+        let decade: Int64 = 10 * 365 * 86_400_000_000
+        #expect(FrameRate.ntsc(30).frame(at: decade) == 9_451_348_651)
+        #expect(FrameRate.ntsc(30).frame(at: -decade) == -9_451_348_651)
+        #expect(FrameRate.ntsc(30).frame(showing: 33_366) == 0 && FrameRate.ntsc(30).frame(showing: 33_367) == 1)
+        #expect(FrameRate.ntsc(30).frame(showing: -1) == -1)
+        #expect(FrameRate.ntsc(60).microseconds(toFrame: .max) == .max)
+        #expect(FrameRate(frames: 10_000_000, per: 1_333_333).microseconds(toFrame: 1 << 40) > 0)
     }
 
     /// takes.json and the status hold a rate as a number, whole rates as integers, and read it back exactly.
@@ -44,7 +59,7 @@ import Testing
         let json = String(decoding: try JSONEncoder().encode(rates), as: UTF8.self)
         #expect(json == "[23.976,24,25,29.97,30,48,50,59.94,60,7.5]")
         #expect(try JSONDecoder().decode([FrameRate].self, from: Data(json.utf8)) == rates)
-        for bad in ["0", "-1", "1001", "\"30\""] {
+        for bad in ["0", "0.5", "-1", "1001", "\"30\""] {
             #expect(throws: DecodingError.self) { try JSONDecoder().decode(FrameRate.self, from: Data(bad.utf8)) }
         }
     }

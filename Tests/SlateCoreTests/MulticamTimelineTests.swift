@@ -35,6 +35,24 @@ import Testing
         #expect(MulticamTimeline(name: "", tracks: [.init(name: "cam-a", clips: [])], timeOfDay: { $0 }) == nil)
     }
 
+    /// A rig whose clock never had NTP records in 1970: beside a 2026 rig at 29.97 its take is 56 years
+    /// early, placed there without overflow, in every format.
+    @Test func aRigWhoseClockWasNeverSetIsPlacedDecadesEarly() throws {
+        var never = clip("never.mp4", after: 0, frames: 30, rate: .ntsc(30))
+        never.started = 1_000_000
+        let timeline = try #require(
+            MulticamTimeline(
+                name: "Shoot",
+                tracks: [
+                    .init(name: "cam-a", clips: [never]),
+                    .init(name: "cam-b", clips: [clip("b.mp4", after: 0, frames: 30, rate: .ntsc(30))]),
+                ], timeOfDay: { $0 % 86_400_000_000 }))
+        let late = timeline.tracks[1].clips[0]
+        #expect(timeline.position(of: late) == FrameRate.ntsc(30).frame(at: Self.start - 1_000_000))
+        #expect(timeline.position(of: late) > 50_000_000_000)
+        for format in MulticamTimeline.FileFormat.allCases { #expect(!(try timeline.file(format)).isEmpty) }
+    }
+
     @Test func aTakeOfATakeListKeepsItsTimecodeRateAndDroppedFrames() throws {
         var take = TakeManifest.Take(
             id: "1", file: "t.mp4", thumbnail: nil, started: Self.start,

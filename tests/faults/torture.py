@@ -45,7 +45,8 @@ TIMEOUT = 120
 
 VIDEO = re.compile(r"^take-.*\.(mp4|mov)$")
 THUMBNAIL = re.compile(r"^take-.*\.jpg$")
-EXPORT = re.compile(r"^slate-.*\.mp4$")
+# RIG-YYYYMMDD-HHMMSS.mp4, or -2, -3 after it (camera.export-name's default).
+EXPORT = re.compile(r"^(?!take-).*-\d{8}-\d{6}(-\d+)?\.mp4$")
 
 
 ERRORS = {

@@ -24,12 +24,9 @@ public struct ColorTags: Hashable, Sendable {
     public var range: String { fullRange ? "pc" : "tv" }
 
     /// What a V4L2 format states (`colorspace`, `ycbcr_enc`, `quantization`, `xfer_func`), each default
-    /// filled in as V4L2 maps it from the colorspace; BT.709 when the driver states no colorspace.
-    public init(v4l2Colorspace colorspace: UInt32, encoding: UInt32, quantization: UInt32, transfer: UInt32, isRGB: Bool) {
-        guard colorspace != 0 else {
-            self = .bt709
-            return
-        }
+    /// filled in as V4L2 maps it from the colorspace; a driver that states no colorspace is taken as BT.709.
+    public init(v4l2Colorspace stated: UInt32, encoding: UInt32, quantization: UInt32, transfer: UInt32, isRGB: Bool) {
+        let colorspace = stated == 0 ? 3 : stated
         let primaries: [UInt32: String] = [
             1: "smpte170m", 2: "smpte240m", 3: "bt709", 4: "smpte170m", 5: "bt470m", 6: "bt470bg", 7: "bt709",
             8: "bt709", 10: "bt2020", 12: "smpte431",
@@ -44,7 +41,9 @@ public struct ColorTags: Hashable, Sendable {
             case 7, 8: 2
             default: 1
             }
-        let transfers: [UInt32: String] = [1: "bt709", 2: "iec61966-2-1", 4: "smpte240m", 5: "linear", 7: "smpte2084"]
+        let transfers: [UInt32: String] = [
+            1: "bt709", 2: "iec61966-2-1", 3: "gamma22", 4: "smpte240m", 5: "linear", 7: "smpte2084",
+        ]
         // V4L2_MAP_YCBCR_ENC_DEFAULT, then the matrices libav names.
         let impliedEncoding: UInt32 =
             switch colorspace {
@@ -63,6 +62,10 @@ public struct ColorTags: Hashable, Sendable {
         // V4L2_MAP_QUANTIZATION_DEFAULT: full for RGB and JPEG, else limited.
         fullRange = quantization == 0 ? isRGB || colorspace == 7 : quantization == 1
     }
+
+    /// A camera's JPEG frames: JFIF is full-range BT.601 whatever the driver says of its YUV, in
+    /// the primaries and transfer it states.
+    public var jpeg: ColorTags { ColorTags(primaries: primaries, transfer: transfer, matrix: "smpte170m", fullRange: true) }
 
     /// The same colours once libswscale has made limited-range YUV of them: RGB gets BT.601's
     /// matrix (libswscale's), JPEG's full range becomes limited.

@@ -14,9 +14,12 @@ public struct FrameRate: Hashable, Sendable, Comparable, CustomStringConvertible
     /// `fps` frames a second.
     public init(_ fps: Int) { self.init(frames: Int64(fps)) }
 
-    /// The rate of frames `interval` apart (1/30 is 30, 1001/30000 is 29.97); nil for an invalid interval.
+    /// The rate of frames `interval` apart (1/30 is 30, 1001/30000 is 29.97); nil for an invalid
+    /// interval, or one whose terms libav's 32-bit fractions cannot hold.
     public init?(interval: Fraction) {
-        guard interval.numerator > 0, interval.denominator > 0 else { return nil }
+        guard interval.numerator > 0, interval.denominator > 0, interval.numerator <= Int32.max,
+            interval.denominator <= Int32.max
+        else { return nil }
         self.init(frames: interval.denominator, per: interval.numerator)
     }
 
@@ -43,11 +46,13 @@ public struct FrameRate: Hashable, Sendable, Comparable, CustomStringConvertible
         self.init(frames: frames, per: seconds)
     }
 
-    /// The offered or whole rate within 0.01% of this one, else this one: a UVC camera's
-    /// 333333×100 ns interval is 30 fps, its 333667 is 29.97.
+    /// The offered, whole or thousandth rate within 0.01% of this one, else this one: a UVC
+    /// camera's 333333×100 ns interval is 30 fps, its 333667 is 29.97 and its 1333333 is 7.5.
     public var standard: FrameRate {
-        let candidates = FrameRate.offered + [FrameRate(Int(nominal))]
-        return candidates.first { abs($0.value - value) <= value / 10_000 } ?? self
+        let exact = Double(frames) / Double(seconds)
+        let thousandths = FrameRate(frames: Int64((exact * 1000).rounded()), per: 1000)
+        let candidates = FrameRate.offered + [FrameRate(Int(nominal)), thousandths]
+        return candidates.first { abs(Double($0.frames) / Double($0.seconds) - exact) <= exact / 10_000 } ?? self
     }
 
     /// The time between frames, as V4L2 sets it: 1001/30000 at 29.97.
@@ -64,13 +69,18 @@ public struct FrameRate: Hashable, Sendable, Comparable, CustomStringConvertible
     public var dropsFrames: Bool { seconds == 1001 && frames % 30000 == 0 }
 
     /// Microseconds from the first frame to frame `index`, rounded down.
-    public func microseconds(toFrame index: Int64) -> Int64 { index * seconds * 1_000_000 / frames }
+    public func microseconds(toFrame index: Int64) -> Int64 {
+        WideMath.scale(index, by: seconds * 1_000_000, over: frames)
+    }
 
-    /// The frame showing `microseconds` after the first, rounded to the nearest.
+    /// The frame at `microseconds` after the first, rounded to the nearest.
     public func frame(at microseconds: Int64) -> Int64 {
-        let scaled = microseconds * frames
-        let unit = seconds * 1_000_000
-        return (scaled + (scaled >= 0 ? unit / 2 : -unit / 2)) / unit
+        WideMath.scale(microseconds, by: frames, over: seconds * 1_000_000, .nearest)
+    }
+
+    /// The frame showing `microseconds` after the first: the last one begun.
+    public func frame(showing microseconds: Int64) -> Int64 {
+        WideMath.scale(microseconds, by: frames, over: seconds * 1_000_000)
     }
 
     /// One frame's length, rounded down to the microsecond.
@@ -106,9 +116,9 @@ extension FrameRate: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let value = try container.decode(Double.self)
-        guard value > 0, value <= 1000 else {
+        guard value >= 1, value <= 1000 else {
             throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "a frame rate is above 0 and at most 1000, not \(value)")
+                in: container, debugDescription: "a frame rate is 1 to 1000, not \(value)")
         }
         let thousandths = Int64((value * 1000).rounded())
         self = FrameRate(frames: thousandths, per: 1000).standard

@@ -89,6 +89,12 @@ public struct RigBook: Sendable {
     /// Whether a camera streams (or is modelled).
     public var hasCamera: Bool { camera != .absent }
 
+    /// The rate frames come at: the streaming camera's, else the one asked.
+    public var streamRate: FrameRate {
+        if case .streaming(let facts) = camera { return facts.streamRate }
+        return fps
+    }
+
     /// The highest zoom the camera reaches.
     public var zoomLimit: Double {
         if case .streaming(let facts) = camera { return min(facts.zoomLimit, Self.zoomRange.upperBound) }

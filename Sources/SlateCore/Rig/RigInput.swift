@@ -128,7 +128,11 @@ public struct CameraFacts: Sendable, Equatable {
     /// e.g. `/dev/video0 (vivid)`, or `testpattern`.
     public var name: String
     public var position: CameraPosition
+    /// The rate asked of it, which `fps.toggle` switches from.
     public var fps: FrameRate
+    /// The rate it streams at, which its takes have: the asked one, or the closest faster one it has
+    /// (30 for 29.97 on most webcams).
+    public var streamRate: FrameRate
     /// The highest zoom it reaches, at most the seed's 6x.
     public var zoomLimit: Double
     /// False when its frames are recorded as they come (pass-through) and it
@@ -136,10 +140,14 @@ public struct CameraFacts: Sendable, Equatable {
     public var zooms: Bool
     public var hasTorch: Bool
 
-    public init(name: String, position: CameraPosition, fps: FrameRate, zoomLimit: Double, zooms: Bool, hasTorch: Bool) {
+    public init(
+        name: String, position: CameraPosition, fps: FrameRate, streamRate: FrameRate? = nil, zoomLimit: Double, zooms: Bool,
+        hasTorch: Bool
+    ) {
         self.name = name
         self.position = position
         self.fps = fps
+        self.streamRate = streamRate ?? fps
         self.zoomLimit = zoomLimit
         self.zooms = zooms
         self.hasTorch = hasTorch

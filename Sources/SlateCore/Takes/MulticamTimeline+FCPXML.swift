@@ -96,7 +96,7 @@ extension MulticamTimeline {
 
     /// `frames` of `rate` as FCPXML writes a time: rational seconds (`1001/30000s`), or `0s`.
     static func rational(_ frames: Int64, _ rate: FrameRate) -> String {
-        frames == 0 ? "0s" : "\(frames * rate.seconds)/\(rate.frames)s"
+        frames == 0 ? "0s" : "\(WideMath.scale(frames, by: rate.seconds, over: 1))/\(rate.frames)s"
     }
 
     /// A `format` resource: a frame rate and, when known, a picture size.

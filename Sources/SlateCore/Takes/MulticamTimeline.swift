@@ -51,8 +51,10 @@ public struct MulticamTimeline: Sendable {
         /// frames over its length), its timecode, markers and whether it has sound.
         public init(_ take: TakeManifest.Take, path: String) {
             let seconds = Double(take.summary.duration.microseconds) / 1_000_000
-            let slots = take.summary.frames + take.summary.dropped
-            let rate = take.fps ?? (seconds > 0 ? FrameRate(max(1, Int((Double(slots) / seconds).rounded()))) : FrameRate(30))
+            // Hostile counts are bounded: a take of more than 2³¹ frames is no take Slate wrote.
+            let slots = [take.summary.frames, take.summary.dropped].map { min(max(0, $0), Int(Int32.max)) }.reduce(0, +)
+            let measured = seconds > 0 ? min(1000, max(1, Int((Double(slots) / seconds).rounded()))) : 30
+            let rate = take.fps ?? FrameRate(measured)
             self.init(
                 name: take.file, path: path, started: take.started, frames: slots,
                 rate: rate, markers: take.markers, timecode: take.timecode.flatMap { Timecode($0, rate: rate) },
@@ -95,13 +97,13 @@ public struct MulticamTimeline: Sendable {
         // (Rounded up: the frame showing at that instant is the timecode's frame, not the one before.)
         let rate = first.rate
         startOfDay =
-            first.timecode.map { ($0.frame * rate.seconds * 1_000_000 + rate.frames - 1) / max(1, rate.frames) }
+            first.timecode.map { -WideMath.scale(-$0.frame, by: rate.seconds * 1_000_000, over: rate.frames) }
             ?? timeOfDay(first.started)
     }
 
     /// The frame of `rate` showing `microseconds` after a first frame.
     public static func frame(showing microseconds: Int64, at rate: FrameRate) -> Int64 {
-        microseconds * rate.frames / (rate.seconds * 1_000_000)
+        rate.frame(showing: microseconds)
     }
 
     /// Where `clip` starts on the timeline, in the timeline's frames from its start.
@@ -126,7 +128,7 @@ public struct MulticamTimeline: Sendable {
 
     /// `clip`'s length in the timeline's frames.
     public func length(of clip: Clip) -> Int64 {
-        Int64(clip.frames) * rate.frames * clip.rate.seconds / max(1, rate.seconds * clip.rate.frames)
+        WideMath.scale(Int64(clip.frames), by: rate.frames * clip.rate.seconds, over: rate.seconds * clip.rate.frames)
     }
 
     /// `clip`'s markers, each with its name, else `Marker 1`, `Marker 2`… by its place in the take.

@@ -129,7 +129,7 @@ public final class CameraOpener {
             rotation: spec.orientation, mirrored: softwareMirror, preroll: spec.preroll, cameraZoom: nil,
             zoomLimit: reach)
         let facts = CameraFacts(
-            name: name, position: opening.position, fps: opening.fps, zoomLimit: reach,
+            name: name, position: opening.position, fps: opening.fps, streamRate: source.fps, zoomLimit: reach,
             zooms: !passThrough || zoomControl != nil, hasTorch: camera.map(Self.hasTorch) ?? false)
         log.info("recording \(name) at \(source.width)x\(source.height) \(source.fps) fps")
         return OpenedCamera(source: source, camera: camera, stream: stream, zoomControl: zoomControl, facts: facts)

@@ -93,7 +93,8 @@ final class RigNetwork {
             return counts
         }
         carryOut(
-            machine.poll(fps: rig.machine.book.fps, profile: profile, origin: effects.printer.format.origin), effects: effects)
+            machine.poll(fps: rig.machine.book.streamRate, profile: profile, origin: effects.printer.format.origin),
+            effects: effects)
         carryOut(machine.dropped(oversized: dropped.oversized, overflow: dropped.overflow), effects: effects)
         for event in events {
             let actions: [RigNetworkMachine.Action]

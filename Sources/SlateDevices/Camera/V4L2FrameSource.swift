@@ -49,10 +49,11 @@ public final class V4L2FrameSource: FrameSource {
         pixelFormat = set.mode.pixelFormat
         codec = V4L2FrameSource.codecs[pixelFormat]
         passesThrough = picked.passesThrough
-        // Passed through, frames are as the camera states; converted, libswscale makes limited-range YUV
-        // of RGB and of decoded JPEG, and keeps YUV's numbers.
+        // Passed through, frames are as the camera states (JPEG as JFIF is); converted, libswscale
+        // makes limited-range YUV of RGB and of decoded JPEG, and keeps YUV's numbers.
         let isRGB = [FourCC.rgb24, .bgr24].contains(pixelFormat)
-        color = passesThrough || !(isRGB || codec != nil) ? camera.color : camera.color.convertedToLimitedYUV(fromRGB: isRGB)
+        let stated = codec == "mjpeg" ? camera.color.jpeg : camera.color
+        color = passesThrough || !(isRGB || codec != nil) ? stated : stated.convertedToLimitedYUV(fromRGB: isRGB)
         self.fps = FrameRate(interval: set.interval)?.standard ?? fps
         reason += "; the driver set \(set.mode.formatName) \(width)x\(height) at \(set.interval.fpsText) fps"
         choice = reason
