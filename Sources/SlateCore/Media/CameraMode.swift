@@ -59,6 +59,8 @@ public struct FourCC: Hashable, Sendable, CustomStringConvertible {
 
     public var isPassThrough: Bool { FourCC.passThrough.contains(self) }
     public var isEncodable: Bool { FourCC.encodable.contains(self) }
+    /// Packed RGB, which V4L2 states as full range and libswscale converts with BT.601's matrix.
+    public var isRGB: Bool { self == .rgb24 || self == .bgr24 }
 }
 
 /// A frame interval in seconds per frame, as V4L2 gives it (`struct v4l2_fract`): 1/30 is 30 fps.

@@ -81,7 +81,7 @@ extension MulticamTimeline {
             XMLTree(
                 "marker",
                 [
-                    "start": Self.rational(first + Self.frame(showing: marker.microseconds, at: clip.rate), clip.rate),
+                    "start": Self.rational(first + clip.rate.frame(showing: marker.microseconds), clip.rate),
                     "duration": Self.rational(1, clip.rate), "value": name, "note": marker.timecode,
                 ])
         }

@@ -23,7 +23,7 @@ extension MulticamTimeline {
                 end = at + length(of: clip)
                 items.append(XMLTree("entry", ["producer": producers[clip], "in": "0", "out": "\(length(of: clip) - 1)"]))
                 guides += Self.named(clip).map { name, marker in
-                    let position = at + Self.frame(showing: marker.microseconds, at: rate)
+                    let position = at + rate.frame(showing: marker.microseconds)
                     return .object(["comment": .string(name), "pos": .integer(Int(position)), "type": .integer(0)])
                 }
             }

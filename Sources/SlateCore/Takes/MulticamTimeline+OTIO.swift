@@ -32,7 +32,7 @@ extension MulticamTimeline {
         let range = Self.range(first, Int64(clip.frames), clip.rate)
         let markers: [JSONValue] = Self.named(clip).map { name, marker in
             // The frame showing then, as the marker's timecode counts it.
-            let at = first + Self.frame(showing: marker.microseconds, at: clip.rate)
+            let at = first + clip.rate.frame(showing: marker.microseconds)
             return .object([
                 "OTIO_SCHEMA": "Marker.2", "name": .string(name), "color": "RED",
                 "comment": .string(marker.timecode ?? ""), "metadata": .object([:]),

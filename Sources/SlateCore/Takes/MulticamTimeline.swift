@@ -101,11 +101,6 @@ public struct MulticamTimeline: Sendable {
             ?? timeOfDay(first.started)
     }
 
-    /// The frame of `rate` showing `microseconds` after a first frame.
-    public static func frame(showing microseconds: Int64, at rate: FrameRate) -> Int64 {
-        rate.frame(showing: microseconds)
-    }
-
     /// Where `clip` starts on the timeline, in the timeline's frames from its start.
     public func position(of clip: Clip) -> Int64 { rate.frame(at: clip.started - start) }
 

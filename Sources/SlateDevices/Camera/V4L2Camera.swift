@@ -314,7 +314,7 @@ public final class V4L2Camera {
         color = ColorTags(
             v4l2Colorspace: format.fmt.pix.colorspace, encoding: format.fmt.pix.ycbcr_enc,
             quantization: format.fmt.pix.quantization, transfer: format.fmt.pix.xfer_func,
-            isRGB: [FourCC.rgb24, .bgr24].contains(FourCC(rawValue: format.fmt.pix.pixelformat)))
+            isRGB: FourCC(rawValue: format.fmt.pix.pixelformat).isRGB)
         var actual = mode
         actual.width = Int(format.fmt.pix.width)
         actual.height = Int(format.fmt.pix.height)

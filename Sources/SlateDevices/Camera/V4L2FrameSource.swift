@@ -51,7 +51,7 @@ public final class V4L2FrameSource: FrameSource {
         passesThrough = picked.passesThrough
         // Passed through, frames are as the camera states (JPEG as JFIF is); converted, libswscale
         // makes limited-range YUV of RGB and of decoded JPEG, and keeps YUV's numbers.
-        let isRGB = [FourCC.rgb24, .bgr24].contains(pixelFormat)
+        let isRGB = pixelFormat.isRGB
         let stated = codec == "mjpeg" ? camera.color.jpeg : camera.color
         color = passesThrough || !(isRGB || codec != nil) ? stated : stated.convertedToLimitedYUV(fromRGB: isRGB)
         self.fps = FrameRate(interval: set.interval)?.standard ?? fps
