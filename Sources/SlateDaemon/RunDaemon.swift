@@ -364,11 +364,12 @@ public final class RunDaemon {
     /// camera is next opened; a take in progress started by a click goes on; the
     /// prompter's script is read again.
     private func reload() {
-        switch ProfileSource.load(profilePath) {
+        switch ProfileSource.read(profilePath) {
         case .failure(let failure):
             OutputStream.writeDiagnostics(failure.diagnostics)
             log.warning("\(profilePath) is not valid; keeping the profile loaded before")
-        case .success(let loaded):
+        case .success(let read):
+            let loaded = read.profile
             guard replay == nil, let old = inputs else {
                 log.warning("a replayed recording keeps its profile; only the prompter's script is read again")
                 _ = readScript(at: clock.now())
@@ -402,7 +403,7 @@ public final class RunDaemon {
                 )
             }
             profile = loaded
-            _ = readScript(at: now)
+            use(script: read.script, at: now)
             recorder.settings.camera = loaded.camera
             recorder.awaitButtons(delayedBy: loaded.longestDebounce)
             effects.sounds?.stop()
@@ -411,26 +412,31 @@ public final class RunDaemon {
         }
     }
 
-    /// Reads the prompter's script again (it was saved from the page, or the
-    /// profile reloaded): the prompter goes on with it from where it stood, and
-    /// pages are told its new version. A script that cannot be read keeps the old one.
+    /// Reads the prompter's script again (it was saved from the page, or a
+    /// replayed recording's profile reloaded). A script that cannot be read
+    /// keeps the old one.
     private func readScript(at now: Instant) -> StatusBoard.Answer {
         guard let spec = profile.prompter else {
-            rig.replacePrompter(with: nil, at: now)
-            page?.board.publish(prompter: nil)
+            use(script: nil, at: now)
             return .refused("the profile has no prompter")
         }
         do {
-            let file = try PrompterFile(spec, profilePath: profilePath)
-            rig.replacePrompter(with: file.prompter, at: now)
-            page?.board.publish(prompter: file.source)
-            let script = file.source.script
-            log.info("read the prompter's script \(file.source.path): \(script.lines.count) lines, \(script.cues.count) cues")
+            use(script: try PrompterFile(spec, profilePath: profilePath), at: now)
             return .ran([])
         } catch {
             log.warning("the prompter's script was not read again, the one before is kept: \(error)")
             return .refused("\(error)")
         }
+    }
+
+    /// The prompter goes on with `file`'s script from where it stood, and pages
+    /// are told its new version; no file, no prompter.
+    private func use(script file: PrompterFile?, at now: Instant) {
+        rig.replacePrompter(with: file?.prompter, at: now)
+        page?.board.publish(prompter: file?.source)
+        guard let file else { return }
+        let script = file.source.script
+        log.info("read the prompter's script \(file.source.path): \(script.lines.count) lines, \(script.cues.count) cues")
     }
 
     /// The profile's sound player; a feedback sound played on the card the
