@@ -36,6 +36,7 @@ let package = Package(
         .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CGpiod", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         // C macros and ioctl numbers turned into functions and constants.
         .target(name: "CSlateShim"),
 
@@ -54,7 +55,7 @@ let package = Package(
         .target(
             name: "SlateDevices",
             dependencies: [
-                "SlateCore", "SlateSystem", "CEvdev", "CUdev", "CV4L2", "CALSA", "CSlateShim", "CQREncode",
+                "SlateCore", "SlateSystem", "CEvdev", "CUdev", "CV4L2", "CALSA", "CSlateShim", "CQREncode", "CGpiod",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),

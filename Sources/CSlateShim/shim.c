@@ -12,12 +12,14 @@
 #include <unistd.h>
 #include "CSlateShim.h"
 #include <sys/ioctl.h>
+#include <linux/hidraw.h>
 
 _Static_assert(sizeof(struct input_id) == 8, "struct input_id layout");
 
 unsigned long slate_eviocgrab(void) { return EVIOCGRAB; }
 unsigned long slate_eviocgname(size_t len) { return EVIOCGNAME(len); }
 unsigned long slate_eviocgid(void) { return EVIOCGID; }
+unsigned long slate_hidiocsfeature(size_t len) { return HIDIOCSFEATURE(len); }
 
 int slate_gettid(void) { return (int)syscall(SYS_gettid); }
 

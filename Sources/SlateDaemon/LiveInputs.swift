@@ -49,6 +49,8 @@ public final class LiveInputs {
     private var waitingToGrab: Set<String> = []
     /// Event nodes of Slate's own uinput clones, which must never be bound.
     private var clones: Set<String> = []
+    /// The LEDs the tally set, by input and code: a device bound later gets them too.
+    private var leds: [String: [UInt16: Bool]] = [:]
 
     public init(rig: RigDriver, loop: EventLoop, logger: Logger) throws(OperationError) {
         self.rig = rig
@@ -166,6 +168,30 @@ public final class LiveInputs {
         }
         log.info("\(node.devnode) (\(identity.name)) is input '\(inputName)'")
         applyGrab(node.devnode)
+        for (code, on) in leds[inputName] ?? [:] { setLED(code, on: on, of: device) }
+    }
+
+    /// Lights or darkens the LED `code` of every device bound to the input
+    /// named `input`, and of those bound to it later.
+    public func setLED(input: String, code: UInt16, on: Bool) {
+        leds[input, default: [:]][code] = on
+        for entry in open.values where entry.input.name == input { setLED(code, on: on, of: entry.device) }
+    }
+
+    private func setLED(_ code: UInt16, on: Bool, of device: EvdevDevice) {
+        guard device.hasLED(code) else {
+            warnOnce(
+                "led:\(device.path):\(code)",
+                "\(device.path) (\(device.identity.name)) has no \(EventCodes.name(type: 0x11, code: code) ?? "LED \(code)"): its tally light is not shown"
+            )
+            return
+        }
+        do {
+            try device.setLED(code, on: on)
+        } catch {
+            warnOnce(
+                "led-write:\(device.path)", "the tally LED of \(device.path) (\(device.identity.name)) cannot be set: \(error)")
+        }
     }
 
     private func read(_ path: String) {

@@ -46,6 +46,8 @@ public final class RunDaemon {
     private var obs: OBSBridge?
     /// The status the page shows and the broker keeps, when either is there.
     private var gatherer: RigStatusGatherer?
+    /// The tally lights, following the rig's state.
+    private var tally: LiveTally
     /// The rig's time: CLOCK_MONOTONIC, or a test's virtual clock.
     private let clock: any RigClock
     /// systemd, when the rig runs as its unit.
@@ -120,7 +122,8 @@ public final class RunDaemon {
         var machine = RigMachine(profile: profile, book: book, captureActive: false)
         machine.reportsAppliedControls = timing
         rig = RigDriver(machine)
-        if gatherer != nil { effects.lines = { [unowned self] report, line in lineWentOut(report, line) } }
+        tally = try LiveTally(spec: profile.tally ?? TallySpec(), at: start, logger: log)
+        effects.lines = { [unowned self] report, line in lineWentOut(report, line) }
         if let recording {
             // Checked now, played from when the camera is ready.
             let timeline = Timeline(recording: recording.parsed)
@@ -129,6 +132,7 @@ public final class RunDaemon {
         } else {
             inputs = try LiveInputs(rig: rig, loop: loop, logger: log)
         }
+        tally.setLED = { [unowned self] input, code, on in inputs?.setLED(input: input, code: code, on: on) }
     }
 
     /// Runs until SIGINT or SIGTERM (or the recording's end); false when the
@@ -171,6 +175,7 @@ public final class RunDaemon {
             OutputStream.writeError("slate run: \(error)")
             return false
         }
+        tally.start()
         reportToService(at: clock.now())
         do {
             try loop.run(
@@ -178,7 +183,7 @@ public final class RunDaemon {
                 nextDeadline: { [unowned self] in
                     [
                         rig.machine.nextDeadline, inputs?.nextDeadline, replay?.nextDeadline, cameraRetryAt, page?.nextDeadline,
-                        network?.nextDeadline, service?.nextDeadline,
+                        network?.nextDeadline, service?.nextDeadline, tally.nextDeadline,
                     ]
                     .compactMap { $0 }.min()
                 },
@@ -203,6 +208,7 @@ public final class RunDaemon {
             }
             enterFacts()
         }
+        tally.stop()
         inputs?.stop()
         effects.sounds?.stop()
         effects.printer.output.flush()
@@ -239,6 +245,10 @@ public final class RunDaemon {
         network?.poll(rig: rig, profile: profile, effects: effects, at: now)
         obs?.poll(effects: effects, at: now)
         effects.printer.output.flush()
+        tally.update(
+            TallySignals(
+                recording: rig.machine.book.isRolling, exporting: recorder.isExporting, cameraLost: cameraRetryAt != nil),
+            at: now)
         publishStatus(at: now)
         reportToService(at: now)
     }
@@ -265,10 +275,12 @@ public final class RunDaemon {
     private func publishStatus(at now: Instant) {
         guard let gatherer else { return }
         let takes = recorder.takeList
-        let (status, reading) = gatherer.status(
+        let (made, reading) = gatherer.status(
             machine: rig.machine, takes: takes, exportingTakes: recorder.exportingTakes, trash: recorder.trash,
             sound: recorder.soundSource,
             exporting: recorder.isExporting, previewers: page?.previewers ?? 0, origin: effects.printer.format.origin, at: now)
+        var status = made
+        status.tally = tally.state
         page?.publish(status, reading: reading, takes: takes, at: now)
         network?.publish(status)
     }
@@ -276,6 +288,7 @@ public final class RunDaemon {
     /// A report line went out: the status follows it, and the page's clients
     /// and the other rigs get it.
     private func lineWentOut(_ report: Report, _ line: ReportLine) {
+        if case .take(let take) = line.fields, take.event == "failed" { tally.failed(at: clock.now()) }
         gatherer?.follow(line)
         page?.publish(line)
         network?.publish(report, line, text: effects.printer.format.body(report), at: clock.now())
@@ -402,6 +415,7 @@ public final class RunDaemon {
                     "the audio section changed: the sound device is opened at start, so this takes effect when slate run starts again"
                 )
             }
+            if loaded.tally != profile.tally { replaceTally(with: loaded.tally, at: now) }
             profile = loaded
             use(script: read.script, at: now)
             recorder.settings.camera = loaded.camera
@@ -437,6 +451,19 @@ public final class RunDaemon {
         guard let file else { return }
         let script = file.source.script
         log.info("read the prompter's script \(file.source.path): \(script.lines.count) lines, \(script.cues.count) cues")
+    }
+
+    /// The profile's tally section changed: the old lights go dark, the new ones show the state.
+    private func replaceTally(with spec: TallySpec?, at now: Instant) {
+        tally.stop()
+        do {
+            let replacement = try LiveTally(spec: spec ?? TallySpec(), at: now, logger: log)
+            replacement.setLED = tally.setLED
+            tally = replacement
+            tally.start()
+        } catch {
+            log.warning("the tally's lights could not be started again: \(error)")
+        }
     }
 
     /// The profile's sound player; a feedback sound played on the card the

@@ -11,6 +11,8 @@ public final class EvdevDevice {
     public let fd: FileDescriptor
     private let handle: OpaquePointer
     private var clone: OpaquePointer?
+    /// The node opened for writing, for its LEDs; opened when one is first set.
+    private var ledWriter: FileDescriptor?
     public private(set) var isGrabbed = false
 
     /// Opens `path` read-only and non-blocking (`libevdev_new_from_fd`).
@@ -38,6 +40,7 @@ public final class EvdevDevice {
         if isGrabbed { _ = libevdev_grab(handle, LIBEVDEV_UNGRAB) }
         libevdev_free(handle)
         try? fd.close()
+        try? ledWriter?.close()
     }
 
     private static func identity(of handle: OpaquePointer) -> DeviceIdentity {
@@ -171,5 +174,32 @@ public final class EvdevDevice {
     public func passThrough(_ event: InputEvent) {
         guard let clone else { return }
         _ = libevdev_uinput_write_event(clone, UInt32(event.type), UInt32(event.code), event.value)
+    }
+
+    /// Whether the device has the LED `code` (`EV_LED`).
+    public func hasLED(_ code: UInt16) -> Bool { identity.codes.contains(EventCode(type: UInt16(EV_LED), code: code)) }
+
+    /// Lights or darkens its LED `code`: `EV_LED` then `SYN_REPORT` written to
+    /// the node, which is opened for writing the first time (the read side
+    /// stays read-only).
+    public func setLED(_ code: UInt16, on: Bool) throws(OperationError) {
+        if ledWriter == nil {
+            ledWriter = try errnoResult {
+                try FileDescriptor.open(FilePath(path), .writeOnly, options: [.nonBlocking, .closeOnExec])
+            }.value("open", on: path, to: "open for its LEDs")
+        }
+        guard let ledWriter else { return }
+        var events = [input_event(), input_event()]
+        events[0].type = UInt16(EV_LED)
+        events[0].code = code
+        events[0].value = on ? 1 : 0
+        events[1].type = UInt16(EV_SYN)
+        events[1].code = UInt16(SYN_REPORT)
+        let written = try errnoResult {
+            try events.withUnsafeBytes { try ledWriter.write($0) }
+        }.value("write", on: path, to: "set its LED")
+        guard written == MemoryLayout<input_event>.stride * 2 else {
+            throw OperationError("set its LED", cause: SystemCallError("write", subject: path, errno: .ioError))
+        }
     }
 }

@@ -16,6 +16,14 @@ public struct UdevInputNode: Sendable {
 }
 
 /// libudev: enumerates input event nodes and reports them appearing and going away.
+/// A hidraw node and the ids of the HID device behind it.
+public struct UdevHIDNode: Sendable {
+    public var devnode: String
+    public var vendor: UInt16
+    public var product: UInt16
+    public var name: String
+}
+
 public final class Udev {
     private let udev: OpaquePointer
 
@@ -40,6 +48,35 @@ public final class Udev {
         while let current = entry {
             if let device = udev_device_new_from_syspath(udev, udev_list_entry_get_name(current)) {
                 if let node = Self.node(device) { nodes.append(node) }
+                udev_device_unref(device)
+            }
+            entry = udev_list_entry_get_next(current)
+        }
+        return nodes
+    }
+
+    /// Every `/dev/hidraw*` node with its HID device's ids (`HID_ID`) and name.
+    public func hidNodes() -> [UdevHIDNode] {
+        guard let enumerate = udev_enumerate_new(udev) else { return [] }
+        defer { udev_enumerate_unref(enumerate) }
+        udev_enumerate_add_match_subsystem(enumerate, "hidraw")
+        udev_enumerate_scan_devices(enumerate)
+        var nodes: [UdevHIDNode] = []
+        var entry = udev_enumerate_get_list_entry(enumerate)
+        while let current = entry {
+            if let device = udev_device_new_from_syspath(udev, udev_list_entry_get_name(current)) {
+                if let devnode = udev_device_get_devnode(device).map({ String(cString: $0) }),
+                    let hid = udev_device_get_parent_with_subsystem_devtype(device, "hid", nil)
+                {
+                    let value = { (key: String) in udev_device_get_property_value(hid, key).map { String(cString: $0) } }
+                    let ids = (value("HID_ID") ?? "").split(separator: ":").compactMap { UInt32($0, radix: 16) }
+                    if ids.count == 3 {
+                        nodes.append(
+                            UdevHIDNode(
+                                devnode: devnode, vendor: UInt16(truncatingIfNeeded: ids[1]),
+                                product: UInt16(truncatingIfNeeded: ids[2]), name: value("HID_NAME") ?? ""))
+                    }
+                }
                 udev_device_unref(device)
             }
             entry = udev_list_entry_get_next(current)

@@ -208,6 +208,13 @@ package enum Syscall {
         }
     }
 
+    /// The kernel's own `ioctl(fd, request, buffer)`, for a request that takes bytes.
+    package static func ioctl(_ fd: FileDescriptor, _ request: UInt, bytes: inout [UInt8]) -> Result<Void, Errno> {
+        bytes.withUnsafeMutableBytes { buffer in
+            valueOrErrno { slate_ioctl(fd.rawValue, request, buffer.baseAddress) }.map { _ in }
+        }
+    }
+
     /// libv4l2's `v4l2_ioctl(fd, request, argument)` (which converts formats).
     package static func v4l2Ioctl<T>(_ fd: FileDescriptor, _ request: UInt, _ argument: inout T) -> Result<Void, Errno> {
         withUnsafeMutablePointer(to: &argument) { pointer in

@@ -18,7 +18,7 @@ struct PageFiles: Sendable {
         "page.js": "text/javascript; charset=utf-8", "prompter.html": "text/html; charset=utf-8",
         "prompter.js": "text/javascript; charset=utf-8", "pair.html": "text/html; charset=utf-8",
         "pair.js": "text/javascript; charset=utf-8", "prompter-clock.js": "text/javascript; charset=utf-8",
-        "awake.mp4": "video/mp4",
+        "awake.mp4": "video/mp4", "tally.html": "text/html; charset=utf-8", "tally.js": "text/javascript; charset=utf-8",
     ]
 
     let files: [String: File]

@@ -22,6 +22,7 @@ struct RigRoutes: Sendable {
 
     func add(to router: Router<PageContext>) {
         router.get("/") { _, _ in self.page.response("index.html") }
+        router.get("/tally") { _, _ in self.page.response("tally.html") }
         // The pages have addresses of their own; their scripts, styles and video are served by name.
         for name in page.files.keys where !name.hasSuffix(".html") {
             router.get("/\(name)") { request, _ in self.page.response(name, range: request.headers[.range]) }

@@ -4,8 +4,8 @@ import Testing
 @testable import SlateCore
 
 /// The golden transcripts of the machines beside the rig's: a rig on a
-/// broker (`NetworkTranscript`), the take pipeline's decisions (`TakeFlowTranscript`)
-/// and pairing a browser (`PairingTranscript`).
+/// broker (`NetworkTranscript`), the take pipeline's decisions (`TakeFlowTranscript`),
+/// pairing a browser (`PairingTranscript`) and the tally lights (`TallyTranscript`).
 @Suite struct MachineTranscriptTests {
     static func names(in folder: String, ending: String) -> [String] {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: url(folder).path)) ?? []
@@ -21,11 +21,13 @@ import Testing
     static let networkNames = names(in: "network-transcripts", ending: ".nettranscript")
     static let flowNames = names(in: "take-flow-transcripts", ending: ".flowtranscript")
     static let pairingNames = names(in: "pairing-transcripts", ending: ".pairtranscript")
+    static let tallyNames = names(in: "tally-transcripts", ending: ".tallytranscript")
 
     @Test func thereAreTranscripts() {
         #expect(Self.networkNames.count >= 7)
         #expect(Self.flowNames.count >= 4)
         #expect(Self.pairingNames.count >= 3)
+        #expect(Self.tallyNames.count >= 3)
     }
 
     @Test(arguments: networkNames)
@@ -47,5 +49,12 @@ import Testing
         let transcript = try PairingTranscript(name: name, text: Self.text(name, in: "pairing-transcripts"))
         #expect(!transcript.expected.isEmpty, "\(name) expects nothing")
         Transcript.compare(name, expected: transcript.expected, actual: transcript.run())
+    }
+
+    @Test(arguments: tallyNames)
+    func tally(_ name: String) throws {
+        let transcript = try TallyTranscript(name: name, text: Self.text(name, in: "tally-transcripts"))
+        #expect(!transcript.expected.isEmpty, "\(name) expects nothing")
+        Transcript.compare(name, expected: transcript.expected, actual: try transcript.run())
     }
 }

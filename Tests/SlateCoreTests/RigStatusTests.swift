@@ -76,7 +76,7 @@ import Testing
         #expect(status.disk?.secondsLeft == 1000)
         #expect(
             JSONLine.encode(status)
-                == #"{"controls":{"current":0,"items":[],"shown":"hidden"},"disk":{"bits_per_second":8000000,"free_bytes":1000000000,"seconds_left":1000},"filter":"none","inputs":[],"now":12.5,"previewers":0,"recording":true,"take":{"dropped":2,"duration":2.533,"frames":75,"number":3,"started":10},"takes":[],"trash":[],"trash_hours":24}"#
+                == #"{"controls":{"current":0,"items":[],"shown":"hidden"},"disk":{"bits_per_second":8000000,"free_bytes":1000000000,"seconds_left":1000},"filter":"none","inputs":[],"now":12.5,"previewers":0,"recording":true,"take":{"dropped":2,"duration":2.533,"frames":75,"number":3,"started":10},"takes":[],"tally":"standby","trash":[],"trash_hours":24}"#
         )
     }
 }

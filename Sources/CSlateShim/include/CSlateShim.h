@@ -12,6 +12,7 @@
 unsigned long slate_eviocgrab(void);
 unsigned long slate_eviocgname(size_t len);
 unsigned long slate_eviocgid(void);
+unsigned long slate_hidiocsfeature(size_t len);
 
 /* The calling thread's id (gettid), for per-thread priorities. */
 int slate_gettid(void);

@@ -19,6 +19,8 @@ public struct Profile: Sendable {
     public var mqtt: MQTTSpec?
     /// The OBS instances `obs` actions go to; nil: none.
     public var obs: OBSSpec?
+    /// Lights that follow the rig's state; nil: none (the rig's page still has `/tally`).
+    public var tally: TallySpec?
 
     /// The longest debounce window of the inputs: how much later than its
     /// event a button's release can act (so can a take it starts or stops).

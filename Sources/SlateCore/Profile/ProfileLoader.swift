@@ -9,6 +9,7 @@ public enum ProfileLoader {
 
     static let sections = [
         "description", "inputs", "capture", "macros", "camera", "controls", "sounds", "audio", "http", "prompter", "mqtt", "obs",
+        "tally",
     ]
 
     public static func load(_ text: String, file: String) -> Result<Profile, ProfileErrors> {
@@ -130,6 +131,7 @@ struct ProfileParser {
         } else {
             reader.error(root, "the rig has no inputs: add an 'inputs' section")
         }
+        if let node = section("tally") { profile.tally = parseTally(node.value, inputs: profile.inputs) }
         checkHandlers(profile, inputsNode: section("inputs")?.value)
         return profile
     }

@@ -30,9 +30,12 @@ public struct RigStatus: Codable, Equatable, Sendable {
     public var trashHours = TakeTrash.defaultHours
     /// The profile's inputs: connected or not, and when each was last used.
     public var inputs: [InputEntry] = []
+    /// What the rig's tally lights show (`/tally` shows it too).
+    public var tally = TallyState.standby
 
     private enum CodingKeys: String, CodingKey {
         case now, recording, take, takes, camera, filter, controls, disk, export, sound, prompter, previewers, trash, inputs
+        case tally
         case trashHours = "trash_hours"
     }
 
