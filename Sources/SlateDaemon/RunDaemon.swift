@@ -224,6 +224,8 @@ public final class RunDaemon {
         } else {
             rig.handle(.time(now))
         }
+        // The lights first: what the books now say is shown before their effects are carried out.
+        updateTally(at: now)
         effects.carryOut(rig.takeEffects())
         if let lost = enterFacts() {
             log.warning("the camera is gone (\(lost)); waiting for it")
@@ -245,12 +247,16 @@ public final class RunDaemon {
         network?.poll(rig: rig, profile: profile, effects: effects, at: now)
         obs?.poll(effects: effects, at: now)
         effects.printer.output.flush()
-        tally.update(
-            TallySignals(
-                recording: rig.machine.book.isRolling, exporting: recorder.isExporting, cameraLost: cameraRetryAt != nil),
-            at: now)
+        updateTally(at: now)
         publishStatus(at: now)
         reportToService(at: now)
+    }
+
+    /// The tally follows the books (a take started or stopped), the exports and the camera.
+    private func updateTally(at now: Instant) {
+        let signals = TallySignals(
+            recording: rig.machine.book.isRecording, exporting: recorder.isExporting, cameraLost: cameraRetryAt != nil)
+        tally.update(signals, at: now)
     }
 
     /// How the rig stands, to systemd: its camera, and whether it waits for its inputs.
@@ -281,6 +287,7 @@ public final class RunDaemon {
             exporting: recorder.isExporting, previewers: page?.previewers ?? 0, origin: effects.printer.format.origin, at: now)
         var status = made
         status.tally = tally.state
+        status.rigs = network?.tiles
         page?.publish(status, reading: reading, takes: takes, at: now)
         network?.publish(status)
     }

@@ -268,4 +268,24 @@ import Testing
         #expect(decoded == line)
         #expect(JSONLine.encode(inner).contains(#""realtime_ns":1795000000150000000"#))
     }
+
+    @Test func theOtherRigsAreTilesWithTheirTallyAndTake() throws {
+        let profile = try load("mqtt: {broker: mqtt://broker.local, rig: cam-a}\n")
+        var machine = RigNetworkMachine(spec: try #require(profile.mqtt), profile: profile, session: "s1")
+        let state = { (rig: String, json: String) in
+            machine.received(topic: "slate/\(rig)/state", payload: Array(json.utf8), at: Instant(microseconds: 0), realtimeNs: 0)
+        }
+        _ = state("cam-c", #"{"online":true,"recording":true,"take":4,"tally":"recording"}"#)
+        _ = state("cam-b", #"{"online":true,"recording":false}"#)
+        _ = state("cam-a", #"{"online":true,"recording":true,"take":9,"tally":"recording"}"#)
+        #expect(machine.tiles.map(\.rig) == ["cam-b", "cam-c"])
+        #expect(machine.tiles.map(\.tally) == [.standby, .recording])
+        #expect(machine.tiles.map(\.take) == [nil, 4])
+        // A new state of a rig already online is taken without a second online line.
+        #expect(state("cam-c", #"{"online":true,"recording":false,"tally":"error"}"#).isEmpty)
+        #expect(machine.tiles[1].tally == .error && machine.tiles[1].take == nil)
+        #expect(!state("cam-b", #"{"online":false}"#).isEmpty)
+        #expect(machine.tiles[0] == RigStatus.RigTile(rig: "cam-b", state: RigState(online: false)))
+        #expect(machine.tiles[0].tally == nil)
+    }
 }

@@ -93,9 +93,11 @@ public struct RigState: Codable, Equatable, Sendable {
     /// How well the rig's clock is kept; nil where the kernel will not say.
     public var clock: ClockSync?
     public var version: String?
+    /// What its tally shows.
+    public var tally: TallyState?
 
     enum CodingKeys: String, CodingKey {
-        case online, recording, take, takes, work, camera, controls, clock, version
+        case online, recording, take, takes, work, camera, controls, clock, version, tally
         case diskFreeBytes = "disk_free_bytes", diskSecondsLeft = "disk_seconds_left"
     }
 
@@ -116,6 +118,7 @@ public struct RigState: Codable, Equatable, Sendable {
         diskSecondsLeft = status.disk?.secondsLeft
         self.clock = clock
         self.version = version
+        tally = status.tally
     }
 
     /// The payload the broker keeps for a rig gone without saying goodbye.

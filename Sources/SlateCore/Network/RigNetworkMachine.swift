@@ -53,8 +53,10 @@ public struct RigNetworkMachine: Sendable {
     private let session: String
     private var connection = Connection.joining
     private var inbox = CommandInbox()
-    /// Other rigs seen on the broker, and whether each is online.
-    private var rigs: [String: Bool] = [:]
+    /// Other rigs seen on the broker, and how each stands.
+    private var rigs: [String: RigStatus.RigTile] = [:]
+    /// The other rigs seen on the broker, by name, as the tally page's tiles show them.
+    public var tiles: [RigStatus.RigTile] { rigs.keys.sorted().compactMap { rigs[$0] } }
     /// Commands this rig sent, by id, while their answers are awaited.
     private var sent: [String: Sent] = [:]
     private var sentCount = 0
@@ -193,9 +195,11 @@ public struct RigNetworkMachine: Sendable {
             return refuse(command ?? RigCommandMessage(action: "?", id: ""), reason, now: now)
         case .state where rig != spec.rig:
             guard rigs[rig] != nil || rigs.count < RigTopics.rigLimit,
-                let state = try? JSONLine.decode(RigState.self, from: payload), rigs[rig] != state.online
+                let state = try? JSONLine.decode(RigState.self, from: payload)
             else { return [] }
-            rigs[rig] = state.online
+            let wasOnline = rigs[rig]?.online
+            rigs[rig] = RigStatus.RigTile(rig: rig, state: state)
+            guard wasOnline != state.online else { return [] }
             return [.report(.rig(RigReport(time: now, rig: rig, event: state.online ? .online : .offline)))]
         case .events where rig != spec.rig:
             guard let event = try? JSONLine.decode(RigEventMessage.self, from: payload),
@@ -262,7 +266,7 @@ public struct RigNetworkMachine: Sendable {
         switch command.target {
         case .every:
             target = "every rig"
-            expected = 1 + rigs.values.filter { $0 }.count
+            expected = 1 + rigs.values.filter(\.online).count
             if joined { actions.append(.publish(topic: topics.everyRigCommands, payload: payload, qos: 1, retain: false)) }
             runHere(message, at: time, now: now, realtimeNs: realtimeNs)
         case .rig(let name) where name == spec.rig:

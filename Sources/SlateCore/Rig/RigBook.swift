@@ -28,8 +28,6 @@ public struct RigBook: Sendable {
     public static let zoomPerStep = 0.1
 
     public private(set) var isRecording = false
-    /// A take records: asked for, and its first frame came (at once for a modelled camera).
-    public var isRolling: Bool { isRecording && (recordingOpened || camera == .modelled) }
     public private(set) var takes = 0
     public private(set) var zoom = 1.0
     /// The zoom before a switch to the other camera, which starts at 1×:
@@ -83,7 +81,7 @@ public struct RigBook: Sendable {
             prompter = new.continuing(from: old, at: time)
         } else {
             var started = new
-            if isRolling { started.setRecording(true, at: time) }
+            if isRecording && (recordingOpened || camera == .modelled) { started.setRecording(true, at: time) }
             prompter = started
         }
     }

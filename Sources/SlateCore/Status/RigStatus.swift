@@ -32,11 +32,28 @@ public struct RigStatus: Codable, Equatable, Sendable {
     public var inputs: [InputEntry] = []
     /// What the rig's tally lights show (`/tally` shows it too).
     public var tally = TallyState.standby
+    /// The other rigs on the broker, by name; nil when the profile joins none.
+    public var rigs: [RigTile]?
 
     private enum CodingKeys: String, CodingKey {
         case now, recording, take, takes, camera, filter, controls, disk, export, sound, prompter, previewers, trash, inputs
-        case tally
+        case tally, rigs
         case trashHours = "trash_hours"
+    }
+
+    /// Another rig on the broker, as its retained state says.
+    public struct RigTile: Codable, Equatable, Sendable {
+        public var rig: String
+        public var online: Bool
+        public var tally: TallyState?
+        public var take: Int?
+
+        public init(rig: String, state: RigState) {
+            self.rig = rig
+            online = state.online
+            tally = state.online ? state.tally ?? (state.recording == true ? .recording : .standby) : nil
+            take = state.online ? state.take : nil
+        }
     }
 
     /// An input of the profile (a pedal, a knob, a headset).

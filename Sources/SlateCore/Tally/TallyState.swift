@@ -2,7 +2,7 @@
 public enum TallyState: String, CaseIterable, Codable, Hashable, Sendable {
     /// Nothing records; the rig is ready.
     case standby
-    /// A take records (its first frame came).
+    /// A take records: from the moment it is started, as a camera's REC light.
     case recording
     /// Takes are being joined into one video.
     case exporting
@@ -12,7 +12,7 @@ public enum TallyState: String, CaseIterable, Codable, Hashable, Sendable {
 
 /// What a tally's state is made from.
 public struct TallySignals: Equatable, Sendable {
-    /// A take records (its first frame came).
+    /// A take is started and not stopped.
     public var recording = false
     /// An export runs.
     public var exporting = false

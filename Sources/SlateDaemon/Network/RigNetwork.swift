@@ -64,6 +64,9 @@ final class RigNetwork {
     /// When a command waiting is due, or a synchronized take's spread is.
     var nextDeadline: Instant? { machine.nextDeadline }
 
+    /// The other rigs seen on the broker.
+    var tiles: [RigStatus.RigTile] { machine.tiles }
+
     /// Says goodbye: the broker keeps `{"online": false}` as the rig's state.
     func stop() {
         carryOut(machine.goodbye(), effects: nil)
