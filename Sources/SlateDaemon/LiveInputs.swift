@@ -85,9 +85,10 @@ public final class LiveInputs {
         for path in open.keys { applyGrab(path) }
     }
 
-    /// Ungrabs and closes every device.
+    /// Ungrabs and closes every device, with the tally's LEDs dark.
     public func releaseAll() {
         for (_, entry) in open {
+            for (code, on) in leds[entry.input.name] ?? [:] where on { setLED(code, on: false, of: entry.device) }
             loop.unwatch(entry.device.fd)
             entry.device.ungrab()
             destroyClone(of: entry.device)

@@ -31,6 +31,8 @@ public final class RunDaemon {
     private var replay: Replay?
     private var effects: EffectCarrier
     private var cameraRetryAt: Instant?
+    /// The camera was lost or could not be opened, and does not stream yet (the tally shows an error).
+    private var cameraLost = false
     /// Whether the camera was asked for and has not answered yet.
     private var awaitingCamera = false
     private var failed = false
@@ -144,6 +146,7 @@ public final class RunDaemon {
         defer { if timed { clock.leave() } }
         // The page's clients see their streams end, and the other rigs see this one go, however run ends.
         defer {
+            tally.stop()
             page?.stop()
             network?.stop()
             obs?.stop()
@@ -193,6 +196,8 @@ public final class RunDaemon {
             failed = true
         }
         service?.stop()
+        // Slate is stopping: no light goes on saying what it no longer does.
+        tally.stop()
         // What is left (closing the take, the exports) is waited for, not timed.
         clock.leave()
         timed = false
@@ -208,7 +213,6 @@ public final class RunDaemon {
             }
             enterFacts()
         }
-        tally.stop()
         inputs?.stop()
         effects.sounds?.stop()
         effects.printer.output.flush()
@@ -231,6 +235,7 @@ public final class RunDaemon {
             log.warning("the camera is gone (\(lost)); waiting for it")
             setCaptureActive(false, at: now)
             cameraRetryAt = now + Self.cameraRetry
+            cameraLost = true
         }
         if awaitingCamera, recorder.isStreaming || recorder.openFailure != nil {
             _ = cameraAnswered(atStart: false)
@@ -255,7 +260,7 @@ public final class RunDaemon {
     /// The tally follows the books (a take started or stopped), the exports and the camera.
     private func updateTally(at now: Instant) {
         let signals = TallySignals(
-            recording: rig.machine.book.isRecording, exporting: recorder.isExporting, cameraLost: cameraRetryAt != nil)
+            recording: rig.machine.book.isRecording, exporting: recorder.isExporting, cameraLost: cameraLost)
         tally.update(signals, at: now)
     }
 
@@ -343,8 +348,10 @@ public final class RunDaemon {
             }
             if atStart { log.warning("\(error); waiting for it") }
             cameraRetryAt = now + Self.cameraRetry
+            cameraLost = true
             return true
         }
+        cameraLost = false
         if !atStart { log.info("recording from \(recorder.cameraName ?? "the camera") again") }
         enterFacts()
         setCaptureActive(true, at: now)
@@ -407,6 +414,7 @@ public final class RunDaemon {
                 try inputs.start()
                 if recorder.isStreaming { inputs.setCaptureActive(true, at: now) }
                 self.inputs = inputs
+                tally.reassertLEDs()
             } catch {
                 OutputStream.writeError("slate run: \(error)")
                 loop.stop()
@@ -460,16 +468,14 @@ public final class RunDaemon {
         log.info("read the prompter's script \(file.source.path): \(script.lines.count) lines, \(script.cues.count) cues")
     }
 
-    /// The profile's tally section changed: the old lights go dark, the new ones show the state.
+    /// The profile's tally section changed: lights both sections have go on
+    /// as they are, the others go dark, the new ones show the state at once.
     private func replaceTally(with spec: TallySpec?, at now: Instant) {
-        tally.stop()
         do {
-            let replacement = try LiveTally(spec: spec ?? TallySpec(), at: now, logger: log)
-            replacement.setLED = tally.setLED
-            tally = replacement
-            tally.start()
+            tally = try LiveTally(spec: spec ?? TallySpec(), replacing: tally, logger: log)
+            updateTally(at: now)
         } catch {
-            log.warning("the tally's lights could not be started again: \(error)")
+            log.warning("the tally section of the profile reloaded cannot be shown, the one before is kept: \(error)")
         }
     }
 

@@ -272,6 +272,7 @@ import Testing
     @Test func theOtherRigsAreTilesWithTheirTallyAndTake() throws {
         let profile = try load("mqtt: {broker: mqtt://broker.local, rig: cam-a}\n")
         var machine = RigNetworkMachine(spec: try #require(profile.mqtt), profile: profile, session: "s1")
+        _ = machine.connected()
         let state = { (rig: String, json: String) in
             machine.received(topic: "slate/\(rig)/state", payload: Array(json.utf8), at: Instant(microseconds: 0), realtimeNs: 0)
         }
@@ -287,5 +288,11 @@ import Testing
         #expect(!state("cam-b", #"{"online":false}"#).isEmpty)
         #expect(machine.tiles[0] == RigStatus.RigTile(rig: "cam-b", state: RigState(online: false)))
         #expect(machine.tiles[0].tally == nil)
+        // A state a newer rig names is taken, the tally read from `recording`.
+        _ = state("cam-d", #"{"online":true,"recording":true,"tally":"rehearsal"}"#)
+        #expect(machine.tiles.last?.rig == "cam-d" && machine.tiles.last?.tally == .recording)
+        // Off the broker, what it last heard may be stale: no tiles.
+        _ = machine.disconnected(reason: "gone")
+        #expect(machine.tiles.isEmpty)
     }
 }

@@ -153,7 +153,39 @@ import Testing
         #expect(errors("tally: {outputs: [{busylight: any, colour: red}]}").first?.hasPrefix("unknown key 'colour'") == true)
         #expect(errors("tally: {outputs: [{lamp: 1}]}") == ["tally.outputs[0] needs one of led, gpio or busylight"])
         #expect(errors("tally: {error-hold: 0.5s}") == ["tally.error-hold must be from 1s to 600s"])
-        let many = Array(repeating: "{busylight: any}", count: 17).joined(separator: ", ")
+        #expect(
+            errors("tally: {outputs: [{busylight: any}, {busylight: kuando}]}") == [
+                "tally.outputs: two busylights could be one light; give each a device (/dev/hidrawN) or another model"
+            ])
+        #expect(errors("tally: {outputs: [{busylight: luxafor}, {busylight: luxafor}]}").count == 1)
+        #expect(
+            errors("tally: {outputs: [{busylight: luxafor}, {busylight: kuando}, {busylight: any, device: /dev/hidraw2}]}") == [])
+        #expect(
+            errors("tally: {outputs: [{busylight: any, device: /dev/hidraw2}, {busylight: kuando, device: /dev/hidraw2}]}")
+                == ["tally.outputs names /dev/hidraw2 twice"])
+        #expect(
+            errors("tally: {outputs: [{gpio: gpiochip0, line: 4}, {gpio: /dev/gpiochip0, line: 4}]}")
+                == ["tally.outputs names line 4 of gpiochip0 twice"])
+        #expect(errors("tally: {outputs: [{gpio: gpiochip½, line: 4}]}").count == 1)
+        let many = Array(repeating: "{busylight: any, device: /dev/hidraw1}", count: 17).joined(separator: ", ")
         #expect(errors("tally: {outputs: [\(many)]}") == ["tally.outputs lists 17 lights; at most 16"])
+    }
+
+    @Test func aReloadedTallyGoesOnFromTheStateItStoodIn() {
+        let at = { (ms: Int64) in Instant(microseconds: ms * 1000) }
+        var old = TallyMachine(
+            spec: TallySpec(errorHold: .seconds(2), outputs: [TallyOutput(target: .led(input: "pedals", code: 2))]), at: at(0))
+        _ = old.start()
+        _ = old.failed(at: at(1000))
+        _ = old.tick(at: at(1500))
+        let lamp = TallyOutput(target: .gpio(chip: "gpiochip0", line: 4, activeLow: false))
+        var new = TallyMachine(spec: TallySpec(errorHold: .seconds(2), outputs: [lamp]), continuing: old)
+        #expect(new.state == .error && new.light(of: 0) == nil)
+        // Shown at once, in the blink's phase since the failure (dark from 1.5 s), and the hold still ends at 3 s.
+        #expect(new.tick(at: at(1700)) == [TallyMachine.Show(output: 0, light: .dark)])
+        #expect(new.tick(at: at(2000)) == [TallyMachine.Show(output: 0, light: .lit(.amber))])
+        #expect(new.tick(at: at(2500)) == [TallyMachine.Show(output: 0, light: .dark)])
+        // The hold ends: standby, where a GPIO lamp is dark already.
+        #expect(new.tick(at: at(3000)).isEmpty && new.state == .standby)
     }
 }

@@ -25,15 +25,16 @@ UI_SET_EVBIT = 0x40045564
 UI_SET_KEYBIT = 0x40045565
 UI_SET_RELBIT = 0x40045566
 UI_SET_MSCBIT = 0x40045568
+UI_SET_LEDBIT = 0x40045569
 UI_SET_PHYS = 0x4008556C
 UI_GET_SYSNAME_64 = 0x8040552C
-EV_SYN, EV_KEY, EV_REL, EV_MSC = 0, 1, 2, 4
+EV_SYN, EV_KEY, EV_REL, EV_MSC, EV_LED = 0, 1, 2, 4, 0x11
 EVENT = struct.Struct("llHHi")
 
 CODES = {
     "KEY_A": 30, "KEY_B": 48, "KEY_C": 46, "KEY_X": 45, "KEY_Q": 16, "KEY_VOLUMEDOWN": 114,
     "KEY_VOLUMEUP": 115, "KEY_PLAYCD": 200, "KEY_PAUSECD": 201, "KEY_NEXTSONG": 163, "BTN_0": 0x100,
-    "REL_DIAL": 7,
+    "REL_DIAL": 7, "LED_NUML": 0, "LED_CAPSL": 1, "LED_SCROLLL": 2,
 }
 
 
@@ -55,8 +56,9 @@ class UInput:
     """A virtual input device (uinput), as a pedal, keyboard or knob would be."""
 
     def __init__(self, name, keys=(), rels=(), bus=0x03, vendor=0x3553, product=0xB001, version=0x0111,
-                 phys=None):
-        self.fd = os.open("/dev/uinput", os.O_WRONLY | os.O_NONBLOCK)
+                 phys=None, leds=()):
+        # Read and written: the LEDs a program sets on the device come back on this descriptor.
+        self.fd = os.open("/dev/uinput", os.O_RDWR | os.O_NONBLOCK)
         fcntl.ioctl(self.fd, UI_SET_EVBIT, EV_KEY)
         for key in keys:
             fcntl.ioctl(self.fd, UI_SET_KEYBIT, CODES.get(key, key))
@@ -64,6 +66,10 @@ class UInput:
             fcntl.ioctl(self.fd, UI_SET_EVBIT, EV_REL)
             for rel in rels:
                 fcntl.ioctl(self.fd, UI_SET_RELBIT, CODES.get(rel, rel))
+        if leds:
+            fcntl.ioctl(self.fd, UI_SET_EVBIT, EV_LED)
+            for led in leds:
+                fcntl.ioctl(self.fd, UI_SET_LEDBIT, CODES.get(led, led))
         if phys:
             buffer = phys.encode() + b"\0"
             fcntl.ioctl(self.fd, UI_SET_PHYS, buffer)
@@ -83,6 +89,20 @@ class UInput:
                 return "/dev/input/" + os.path.basename(found[0])
             time.sleep(0.01)
         raise RuntimeError("no event node for " + self.sysname)
+
+    def leds(self):
+        """The LED events programs wrote to the device since the last call:
+        (CLOCK_MONOTONIC seconds the kernel stamped, code, value)."""
+        found = []
+        while True:
+            try:
+                data = os.read(self.fd, EVENT.size * 64)
+            except BlockingIOError:
+                return found
+            for offset in range(0, len(data) - EVENT.size + 1, EVENT.size):
+                seconds, micros, type_, code, value = EVENT.unpack_from(data, offset)
+                if type_ == EV_LED:
+                    found.append((seconds + micros / 1e6, code, value))
 
     def emit(self, type_, code, value):
         os.write(self.fd, EVENT.pack(0, 0, type_, CODES.get(code, code), value))
@@ -149,13 +169,19 @@ def read_keys(fd):
 class Slate:
     """`slate ARGS --json` in the background; its output lines parsed as they come."""
 
-    def __init__(self, *args, user=None, json_output=True, faults=None):
-        """`faults`: tests/faults/slate-faults.c settings (SLATE_FAULTS...) Slate runs with."""
+    def __init__(self, *args, user=None, json_output=True, faults=None, bind_now=False):
+        """`faults`: tests/faults/slate-faults.c settings (SLATE_FAULTS...) Slate runs with.
+        `bind_now`: every library symbol resolved at start (LD_BIND_NOW), for a
+        scenario that times Slate's first response: under the VM's emulated
+        CPU each function's first call resolving its symbol adds up to ~70 ms
+        to the first press, which a real machine does in about a millisecond."""
         command = [SLATE] + list(args) + (["--json"] if json_output else [])
         if user:
             entry = pwd.getpwnam(user)
             command = ["setpriv", "--reuid", str(entry.pw_uid), "--regid", str(entry.pw_gid), "--clear-groups"] + command
         env = dict(os.environ, LD_PRELOAD=FAULTS, **faults) if faults else None
+        if bind_now:
+            env = dict(env or os.environ, LD_BIND_NOW="1")
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=env)
         self.lines = []
         self.stderr = b""
@@ -258,9 +284,10 @@ KNOB_PROFILE = """  knob:
 
 
 def write_run_profile(folder, camera="/dev/video0", fps=30, max_size=None, right="take.delete-last", inputs="",
-                      sections="", camera_keys=""):
+                      sections="", camera_keys="", debounce=None):
     """demo.yaml's pedals with `camera` at `fps` fps, h264 (at most `max_size`,
-    e.g. "320x180"), the right pedal (KEY_C) bound to `right`; `inputs` (more
+    e.g. "320x180"), the right pedal (KEY_C) bound to `right`, their
+    `debounce` (None: the default); `inputs` (more
     input devices, e.g. KNOB_PROFILE), `sections` (more top-level sections,
     e.g. `controls`) and `camera_keys` (more keys of `camera`, e.g.
     `settings`) are YAML added as they are. Returns the profile's path."""
@@ -275,7 +302,7 @@ def write_run_profile(folder, camera="/dev/video0", fps=30, max_size=None, right
       KEY_A: secondary
       KEY_C: %s
     grab: always
-capture:
+%scapture:
   primary:
     click: take.toggle
     hold: take.start
@@ -286,7 +313,7 @@ capture:
   back: [%s]
   fps: %d
   codec: [h264]
-""" % (inputs, right, sections, camera, fps) + ("  max-size: %s\n" % max_size if max_size else "") + camera_keys)
+""" % (inputs, right, "" if debounce is None else "    debounce: %s\n" % debounce, sections, camera, fps) + ("  max-size: %s\n" % max_size if max_size else "") + camera_keys)
     return path
 
 

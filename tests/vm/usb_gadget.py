@@ -61,11 +61,15 @@ def unplug(devices):
     subprocess.run(["udevadm", "settle"], check=True)
 
 
-class UsbKeyboard:
-    """A USB keyboard with the given ids and strings, plugged into a free
-    port of the dummy controller; `wait()` sets `node`, its /dev/input/eventN."""
+class UsbHID:
+    """A USB HID function with the given ids, strings and report descriptor,
+    plugged into a free port of the dummy controller. Without `out_endpoint`
+    the host's output and feature reports come as SET_REPORT requests, which
+    f_hid hands to readers of `gadget_node` as it does reports from its OUT
+    endpoint."""
 
-    def __init__(self, vendor, product, manufacturer, name):
+    def __init__(self, vendor, product, manufacturer, name, descriptor, report_length, protocol=1, subclass=1,
+                 out_endpoint=True):
         used = {open(path).read().strip() for path in glob.glob(GADGETS + "/*/UDC")}
         free = [udc for udc in os.listdir("/sys/class/udc") if udc not in used]
         if not free:
@@ -81,39 +85,20 @@ class UsbKeyboard:
         os.mkdir(self.path + "/configs/c.1")
         function = self.path + "/functions/hid.keys"
         os.mkdir(function)
-        _write(function + "/protocol", "1")
-        _write(function + "/subclass", "1")
-        _write(function + "/report_length", "8")
-        _write(function + "/report_desc", KEYBOARD_REPORT)
+        _write(function + "/protocol", str(protocol))
+        _write(function + "/subclass", str(subclass))
+        _write(function + "/report_length", str(report_length))
+        _write(function + "/report_desc", descriptor)
+        if not out_endpoint:
+            _write(function + "/no_out_endpoint", "1")
         os.symlink(function, self.path + "/configs/c.1/hid.keys")
         _write(self.path + "/UDC", self.udc)
         self.gadget_node = "/dev/hidg" + open(function + "/dev").read().strip().split(":")[1]
-        self.node = None
 
-    def wait(self):
-        """Waits for the kernel to enumerate the device and udev to make its node."""
-        controller = self.udc.replace("dummy_udc", "dummy_hcd")
-        # The interface's input device: under its HID device, or straight under
-        # the interface for a driver that is not HID (powermate).
-        interface = "/sys/devices/platform/%s/usb*/*-*/*-*:*" % controller
-        for _ in range(600):
-            found = glob.glob(interface + "/*/input/input*/event*") + glob.glob(interface + "/input/input*/event*")
-            if found and os.path.exists("/dev/input/" + os.path.basename(found[0])):
-                self.node = "/dev/input/" + os.path.basename(found[0])
-                return
-            time.sleep(0.05)
-        raise RuntimeError("no input device for the USB device on " + controller)
-
-    def report(self, *keys):
-        """Sends the keyboard's input report with `keys` down (none: all up)."""
-        codes = [USAGES[key] for key in keys]
-        with open(self.gadget_node, "wb") as handle:
-            handle.write(bytes([0, 0] + codes + [0] * (6 - len(codes))))
-
-    def click(self, key, hold=0.05):
-        self.report(key)
-        time.sleep(hold)
-        self.report()
+    @property
+    def interface(self):
+        """The sysfs glob of the device's interface on the host side."""
+        return "/sys/devices/platform/%s/usb*/*-*/*-*:*" % self.udc.replace("dummy_udc", "dummy_hcd")
 
     def disconnect(self):
         """Disconnects the device and removes the gadget."""
@@ -126,3 +111,34 @@ class UsbKeyboard:
         os.rmdir(self.path + "/strings/0x409")
         os.rmdir(self.path)
 
+
+class UsbKeyboard(UsbHID):
+    """A USB boot keyboard; `wait()` sets `node`, its /dev/input/eventN."""
+
+    def __init__(self, vendor, product, manufacturer, name):
+        super().__init__(vendor, product, manufacturer, name, KEYBOARD_REPORT, 8)
+        self.node = None
+
+    def wait(self):
+        """Waits for the kernel to enumerate the device and udev to make its node."""
+        # The interface's input device: under its HID device, or straight under
+        # the interface for a driver that is not HID (powermate).
+        interface = self.interface
+        for _ in range(600):
+            found = glob.glob(interface + "/*/input/input*/event*") + glob.glob(interface + "/input/input*/event*")
+            if found and os.path.exists("/dev/input/" + os.path.basename(found[0])):
+                self.node = "/dev/input/" + os.path.basename(found[0])
+                return
+            time.sleep(0.05)
+        raise RuntimeError("no input device for the USB device on " + self.udc)
+
+    def report(self, *keys):
+        """Sends the keyboard's input report with `keys` down (none: all up)."""
+        codes = [USAGES[key] for key in keys]
+        with open(self.gadget_node, "wb") as handle:
+            handle.write(bytes([0, 0] + codes + [0] * (6 - len(codes))))
+
+    def click(self, key, hold=0.05):
+        self.report(key)
+        time.sleep(hold)
+        self.report()

@@ -25,3 +25,11 @@ def test_pairing_page():
 
 def test_takes_page():
     harness.run_main("takes_page")
+
+
+def test_prompter_page():
+    harness.run_main("prompter_page")
+
+
+def test_tally_page():
+    harness.run_main("tally_page")

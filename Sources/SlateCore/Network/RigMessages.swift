@@ -93,8 +93,9 @@ public struct RigState: Codable, Equatable, Sendable {
     /// How well the rig's clock is kept; nil where the kernel will not say.
     public var clock: ClockSync?
     public var version: String?
-    /// What its tally shows.
-    public var tally: TallyState?
+    /// What its tally shows (`TallyState`'s names; kept as text, so a state a
+    /// newer rig adds does not make its whole state unreadable).
+    public var tally: String?
 
     enum CodingKeys: String, CodingKey {
         case online, recording, take, takes, work, camera, controls, clock, version, tally
@@ -118,7 +119,7 @@ public struct RigState: Codable, Equatable, Sendable {
         diskSecondsLeft = status.disk?.secondsLeft
         self.clock = clock
         self.version = version
-        tally = status.tally
+        tally = status.tally.rawValue
     }
 
     /// The payload the broker keeps for a rig gone without saying goodbye.

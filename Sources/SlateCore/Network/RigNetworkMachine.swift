@@ -55,8 +55,9 @@ public struct RigNetworkMachine: Sendable {
     private var inbox = CommandInbox()
     /// Other rigs seen on the broker, and how each stands.
     private var rigs: [String: RigStatus.RigTile] = [:]
-    /// The other rigs seen on the broker, by name, as the tally page's tiles show them.
-    public var tiles: [RigStatus.RigTile] { rigs.keys.sorted().compactMap { rigs[$0] } }
+    /// The other rigs seen on the broker, by name, as the tally page's tiles
+    /// show them; none while this rig is off the broker (what it last heard may be stale).
+    public var tiles: [RigStatus.RigTile] { isJoined ? rigs.keys.sorted().compactMap { rigs[$0] } : [] }
     /// Commands this rig sent, by id, while their answers are awaited.
     private var sent: [String: Sent] = [:]
     private var sentCount = 0

@@ -22,6 +22,7 @@ extension ProfileParser {
                     continue
                 }
                 spec.outputs = items.enumerated().compactMap { parseTallyOutput($1, "tally.outputs[\($0)]", inputs: inputs) }
+                checkBusylightsApart(spec.outputs, value)
             default: break
             }
         }
@@ -104,11 +105,35 @@ extension ProfileParser {
         return output
     }
 
+    /// Two outputs must not drive one light: busylights found by model must
+    /// be of different models (and `any` the only one found so), and no node,
+    /// and no GPIO line, is named twice.
+    private mutating func checkBusylightsApart(_ outputs: [TallyOutput], _ node: Node) {
+        let found = outputs.compactMap { output -> BusylightModel?? in
+            guard case .busylight(let model, nil) = output.target else { return nil }
+            return .some(model)
+        }
+        if found.count > 1, found.contains(where: { $0 == nil }) || Set(found.compactMap { $0 }).count < found.count {
+            reader.error(
+                node, "tally.outputs: two busylights could be one light; give each a device (/dev/hidrawN) or another model")
+        }
+        let named = outputs.compactMap { output -> String? in
+            switch output.target {
+            case .busylight(_, let device?): device
+            case .gpio(let chip, let line, _): "line \(line) of \(chip.hasPrefix("/dev/") ? String(chip.dropFirst(5)) : chip)"
+            default: nil
+            }
+        }
+        if let twice = named.first(where: { name in named.filter { $0 == name }.count > 1 }) {
+            reader.error(node, "tally.outputs names \(twice) twice")
+        }
+    }
+
     /// `gpiochipN` or `/dev/gpiochipN`.
     static func isChipName(_ name: String) -> Bool {
         let bare = name.hasPrefix("/dev/") ? String(name.dropFirst(5)) : name
         guard bare.hasPrefix("gpiochip") else { return false }
         let number = bare.dropFirst(8)
-        return !number.isEmpty && number.count <= 3 && number.allSatisfy(\.isNumber)
+        return !number.isEmpty && number.count <= 3 && number.allSatisfy { $0.isASCII && $0.isNumber }
     }
 }

@@ -51,7 +51,8 @@ public struct RigStatus: Codable, Equatable, Sendable {
         public init(rig: String, state: RigState) {
             self.rig = rig
             online = state.online
-            tally = state.online ? state.tally ?? (state.recording == true ? .recording : .standby) : nil
+            let named = state.tally.flatMap(TallyState.init(rawValue:))
+            tally = state.online ? named ?? (state.recording == true ? .recording : .standby) : nil
             take = state.online ? state.take : nil
         }
     }

@@ -28,6 +28,20 @@ public struct TallyMachine: Sendable {
         shown = Array(repeating: nil, count: spec.outputs.count)
     }
 
+    /// The machine for a new spec (a SIGHUP'd profile) going on from `old`:
+    /// its state, when that began, its signals and any error's hold; every
+    /// output is shown at the next call.
+    public init(spec: TallySpec, continuing old: TallyMachine) {
+        self.init(spec: spec, at: old.now)
+        state = old.state
+        since = old.since
+        signals = old.signals
+        errorUntil = old.errorUntil
+    }
+
+    /// What output `output` shows now; nil before it was first shown.
+    public func light(of output: Int) -> TallyLight? { shown[output]?.light }
+
     /// What every output shows at first (standby).
     public mutating func start() -> [Show] { advance(to: now) }
 
@@ -53,8 +67,7 @@ public struct TallyMachine: Sendable {
         for (index, output) in spec.outputs.enumerated() {
             if case .blink = output.pattern(in: state) {
                 let half = Self.blinkHalf.microseconds
-                let halves = (now - since).microseconds / half + 1
-                deadlines.append(since + .microseconds(halves * half))
+                deadlines.append(now + .microseconds(half - (now - since).microseconds % half))
             }
             if let refresh = output.target.refresh, let last = shown[index] { deadlines.append(last.at + refresh) }
         }

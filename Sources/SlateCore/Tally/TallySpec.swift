@@ -47,11 +47,19 @@ public enum TallyTarget: Equatable, Sendable, CustomStringConvertible {
         return false
     }
 
-    /// A busylight's light goes dark unless it is written again this often.
+    /// How often it is written again though nothing changed: a busylight
+    /// (a Kuando goes dark without it, one plugged in late lights), and an LED
+    /// (a device bound later, or a desktop that set its lock LEDs, shows the
+    /// tally again; the kernel passes on only a change). A GPIO line keeps its value.
     public var refresh: Duration? {
-        guard case .busylight = self else { return nil }
-        return BusylightModel.refresh
+        switch self {
+        case .busylight: BusylightModel.refresh
+        case .led: Self.ledRefresh
+        case .gpio: nil
+        }
     }
+
+    public static let ledRefresh = Duration.seconds(1)
 
     /// Standby dark, recording lit, exporting dark, error blinking; a busylight
     /// standby green, recording red, exporting blue, error blinking amber.

@@ -3,17 +3,32 @@ import SlateCore
 import SlateSystem
 
 /// The rig's tally: the machine that decides what each light shows, the LEDs
-/// of input devices (set through the rig's inputs) and the lamps' thread.
+/// of input devices (set through the rig's inputs) and the lamps' threads.
 final class LiveTally {
     private var machine: TallyMachine
-    private let lamps: TallyLamps?
+    private let lamps: TallyLamps
+    /// Stopped: nothing is shown any more.
+    private var stopped = false
     /// Sets an LED of an input's devices: input name, code, lit.
     var setLED: (String, UInt16, Bool) -> Void = { _, _, _ in }
 
     init(spec: TallySpec, at now: Instant, logger: Logger) throws(OperationError) {
         machine = TallyMachine(spec: spec, at: now)
-        let hasLamps = spec.outputs.contains { if case .led = $0.target { false } else { true } }
-        lamps = hasLamps ? try TallyLamps(outputs: spec.outputs, logger: logger) : nil
+        lamps = try TallyLamps(outputs: spec.outputs, logger: logger)
+    }
+
+    /// The tally of a SIGHUP'd profile's `spec`, going on from `old` (its
+    /// state, error hold and blinking): lamps both have go on lit, without
+    /// being released; the old ones go dark. `old` is spent.
+    init(spec: TallySpec, replacing old: LiveTally, logger: Logger) throws(OperationError) {
+        machine = TallyMachine(spec: spec, continuing: old.machine)
+        lamps = try TallyLamps(outputs: spec.outputs, reusing: old.lamps, logger: logger)
+        setLED = old.setLED
+        for (index, output) in old.machine.spec.outputs.enumerated() {
+            guard case .led(let input, let code) = output.target, !spec.outputs.contains(where: { $0.target == output.target })
+            else { continue }
+            if old.machine.light(of: index)?.isLit == true { setLED(input, code, false) }
+        }
     }
 
     /// What the lights show now.
@@ -22,7 +37,7 @@ final class LiveTally {
     /// When the next blink, refresh or end of an error is due.
     var nextDeadline: Instant? { machine.nextDeadline }
 
-    /// Every light as standby shows it.
+    /// Every light as the state shows it.
     func start() { carry(machine.start()) }
 
     /// The rig's signals at `now`.
@@ -31,20 +46,34 @@ final class LiveTally {
     /// Something failed at `now`.
     func failed(at now: Instant) { carry(machine.failed(at: now)) }
 
-    /// Darkens every light (Slate stops, or the profile's tally changed).
-    func stop() {
-        for output in machine.spec.outputs {
-            if case .led(let input, let code) = output.target { setLED(input, code, false) }
+    /// Sets the LEDs again as they are shown (the rig's inputs were made anew).
+    func reassertLEDs() {
+        guard !stopped else { return }
+        for (index, output) in machine.spec.outputs.enumerated() {
+            if case .led(let input, let code) = output.target, let light = machine.light(of: index) {
+                setLED(input, code, light.isLit)
+            }
         }
-        lamps?.stop()
+    }
+
+    /// Darkens every light and waits for the lamps' threads (Slate stops).
+    func stop() {
+        stopped = true
+        for (index, output) in machine.spec.outputs.enumerated() {
+            if case .led(let input, let code) = output.target, machine.light(of: index)?.isLit != false {
+                setLED(input, code, false)
+            }
+        }
+        lamps.stop()
     }
 
     private func carry(_ shows: [TallyMachine.Show]) {
+        guard !stopped else { return }
         for show in shows {
             if case .led(let input, let code) = machine.spec.outputs[show.output].target {
                 setLED(input, code, show.light.isLit)
             } else {
-                lamps?.show(show.light, on: show.output)
+                lamps.show(show.light, on: show.output)
             }
         }
     }
