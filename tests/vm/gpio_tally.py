@@ -9,7 +9,8 @@ pulled up as an active-low LED's line would be.
 - At standby both are requested as outputs by slate-tally and dark: line 17
   driven low, line 18 high.
 - For three takes, the pedal's release that starts the take (`debounce: 0`,
-  as tally.py's) drives line 17 high and line 18 low within 50 ms: their
+  as tally.py's) drives line 17 high and line 18 low within 50 ms (the first
+  take after start within 250 ms, as tally.py's): their
   values are read in sysfs every millisecond from just after the release,
   and the latencies printed (when a read first saw the level, and after '>'
   when the last read that did not began: under TCG a millisecond's sleep
@@ -37,6 +38,8 @@ from gpio_sim import GPIOLINE_FLAG_ACTIVE_LOW, GPIOLINE_FLAG_IS_OUT, GPIOLINE_FL
 from rig import PEDAL_KEYS, PEDAL_NAME, Checks, Slate, UInput, is_take, monotonic, save_output, write_run_profile  # noqa: E402
 
 LIMIT_MS = 50
+# The first take after start may take this long: the emulated machine runs its code paths for the first time.
+FIRST_LIMIT_MS = 250
 HIGH, LOW = 17, 18  # active high; active low
 LIT = {HIGH: 1, LOW: 0}
 DARK = {HIGH: 0, LOW: 1}
@@ -172,8 +175,9 @@ try:
               " the one that stopped it" % (line, kind, ", ".join(map(bounds, lit_after[line])), LIMIT_MS,
                                             ", ".join(map(bounds, dark_after[line]))))
         times = [first for first, _ in lit_after[line]]
-        check(None not in times and max(times) * 1000 <= LIMIT_MS,
-              "line %d (%s) is lit within %d ms of the release that starts each take" % (line, kind, LIMIT_MS))
+        check(None not in times and times[0] * 1000 <= FIRST_LIMIT_MS and max(times[1:]) * 1000 <= LIMIT_MS,
+              "line %d (%s) is lit within %d ms of the release that starts each take (the first within %d)"
+              % (line, kind, LIMIT_MS, FIRST_LIMIT_MS))
 
     check(slate.stop() == 0, "slate run exits 0")
     for line in (HIGH, LOW):
