@@ -291,6 +291,13 @@ import Testing
         // A state a newer rig names is taken, the tally read from `recording`.
         _ = state("cam-d", #"{"online":true,"recording":true,"tally":"rehearsal"}"#)
         #expect(machine.tiles.last?.rig == "cam-d" && machine.tiles.last?.tally == .recording)
+        // `all` is not a rig: a state published there is no tile.
+        _ = state("all", #"{"online":true,"recording":true}"#)
+        #expect(!machine.tiles.contains { $0.rig == "all" })
+        // At most 256 other rigs are tracked, the first seen; the others' states are ignored.
+        for number in 0..<300 { _ = state("flood-\(number)", #"{"online":true}"#) }
+        #expect(machine.tiles.count == RigTopics.rigLimit)
+        #expect(machine.tiles.contains { $0.rig == "cam-d" } && !machine.tiles.contains { $0.rig == "flood-299" })
         // Off the broker, what it last heard may be stale: no tiles.
         _ = machine.disconnected(reason: "gone")
         #expect(machine.tiles.isEmpty)

@@ -194,7 +194,7 @@ public struct RigNetworkMachine: Sendable {
                 payload: payload, now: now, realtimeNs: realtimeNs, frame: frame, profile: profile)
             guard case .refused(let reason) = arrival else { return [] }
             return refuse(command ?? RigCommandMessage(action: "?", id: ""), reason, now: now)
-        case .state where rig != spec.rig:
+        case .state where rig != spec.rig && rig != RigTopics.everyRig:
             guard rigs[rig] != nil || rigs.count < RigTopics.rigLimit,
                 let state = try? JSONLine.decode(RigState.self, from: payload)
             else { return [] }
