@@ -38,45 +38,36 @@ public final class Udev {
 
     /// Every `/dev/input/event*` node, in sysfs order.
     public func inputNodes() -> [UdevInputNode] {
-        guard let enumerate = udev_enumerate_new(udev) else { return [] }
-        defer { udev_enumerate_unref(enumerate) }
-        udev_enumerate_add_match_subsystem(enumerate, "input")
-        udev_enumerate_add_match_sysname(enumerate, "event*")
-        udev_enumerate_scan_devices(enumerate)
-        var nodes: [UdevInputNode] = []
-        var entry = udev_enumerate_get_list_entry(enumerate)
-        while let current = entry {
-            if let device = udev_device_new_from_syspath(udev, udev_list_entry_get_name(current)) {
-                if let node = Self.node(device) { nodes.append(node) }
-                udev_device_unref(device)
-            }
-            entry = udev_list_entry_get_next(current)
-        }
-        return nodes
+        devices(subsystem: "input", sysname: "event*") { Self.node($0) }
     }
 
     /// Every `/dev/hidraw*` node with its HID device's ids (`HID_ID`) and name.
     public func hidNodes() -> [UdevHIDNode] {
+        devices(subsystem: "hidraw") { device in
+            guard let devnode = udev_device_get_devnode(device).map({ String(cString: $0) }),
+                let hid = udev_device_get_parent_with_subsystem_devtype(device, "hid", nil)
+            else { return nil }
+            let value = { (key: String) in udev_device_get_property_value(hid, key).map { String(cString: $0) } }
+            let ids = (value("HID_ID") ?? "").split(separator: ":").compactMap { UInt32($0, radix: 16) }
+            guard ids.count == 3 else { return nil }
+            return UdevHIDNode(
+                devnode: devnode, vendor: UInt16(truncatingIfNeeded: ids[1]), product: UInt16(truncatingIfNeeded: ids[2]),
+                name: value("HID_NAME") ?? "")
+        }
+    }
+
+    /// What `read` makes of each device of `subsystem` (and `sysname`), in sysfs order.
+    private func devices<Node>(subsystem: String, sysname: String? = nil, _ read: (OpaquePointer) -> Node?) -> [Node] {
         guard let enumerate = udev_enumerate_new(udev) else { return [] }
         defer { udev_enumerate_unref(enumerate) }
-        udev_enumerate_add_match_subsystem(enumerate, "hidraw")
+        udev_enumerate_add_match_subsystem(enumerate, subsystem)
+        if let sysname { udev_enumerate_add_match_sysname(enumerate, sysname) }
         udev_enumerate_scan_devices(enumerate)
-        var nodes: [UdevHIDNode] = []
+        var nodes: [Node] = []
         var entry = udev_enumerate_get_list_entry(enumerate)
         while let current = entry {
             if let device = udev_device_new_from_syspath(udev, udev_list_entry_get_name(current)) {
-                if let devnode = udev_device_get_devnode(device).map({ String(cString: $0) }),
-                    let hid = udev_device_get_parent_with_subsystem_devtype(device, "hid", nil)
-                {
-                    let value = { (key: String) in udev_device_get_property_value(hid, key).map { String(cString: $0) } }
-                    let ids = (value("HID_ID") ?? "").split(separator: ":").compactMap { UInt32($0, radix: 16) }
-                    if ids.count == 3 {
-                        nodes.append(
-                            UdevHIDNode(
-                                devnode: devnode, vendor: UInt16(truncatingIfNeeded: ids[1]),
-                                product: UInt16(truncatingIfNeeded: ids[2]), name: value("HID_NAME") ?? ""))
-                    }
-                }
+                if let node = read(device) { nodes.append(node) }
                 udev_device_unref(device)
             }
             entry = udev_list_entry_get_next(current)

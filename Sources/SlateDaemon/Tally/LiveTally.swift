@@ -24,10 +24,10 @@ final class LiveTally {
         machine = TallyMachine(spec: spec, continuing: old.machine)
         lamps = try TallyLamps(outputs: spec.outputs, reusing: old.lamps, logger: logger)
         setLED = old.setLED
-        for (index, output) in old.machine.spec.outputs.enumerated() {
-            guard case .led(let input, let code) = output.target, !spec.outputs.contains(where: { $0.target == output.target })
-            else { continue }
-            if old.machine.light(of: index)?.isLit == true { setLED(input, code, false) }
+        for led in old.leds where led.light?.isLit == true {
+            if !spec.outputs.contains(where: { $0.target == .led(input: led.input, code: led.code) }) {
+                setLED(led.input, led.code, false)
+            }
         }
     }
 
@@ -49,22 +49,24 @@ final class LiveTally {
     /// Sets the LEDs again as they are shown (the rig's inputs were made anew).
     func reassertLEDs() {
         guard !stopped else { return }
-        for (index, output) in machine.spec.outputs.enumerated() {
-            if case .led(let input, let code) = output.target, let light = machine.light(of: index) {
-                setLED(input, code, light.isLit)
-            }
+        for led in leds {
+            if let light = led.light { setLED(led.input, led.code, light.isLit) }
         }
     }
 
     /// Darkens every light and waits for the lamps' threads (Slate stops).
     func stop() {
         stopped = true
-        for (index, output) in machine.spec.outputs.enumerated() {
-            if case .led(let input, let code) = output.target, machine.light(of: index)?.isLit != false {
-                setLED(input, code, false)
-            }
-        }
+        for led in leds where led.light?.isLit != false { setLED(led.input, led.code, false) }
         lamps.stop()
+    }
+
+    /// The LED outputs and what each shows (nil before it was first shown).
+    private var leds: [(input: String, code: UInt16, light: TallyLight?)] {
+        machine.spec.outputs.indices.compactMap { index in
+            guard case .led(let input, let code) = machine.spec.outputs[index].target else { return nil }
+            return (input, code, machine.light(of: index))
+        }
     }
 
     private func carry(_ shows: [TallyMachine.Show]) {
