@@ -342,7 +342,7 @@ public final class LiveRecorder {
         case .exported(let outcome):
             let export = ExportSummary(
                 takes: outcome.takes, path: outcome.path, duration: outcome.duration, frames: outcome.frames,
-                method: Self.method(of: outcome))
+                method: Self.method(of: outcome) + (outcome.proxyFailure.map { "; \($0)" } ?? ""), proxy: outcome.proxy)
             pending.append((.exported(export), now))
         case .failed(let reason, let returned):
             pending.append((.exportFailed(reason, returned: returned), now))

@@ -22,11 +22,14 @@ public struct OneTake {
         public var passThrough: Bool
         public var audio: AudioSpec
         public var seconds: Double
+        /// The proxy written beside the take; nil: none.
+        public var proxy: ProxySpec?
 
         public init(
             camera: String, width: Int, height: Int, fps: FrameRate, codecs: [String], passThrough: Bool, audio: AudioSpec,
-            seconds: Double
+            seconds: Double, proxy: ProxySpec? = nil
         ) {
+            self.proxy = proxy
             self.camera = camera
             self.width = width
             self.height = height
@@ -78,7 +81,8 @@ public struct OneTake {
         let ledger = try TakeLedger(folder: folder)
         for note in folder.recover(ledger) { log.warning("\(note)") }
         let recorder = try TakeRecorder(
-            source: source, ledger: ledger, codecs: codecs, passThrough: settings.passThrough, sound: sound, logger: log)
+            source: source, ledger: ledger, codecs: codecs, passThrough: settings.passThrough, proxy: settings.proxy,
+            sound: sound, logger: log)
         let loop = try EventLoop()
         try loop.handleSignals([Signal.interrupt, Signal.terminate]) { _ in loop.stop() }
         let length = Duration.microseconds(Int64(settings.seconds * 1_000_000))

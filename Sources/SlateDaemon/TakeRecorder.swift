@@ -75,6 +75,8 @@ public final class TakeRecorder: Sendable {
         /// Sets the camera's own zoom for a factor, through its session; nil: zoom is digital.
         var cameraZoom: (@Sendable (Double) -> Void)?
         var zoomLimit: Double
+        /// The proxy written beside each take; nil: none.
+        var proxy: ProxySpec? = nil
     }
 
     /// What reaches the pipeline from the camera session, in capture order.
@@ -138,16 +140,18 @@ public final class TakeRecorder: Sendable {
     /// first of `codecs` that opens) and starts encoding; takes start with
     /// `start(at:)`. With `passThrough`, a source's compressed frames go into the
     /// takes as they come, without an encoder. `exports` runs exports (none: an
-    /// export is refused); `onEvent` is called whenever `takeEvents()` has something.
+    /// export is refused); `proxy` writes a proxy beside each take; `onEvent`
+    /// is called whenever `takeEvents()` has something.
     public convenience init(
         source: sending FrameSource, ledger: TakeLedger, exports: TakeExports? = nil, codecs: [String],
-        passThrough: Bool = false, preroll: Duration = .zero, rotation: Int = 0, sound: sending SoundRecording? = nil,
-        logger: Logger, onEvent: (@Sendable () -> Void)? = nil, clock: any RigClock = SystemClock()
+        passThrough: Bool = false, preroll: Duration = .zero, rotation: Int = 0, proxy: ProxySpec? = nil,
+        sound: sending SoundRecording? = nil, logger: Logger, onEvent: (@Sendable () -> Void)? = nil,
+        clock: any RigClock = SystemClock()
     ) throws {
         let stream = Stream(
             format: source.format, codecs: codecs, passThrough: passThrough, rotation: rotation, mirrored: false,
-            preroll: preroll, cameraZoom: nil, zoomLimit: ZoomRamp.limit)
-        let encoder = try TakeEncoder(format: source.format, codecs: codecs, passThrough: passThrough)
+            preroll: preroll, cameraZoom: nil, zoomLimit: ZoomRamp.limit, proxy: proxy)
+        let encoder = try TakeEncoder(format: source.format, codecs: codecs, passThrough: passThrough, proxy: proxy)
         try self.init(
             ledger: ledger, exports: exports, logger: logger, onEvent: onEvent, first: (stream, encoder), source: source,
             opener: nil, sound: sound, clock: clock)
@@ -330,8 +334,10 @@ final class TakePipeline {
     private var zoomTarget = 1.0
     /// The preroll a control set, which outlasts a switch of camera.
     private var prerollSetting: Duration?
-    private var router: TakeRouter<EncodedPacket>
+    private var router: TakeRouter<TakePacket>
     private var writer: TakeWriter?
+    /// The take's proxy, while it is written; nil once it failed.
+    private var proxy: ProxyTrack?
     private var take: TakeManifest.Take?
     /// Markers asked for before the take they mark had its first frame; dropped
     /// when no take opens (a stop before it, a start that failed, the stream's end).
@@ -411,6 +417,10 @@ final class TakePipeline {
         router = TakeRouter(preroll: prerollSetting ?? stream.preroll)
         sound?.keep = router.preroll + .seconds(3)
         gauges.streams(stream.format, encoder: encoder.name)
+        if let proxy = stream.proxy, encoder.proxy == nil {
+            let size = "\(stream.format.width)x\(stream.format.height)"
+            log.warning("the camera's \(size) is no larger than the \(proxy.height)p proxy: its takes have no proxy")
+        }
     }
 
     /// The camera streams something else: the take in progress closes with the
@@ -419,7 +429,8 @@ final class TakePipeline {
         finishStream()
         // The camera is said to stream once its frames can be recorded.
         do {
-            let encoder = try TakeEncoder(format: stream.format, codecs: stream.codecs, passThrough: stream.passThrough)
+            let encoder = try TakeEncoder(
+                format: stream.format, codecs: stream.codecs, passThrough: stream.passThrough, proxy: stream.proxy)
             begin(stream, encoder: encoder)
             report(said)
         } catch {
@@ -473,13 +484,15 @@ final class TakePipeline {
         captureTimes[Int(index % 64)] = frame.time
         do {
             for packet in try encoder.packets(for: frame, pts: index, keyframe: keyframe) {
-                let timed = TakeRouter<EncodedPacket>.Timed(
-                    time: captureTimes[Int(packet.pts % 64)], isKeyframe: packet.isKeyframe, packet: packet)
-                apply(router.packet(timed), current: packet.pts == index ? frame : nil)
+                let pts = packet.take.pts
+                let timed = TakeRouter<TakePacket>.Timed(
+                    time: captureTimes[Int(pts % 64)], isKeyframe: packet.take.isKeyframe, packet: packet)
+                apply(router.packet(timed), current: pts == index ? frame : nil)
             }
         } catch {
             report(.failed("\(error)"))
         }
+        if let failure = encoder.takeProxyFailure() { report(.failed(failure)) }
         showPreview(of: frame, encoder: encoder)
     }
 
@@ -521,9 +534,16 @@ final class TakePipeline {
     }
 
     /// Writes the take's sound packets encoded so far.
+    /// The proxy gets the same packets; one it cannot take stops it.
     private func writeSound(_ packets: [EncodedPacket]? = nil) throws(MediaError) {
         guard let writer, writer.sound != nil, let sound else { return }
-        for packet in packets ?? sound.takePackets() { try writer.writeSound(packet) }
+        let packets = packets ?? sound.takePackets()
+        for packet in packets { try writer.writeSound(packet) }
+        do {
+            try proxy?.writeSound(packets)
+        } catch {
+            stopProxy(error)
+        }
     }
 
     /// Hands the commands posted since the last frame to the flow, one at a
@@ -585,7 +605,7 @@ final class TakePipeline {
         exports.export(ids, options: options, to: outputFolder)
     }
 
-    private func apply(_ outputs: [TakeRouter<EncodedPacket>.Output], current frame: CameraFrame?) {
+    private func apply(_ outputs: [TakeRouter<TakePacket>.Output], current frame: CameraFrame?) {
         for output in outputs {
             switch output {
             case .open(let firstFrame): open(firstFrame: firstFrame)
@@ -611,6 +631,7 @@ final class TakePipeline {
         var take = newTake(in: ledger.manifest, started: started, encoder: encoder)
         take.fps = encoder.fps
         take.timecode = Timecode(microsecondsOfDay: LocalTime.microsecondsOfDay(started), rate: encoder.fps).description
+        if encoder.proxy != nil, let naming = stream?.proxy?.naming { take.proxy = naming.path(for: take.file) }
         var created = false
         var soundParameters: AudioStreamParameters?
         if let sound {
@@ -627,6 +648,7 @@ final class TakePipeline {
             writer = try TakeWriter(
                 fd: fd, named: take.file, in: folder.directory, parameters: encoder.parameters, rotation: stream?.rotation ?? 0,
                 sound: soundParameters, stamp: TakeWriter.Stamp(created: started, timecode: take.timecode, rate: encoder.fps))
+            proxy = openProxy(of: &take, encoder: encoder, sound: soundParameters)
         } catch {
             sound?.abandon()
             router.abandon()
@@ -647,6 +669,33 @@ final class TakePipeline {
         report(.opened(take, number: takeNumber, firstFrame: firstFrame))
     }
 
+    /// Opens the proxy of `take`, as it is listed; one that cannot be opened
+    /// is said and unlisted, and the take goes on without it.
+    private func openProxy(
+        of take: inout TakeManifest.Take, encoder: TakeEncoder, sound: AudioStreamParameters?
+    ) -> ProxyTrack? {
+        guard let path = take.proxy, let proxyEncoder = encoder.proxy else { return nil }
+        do {
+            return try ProxyTrack(
+                path, in: folder, proxy: proxyEncoder, rotation: stream?.rotation ?? 0, sound: sound,
+                stamp: TakeWriter.Stamp(created: take.started, timecode: take.timecode, rate: encoder.fps))
+        } catch {
+            take.proxy = nil
+            report(.failed("take \(ledger.availableCount + 1) is recorded without its proxy: \(error)"))
+            return nil
+        }
+    }
+
+    /// The proxy of the take in progress cannot be written: it stops, keeping
+    /// its complete fragments (and its listing); the take goes on.
+    private func stopProxy(_ error: MediaError) {
+        guard let proxy else { return }
+        proxy.abandon()
+        self.proxy = nil
+        let reason = error.isDiskFull ? "the disk is full" : error.reason
+        report(.failed("the proxy \(proxy.path) stopped, \(reason); it keeps its first \(proxy.frames) frames"))
+    }
+
     /// A take starting at `started` with an id no take of `manifest` has and a
     /// file name no file in the folder has.
     private func newTake(in manifest: TakeManifest, started: Int64, encoder: TakeEncoder) -> TakeManifest.Take {
@@ -662,12 +711,12 @@ final class TakePipeline {
         }
     }
 
-    private func write(_ timed: TakeRouter<EncodedPacket>.Timed, frame: CameraFrame?) {
+    private func write(_ timed: TakeRouter<TakePacket>.Timed, frame: CameraFrame?) {
         guard let writer, var take, let encoder else { return }
         let isFirst = firstPts == nil
-        let first = firstPts ?? timed.packet.pts
+        let first = firstPts ?? timed.packet.take.pts
         firstPts = first
-        var packet = timed.packet
+        var packet = timed.packet.take
         packet.pts -= first
         packet.dts -= first
         do {
@@ -678,7 +727,14 @@ final class TakePipeline {
             fail(take, writer: writer, error)
             return
         }
-        lastPts = isFirst ? timed.packet.pts : max(lastPts, timed.packet.pts)
+        if let proxy, let proxyPacket = timed.packet.proxy {
+            do {
+                try proxy.write(proxyPacket, pts: packet.pts)
+            } catch {
+                stopProxy(error)
+            }
+        }
+        lastPts = isFirst ? timed.packet.take.pts : max(lastPts, timed.packet.take.pts)
         take.summary.frames += 1
         measure(&take)
         gauges.take(take.summary)
@@ -716,6 +772,12 @@ final class TakePipeline {
             report(.failed("\(error); the take keeps its first \(take.summary.frames) frames"))
         }
         writer = nil
+        do {
+            try proxy?.finish()
+        } catch {
+            report(.failed("\(error); the proxy keeps its first \(proxy?.frames ?? 0) frames"))
+        }
+        proxy = nil
         measure(&take)
         take.recording = false
         take.sound = soundSummary?.duration
@@ -771,6 +833,8 @@ final class TakePipeline {
         var take = take
         let kept = writer.abandon()
         self.writer = nil
+        proxy?.abandon()
+        proxy = nil
         sound?.abandon()
         take.summary.frames = kept.packets
         firstPts = kept.packets > 0 ? firstPts : nil

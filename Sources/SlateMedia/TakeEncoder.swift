@@ -8,6 +8,9 @@ import SlateSystem
 /// Packet timestamps count frames (the time base is the frame interval) and equal the
 /// caller's `pts`. A passed-through H.264 stream yields no packets until a
 /// keyframe brings its parameter sets (the MP4's extradata).
+///
+/// With a proxy, each packet comes with the proxy's for the same frame, made
+/// from the picture just encoded (or, passed through, decoded once for it).
 public final class TakeEncoder {
     /// What makes the packets: the encoder, e.g. `libx264`, or `mjpeg pass-through`.
     public let name: String
@@ -23,6 +26,11 @@ public final class TakeEncoder {
     }
 
     private let mode: Mode
+    /// The proxy's encoder; nil without a proxy, or once it failed (`takeProxyFailure()` says why).
+    public private(set) var proxy: ProxyEncoder?
+    /// Decodes passed-through frames for the proxy (and the thumbnail and preview, from its pictures).
+    private let proxyDecoder: MJPEGDecoder?
+    private var proxyFailure: String?
     /// Packed pictures to I420.
     private let converter = PixelConverter()
     private var lastPicture: VideoFrame?
@@ -35,9 +43,15 @@ public final class TakeEncoder {
     }
 
     /// Opens the encoder for a source's frames (the first of `codecs` that
-    /// opens), unless its compressed frames pass through.
-    public init(format source: SourceFormat, codecs: [String], passThrough: Bool) throws {
+    /// opens), unless its compressed frames pass through, and the proxy's, when
+    /// `proxy` asks for one smaller than the source.
+    public init(format source: SourceFormat, codecs: [String], passThrough: Bool, proxy: ProxySpec? = nil) throws {
         fps = source.fps
+        let proxyEncoder = try proxy.flatMap { spec throws(MediaError) in try ProxyEncoder(spec, source: source) }
+        self.proxy = proxyEncoder
+        proxyDecoder = try source.codec.flatMap { codec throws(MediaError) in
+            passThrough && proxyEncoder != nil ? try MJPEGDecoder(codec: codec) : nil
+        }
         let timeBase = TimeBase(Int32(source.fps.seconds), Int32(source.fps.frames))
         switch source.codec {
         case let codec? where passThrough:
@@ -70,16 +84,54 @@ public final class TakeEncoder {
         fileExtension = "mp4"
     }
 
-    /// The packets for one capture at `pts`; `keyframe` asks the encoder for an IDR
-    /// frame (passed-through frames are keyframes when the camera made them so).
-    public func packets(for capture: CameraFrame, pts: Int64, keyframe: Bool) throws -> [EncodedPacket] {
+    /// The packets for one capture at `pts`, each with the proxy's for its
+    /// frame; `keyframe` asks the encoder for an IDR frame (passed-through
+    /// frames are keyframes when the camera made them so). A proxy that fails
+    /// stops for the stream; the take goes on.
+    public func packets(for capture: CameraFrame, pts: Int64, keyframe: Bool) throws -> [TakePacket] {
+        let packets = try takePackets(for: capture, pts: pts, keyframe: keyframe)
+        guard let proxy else { return packets.map { TakePacket(take: $0, proxy: nil) } }
+        do {
+            return try packets.map { packet throws(MediaError) in
+                TakePacket(take: packet, proxy: try proxy.packets(matching: packet).first)
+            }
+        } catch {
+            stopProxy(error)
+            return packets.map { TakePacket(take: $0, proxy: nil) }
+        }
+    }
+
+    /// Why the proxy stopped, once; nil while it works.
+    public func takeProxyFailure() -> String? {
+        defer { proxyFailure = nil }
+        return proxyFailure
+    }
+
+    private func stopProxy(_ error: MediaError) {
+        proxy = nil
+        proxyFailure = "the proxy stopped: \(error)"
+    }
+
+    /// Hands the proxy the picture of the capture at `pts`.
+    private func holdForProxy(_ picture: VideoFrame?, pts: Int64) {
+        guard let proxy, let picture else { return }
+        do {
+            try proxy.hold(picture, pts: pts)
+        } catch {
+            stopProxy(error)
+        }
+    }
+
+    private func takePackets(for capture: CameraFrame, pts: Int64, keyframe: Bool) throws -> [EncodedPacket] {
         switch (mode, capture) {
         case (.encode(let encoder, _), .raw(let frame)):
             lastPicture = frame
+            holdForProxy(frame, pts: pts)
             return try encoder.encode(frame, pts: pts, keyframe: keyframe)
         case (.encode(let encoder, let decoder?), .compressed(let compressed)):
             guard let frame = try decoder.decode(compressed) else { return [] }
             lastPicture = frame
+            holdForProxy(frame, pts: pts)
             return try encoder.encode(frame, pts: pts, keyframe: keyframe)
         case (.passThrough(let codec), .compressed(let compressed)):
             if codec == "h264" {
@@ -92,6 +144,11 @@ public final class TakeEncoder {
                 guard !parameters.extradata.isEmpty else { return [] }
                 sinceKeyframe.append(compressed)
             }
+            if let proxyDecoder, proxy != nil {
+                // A frame the camera damaged keeps the proxy's slot with the picture before it.
+                lastPicture = (try? proxyDecoder.decode(compressed)) ?? lastPicture
+                holdForProxy(lastPicture, pts: pts)
+            }
             return [
                 EncodedPacket(
                     data: compressed.data, pts: pts, dts: pts, duration: 1,
@@ -101,7 +158,7 @@ public final class TakeEncoder {
             throw Unsupported(description: "the source yielded a frame of another kind than it said")
         case (_, .packed(let packed)):
             guard let frame = converter.convert(packed) else { return [] }
-            return try packets(for: .raw(frame), pts: pts, keyframe: keyframe)
+            return try takePackets(for: .raw(frame), pts: pts, keyframe: keyframe)
         }
     }
 
@@ -110,6 +167,8 @@ public final class TakeEncoder {
     public func picture(of capture: CameraFrame) -> VideoFrame? {
         switch (mode, capture) {
         case (.encode, _):
+            return lastPicture
+        case (.passThrough, .compressed) where proxy != nil:
             return lastPicture
         case (.passThrough(let codec), .compressed(let compressed)):
             guard let decoder = try? MJPEGDecoder(codec: codec) else { return nil }
@@ -126,4 +185,15 @@ public final class TakeEncoder {
 
     /// A capture with a packed picture converted to I420 (nil when it cannot be); others as they are.
     public func unpacked(_ capture: CameraFrame) -> CameraFrame? { converter.unpacked(capture) }
+}
+
+/// A take's packet and, for a take with a proxy, the proxy's packet for the same frame.
+public struct TakePacket: Sendable {
+    public var take: EncodedPacket
+    public var proxy: EncodedPacket?
+
+    public init(take: EncodedPacket, proxy: EncodedPacket?) {
+        self.take = take
+        self.proxy = proxy
+    }
 }

@@ -76,6 +76,10 @@ public struct TakeExporter: Sendable {
         public var short: [ShortTake]
         /// Whether the takes were kept (`keep`).
         public var kept: Bool
+        /// The export's proxy, joined from the takes' proxies; nil when they have none, or it failed.
+        public var proxy: String?
+        /// Why the takes' proxies were not joined.
+        public var proxyFailure: String?
 
         /// `copied`, or `re-encoded with aac (take-2.mp4 has no sound)`; nil without sound.
         public var soundSummary: String? {
@@ -135,43 +139,113 @@ public struct TakeExporter: Sendable {
 
     /// Exports the finished takes (those of `ids` only, when given); `progress`
     /// is told how far it has got every 30 frames, and once the takes are joined.
+    /// When every take has a proxy in one proxy folder, their proxies are
+    /// joined too, into that folder of the output folder under the export's
+    /// name (`ProxyNaming`), before the takes leave the list; a proxy export
+    /// that fails is said in the outcome and keeps nothing from the export.
     public func export(
         ids: Set<String>? = nil, at wallClock: Int64, options: Options = Options(),
         progress: (ExportProgress) -> Void = { _ in }
     ) throws(Failure) -> Outcome {
         let takes = ledger.manifest.takes.filter { $0.isExportable && ids?.contains($0.id) ?? true }
         guard !takes.isEmpty else { throw Failure(description: "no takes to export in \(folder.path)") }
+        let name = options.name.fileName(rig: options.rig ?? "slate", local: wallClock + options.zoneOffset)
+        let output: Folder
+        do {
+            output = try Folder(outputFolder, creating: 0o755)
+        } catch {
+            throw Failure(description: "\(error); the takes are kept")
+        }
+        let expectedFrames = takes.reduce(0) { $0 + $1.summary.frames }
+        let join = try self.join(
+            takes, files: takes.map(\.file), in: folder.directory, into: output, as: name, options: options
+        ) { frames in
+            progress(ExportProgress(takes: takes.count, frames: frames, total: expectedFrames))
+        }
+        let final = output.file(join.name)
+        var outcome = Outcome(
+            path: final, takes: takes.count, frames: join.joined.frames,
+            duration: .microseconds(join.result.durationMicroseconds),
+            method: join.method, encoder: join.joined.encoder, sound: join.sound?.method, soundEncoder: join.sound?.encoderName,
+            short: join.short, kept: !options.cleanUp)
+        if join.short.isEmpty {
+            (outcome.proxy, outcome.proxyFailure) = exportProxies(of: takes, named: join.name, to: output, options)
+        }
+        do {
+            try retire(takes, short: join.short, into: final, cleanUp: options.cleanUp, at: wallClock)
+        } catch {
+            throw Failure(description: "exported to \(final), but \(error); the takes not yet in the trash are kept")
+        }
+        return outcome
+    }
 
+    /// Joins the proxies of `takes` into the proxy folder of `output` as the
+    /// export `exportName`'s proxy: its path, or why there is none (nil, nil
+    /// when the takes have no proxies).
+    private func exportProxies(
+        of takes: [TakeManifest.Take], named exportName: String, to output: Folder, _ options: Options
+    ) -> (path: String?, failure: String?) {
+        let proxies = takes.map { take in take.proxy.flatMap(ProxyNaming.split) }
+        guard proxies.contains(where: { $0 != nil }) else { return (nil, nil) }
+        guard let first = proxies[0], proxies.allSatisfy({ $0?.folder == first.folder }),
+            let naming = ProxyNaming.allCases.first(where: { $0.folder == first.folder })
+        else { return (nil, "not every take has a proxy in one proxy folder: the export has no proxy") }
+        do throws(Failure) {
+            guard let source = try? folder.proxyFolder(first.folder, in: folder.directory, create: false),
+                let target = try? folder.proxyFolder(first.folder, in: output, create: true)
+            else { throw Failure(description: "the proxy folders cannot be opened") }
+            let join = try self.join(
+                takes, files: proxies.map { $0!.name }, in: source, into: target, as: naming.fileName(for: exportName),
+                options: options, progress: { _ in })
+            return (target.file(join.name), nil)
+        } catch {
+            return (nil, "the export has no proxy: \(error)")
+        }
+    }
+
+    /// A join verified and named: its name in the output folder, what was
+    /// read and written, and how.
+    struct Join {
+        var name: String
+        var joined: Joined
+        var result: MediaInfo
+        var method: ExportPlan.Method
+        var sound: SoundJoin?
+        var short: [ShortTake]
+    }
+
+    /// Joins `files` of `source` (the files of `takes`, or their proxies)
+    /// into a new file of `output` named `name` (or `name-2`, …), verified
+    /// against what `takes.json` lists of the takes.
+    private func join(
+        _ takes: [TakeManifest.Take], files: [String], in source: Folder, into output: Folder, as name: String,
+        options: Options, progress written: (Int) -> Void
+    ) throws(Failure) -> Join {
         var readers: [PacketReader] = []
-        for take in takes {
+        for file in files {
             do {
-                readers.append(try PacketReader(take.file, in: folder.directory))
+                readers.append(try PacketReader(file, in: source))
             } catch {
-                throw Failure(description: "cannot read take \(folder.file(take.file)): \(error.reason); the takes are kept")
+                throw Failure(description: "cannot read take \(source.file(file)): \(error.reason); the takes are kept")
             }
         }
         var sounds: [(AudioStreamParameters, ExportPlan.Sound)?] = []
-        for take in takes {
+        for file in files {
             do {
-                sounds.append(try Self.sound(of: take.file, in: folder.directory))
+                sounds.append(try Self.sound(of: file, in: source))
             } catch {
                 let reason = (error as? MediaError)?.reason ?? "\(error)"
-                throw Failure(
-                    description: "cannot read the sound of take \(folder.file(take.file)): \(reason); the takes are kept")
+                throw Failure(description: "cannot read the sound of take \(source.file(file)): \(reason); the takes are kept")
             }
         }
         let planned = zip(readers, zip(takes, sounds)).map { reader, take in
             ExportPlan.Take(read: reader, duration: take.0.summary.duration.microseconds, frames: 0, sound: take.1?.1)
         }
         guard let plan = ExportPlan(takes: planned, filter: options.filter) else {
-            throw Failure(description: "no takes to export in \(folder.path)")
+            throw Failure(description: "no takes to export in \(source.path)")
         }
-
-        let name = options.name.fileName(rig: options.rig ?? "slate", local: wallClock + options.zoneOffset)
-        let output: Folder
         let partial: Partial
         do {
-            output = try Folder(outputFolder, creating: 0o755)
             let (partialName, fd) = try output.createUnique(prefix: "." + name + ".partial-", mode: 0o666)
             let io = try DescriptorIO(fd: fd, writing: true, path: output.file(partialName))
             partial = Partial(
@@ -182,8 +256,6 @@ public struct TakeExporter: Sendable {
         } catch {
             throw Failure(description: "\(error); the takes are kept")
         }
-        let expectedFrames = takes.reduce(0) { $0 + $1.summary.frames }
-        func written(_ frames: Int) { progress(ExportProgress(takes: takes.count, frames: frames, total: expectedFrames)) }
         let joined: Joined
         let result: MediaInfo
         var short: [ShortTake] = []
@@ -191,17 +263,18 @@ public struct TakeExporter: Sendable {
         do {
             if let method = plan.sound {
                 sound = try SoundJoin(
-                    method: method, takes: zip(takes, sounds).map { ($0.file, $1) }, in: folder.directory,
+                    method: method, takes: zip(files, sounds).map { ($0, $1) }, in: source,
                     pictureTimeBase: readers[0].parameters.timeBase)
             }
             joined =
                 plan.method == .streamCopy
                 ? try copy(readers, sound: sound, to: partial, progress: written)
                 : try reencode(readers, filter: options.filter, sound: sound, to: partial, progress: written)
-            for (take, read) in zip(takes, joined.reads) where read.error != nil || read.frames < take.summary.frames {
+            for ((take, file), read) in zip(zip(takes, files), joined.reads)
+            where read.error != nil || read.frames < take.summary.frames {
                 short.append(
                     ShortTake(
-                        path: folder.file(take.file), read: read.frames, listed: take.summary.frames, error: read.error?.reason))
+                        path: source.file(file), read: read.frames, listed: take.summary.frames, error: read.error?.reason))
             }
             if !short.isEmpty && !options.acceptShort {
                 throw Failure(
@@ -211,7 +284,7 @@ public struct TakeExporter: Sendable {
             }
             // The takes as read: their real durations and frame counts are what the result must hold.
             guard let measured = ExportPlan(takes: joined.reads.map(\.take), filter: .none), joined.frames > 0 else {
-                throw Failure(description: "no frame could be read from the takes in \(folder.path); the takes are kept")
+                throw Failure(description: "no frame could be read from the takes in \(source.path); the takes are kept")
             }
             result = try MediaProbe.probe(partial.name, in: output)
             guard result.frameCount == joined.frames, measured.verifies(duration: .microseconds(result.durationMicroseconds))
@@ -227,25 +300,14 @@ public struct TakeExporter: Sendable {
             if let failure = error as? Failure { throw failure }
             throw Failure(description: "\(error); the takes are kept")
         }
-
-        let final: String
         do {
-            final = output.file(try Self.name(partial.name, as: name, in: output))
+            let final = try Self.name(partial.name, as: name, in: output)
             try output.sync()
+            return Join(name: final, joined: joined, result: result, method: plan.method, sound: sound, short: short)
         } catch {
             try? output.remove(partial.name)
             throw Failure(description: "\(error); the takes are kept")
         }
-        let outcome = Outcome(
-            path: final, takes: takes.count, frames: joined.frames, duration: .microseconds(result.durationMicroseconds),
-            method: plan.method, encoder: joined.encoder, sound: sound?.method, soundEncoder: sound?.encoderName, short: short,
-            kept: !options.cleanUp)
-        do {
-            try retire(takes, short: short, into: final, cleanUp: options.cleanUp, at: wallClock)
-        } catch {
-            throw Failure(description: "exported to \(final), but \(error); the takes not yet in the trash are kept")
-        }
-        return outcome
     }
 
     /// Takes the exported takes out of the take list: each is marked as in
@@ -381,6 +443,6 @@ extension ExportLine {
         self.init(
             path: outcome.path, takes: outcome.takes, frames: outcome.frames, duration: outcome.duration.inSeconds(decimals: 3),
             method: outcome.method, encoder: outcome.encoder, sound: outcome.soundSummary, kept: outcome.kept,
-            short: outcome.short.map(\.description))
+            short: outcome.short.map(\.description), proxy: outcome.proxy, proxyFailure: outcome.proxyFailure)
     }
 }

@@ -3,7 +3,8 @@ import SlateSystem
 
 /// The work folder's trash (`TakeTrash`): a deleted take's entry is marked
 /// with when it was deleted, and its file and thumbnail wait in the `trash`
-/// folder until it is restored, or its time is over and it is deleted for good.
+/// folder (its proxy in the trash's `Proxy` or `Proxies`) until it is
+/// restored, or its time is over and it is deleted for good.
 extension TakeFolder {
     /// The trash folder, made with the work folder's mode when missing.
     public func trashFolder() throws(OperationError) -> Folder {
@@ -97,6 +98,8 @@ extension TakeFolder {
                     try trash.remove(name)
                     try directory.remove(name)
                 }
+                try removeProxy(of: take, in: trash)
+                try removeProxy(of: take, in: directory)
                 let kept = ((TakeTrash.expiry(of: take, hours: hours) ?? 0) - (take.trashed ?? 0)) / 3_600_000_000
                 notes.append("deleted \(take.file) for good: it was in the trash for \(kept) h")
             }
@@ -112,8 +115,10 @@ extension TakeFolder {
     static func files(of take: TakeManifest.Take) -> [String] { [take.file] + (take.thumbnail.map { [$0] } ?? []) }
 
     /// Moves a take's files from one folder to the other (those already
-    /// there, or gone, are left), then syncs both.
+    /// there, or gone, are left), then syncs both; its proxy goes from its
+    /// folder in the one to the same folder in the other.
     func moveFiles(of take: TakeManifest.Take, from source: Folder, to destination: Folder) throws(OperationError) {
+        try moveProxy(of: take, from: source, to: destination)
         for name in Self.files(of: take) where source.contains(name) {
             guard try source.moveIfFree(name, to: destination) else {
                 throw OperationError(

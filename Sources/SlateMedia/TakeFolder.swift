@@ -126,8 +126,9 @@ public struct TakeFolder: Sendable {
         try removeFiles(of: take)
     }
 
-    /// Unlinks a take's file and thumbnail (gone already is fine), then syncs the folder.
+    /// Unlinks a take's file, thumbnail and proxy (gone already is fine), then syncs their folders.
     func removeFiles(of take: TakeManifest.Take) throws(OperationError) {
+        try removeProxy(of: take, in: directory)
         for name in [take.file] + (take.thumbnail.map { [$0] } ?? []) { try directory.remove(name) }
         try directory.sync()
     }
@@ -146,7 +147,10 @@ public struct TakeFolder: Sendable {
         for name in directory.names(withPrefix: "." + TakeManifest.fileName + ".tmp-") { try? directory.remove(name) }
         let snapshot = ledger.manifest
         // A take deleted to the trash whose files a crash left in the work folder.
-        for take in snapshot.takes where take.trashed != nil && Self.files(of: take).contains(where: directory.contains) {
+        for take in snapshot.takes
+        where take.trashed != nil
+            && (Self.files(of: take).contains(where: directory.contains) || holdsProxy(of: take, in: directory))
+        {
             do {
                 try moveFiles(of: take, from: directory, to: try trashFolder())
                 notes.append("moved \(file(take.file)) to the trash, as its deletion began to")
@@ -176,12 +180,17 @@ public struct TakeFolder: Sendable {
                 continue
             }
             guard case .success(let info) = probed, info.frameCount > 0 else {
-                // Nothing was recorded: the entry goes, and the file and thumbnail begun for it.
+                // Nothing was recorded: the entry goes, and the files begun for it.
                 measured.takes.remove(at: index)
+                try? removeProxy(of: take, in: directory)
                 try? directory.remove(take.file)
                 try? directory.remove(thumbnail)
                 notes.append("\(path) was being recorded and holds no frame; it is removed")
                 continue
+            }
+            if take.proxy != nil, let note = recoverProxy(of: take) {
+                measured.takes[index].proxy = nil
+                notes.append(note)
             }
             measured.takes[index].recording = false
             measured.takes[index].summary.frames = info.frameCount
@@ -204,6 +213,18 @@ public struct TakeFolder: Sendable {
             notes.append("\(error)")
         }
         return notes
+    }
+
+    /// Checks the proxy of a take a crash interrupted: nil when it holds
+    /// frames (it ends at its last complete fragment, as the take does); else
+    /// its file is removed and the note says so.
+    private func recoverProxy(of take: TakeManifest.Take) -> String? {
+        guard let (folder, name) = proxy(of: take, in: directory) else {
+            return "the proxy of \(file(take.file)) was never written; the take is listed without one"
+        }
+        if let info = try? MediaProbe.probe(name, in: folder), info.frameCount > 0 { return nil }
+        try? folder.remove(name)
+        return "the proxy \(folder.file(name)) holds no frame; it is removed"
     }
 }
 

@@ -157,14 +157,7 @@ public final class VideoEncoder {
         }
         guard !flushed else { throw MediaError("encode a frame", path: codecName, message: "the encoder was flushed") }
         try check(av_frame_make_writable(avFrame), "make the frame writable", path: codecName)
-        VideoEncoder.copy(
-            frame.y, rowBytes: frame.width, rows: frame.height, to: avFrame.pointee.data.0, stride: avFrame.pointee.linesize.0)
-        VideoEncoder.copy(
-            frame.u, rowBytes: frame.chromaWidth, rows: frame.chromaHeight, to: avFrame.pointee.data.1,
-            stride: avFrame.pointee.linesize.1)
-        VideoEncoder.copy(
-            frame.v, rowBytes: frame.chromaWidth, rows: frame.chromaHeight, to: avFrame.pointee.data.2,
-            stride: avFrame.pointee.linesize.2)
+        VideoEncoder.fill(avFrame, with: frame)
         avFrame.pointee.pts = pts
         avFrame.pointee.pict_type = keyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
         // Encoders may start threads on their first frames too.
@@ -183,6 +176,17 @@ public final class VideoEncoder {
 
     private func receive() throws(MediaError) -> [EncodedPacket] {
         try receivePackets(from: context, into: packet, "encode a frame", path: codecName, duration: 1)
+    }
+
+    /// Copies `frame`'s planes into an I420 AVFrame of its size, row by row.
+    static func fill(_ avFrame: UnsafeMutablePointer<AVFrame>, with frame: VideoFrame) {
+        copy(frame.y, rowBytes: frame.width, rows: frame.height, to: avFrame.pointee.data.0, stride: avFrame.pointee.linesize.0)
+        copy(
+            frame.u, rowBytes: frame.chromaWidth, rows: frame.chromaHeight, to: avFrame.pointee.data.1,
+            stride: avFrame.pointee.linesize.1)
+        copy(
+            frame.v, rowBytes: frame.chromaWidth, rows: frame.chromaHeight, to: avFrame.pointee.data.2,
+            stride: avFrame.pointee.linesize.2)
     }
 
     private static func copy(

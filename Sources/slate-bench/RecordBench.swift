@@ -11,7 +11,8 @@ import SlateSystem
 /// takes), each with its own peak resident memory (VmHWM, polled), CPU time per
 /// second of take, the frames in the take, the frames it dropped (reported, or
 /// missing from the expected seconds x 30) and the encoder it picked, against the
-/// goals; then ffmpeg's peak memory encoding the same size live, for reference.
+/// goals; then with a 540p proxy, for what it adds; then ffmpeg's peak memory
+/// encoding the same size live, for reference.
 func runRecordBench(_ arguments: [String]) {
     let seconds = arguments.first.flatMap { Int($0) } ?? 60
     let (size, fps) = ("1920x1080", 30)
@@ -19,19 +20,20 @@ func runRecordBench(_ arguments: [String]) {
     let work = FileManager.default.temporaryDirectory.appendingPathComponent("slate-bench-record-\(getpid())").path
     defer { try? FileManager.default.removeItem(atPath: work) }
     var met = true
-    var cpu: [Bool: Double] = [:]
-    for sound in [false, true] {
-        print(
-            "recording the test pattern at \(size), \(fps) fps for \(seconds) s with slate record"
-                + (sound ? ", with stereo sound (testtone, AAC):" : ", picture only:"))
+    var cpu: [RecordRun: Double] = [:]
+    var memory: [RecordRun: Double] = [:]
+    for kind in RecordRun.allCases {
+        let sound = kind == .sound
+        print("recording the test pattern at \(size), \(fps) fps for \(seconds) s with slate record, \(kind.rawValue):")
         let audio = sound ? ["--audio", "testtone", "--audio-channels", "2"] : []
+        let proxy = kind == .proxy ? ["--proxy", "540p"] : []
         guard
             let run = runMeasured(
                 slate.path,
                 [
                     "record", "--camera", "testpattern", "--size", size, "--fps", "\(fps)", "--seconds", "\(seconds)",
-                    "--work", work + (sound ? "/sound" : "/picture"), "--json",
-                ] + audio)
+                    "--work", work + "/" + kind.folder, "--json",
+                ] + audio + proxy)
         else { return print("  cannot run \(slate.path)") }
         guard run.status == 0,
             let take = try? JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any],
@@ -40,7 +42,8 @@ func runRecordBench(_ arguments: [String]) {
         let expected = seconds * fps
         let missing = max(0, expected - frames)
         let megabytes = Double(run.maxRSSKilobytes) / 1024
-        cpu[sound] = run.cpuSeconds / Double(seconds)
+        cpu[kind] = run.cpuSeconds / Double(seconds)
+        memory[kind] = megabytes
         print("  encoder \(take["encoder"] as? String ?? "?"), \(frames) frames of \(expected) expected")
         if sound, let summary = take["sound"] as? [String: Any] {
             print("  sound \(summary["duration"] ?? "?") s, \(summary["overruns"] ?? "?") overruns")
@@ -52,13 +55,29 @@ func runRecordBench(_ arguments: [String]) {
                 Double(run.treeMaxRSSKilobytes) / 1024))
         print(String(format: "  CPU time %.3f s per second of take", run.cpuSeconds / Double(seconds)))
         print("  dropped \(dropped) reported, \(missing) missing (goal: 0; one frame of start and stop rounding is allowed)")
-        met = met && megabytes < 150 && dropped == 0 && missing <= 1 && (!sound || take["sound"] != nil)
+        if kind == .proxy, let path = take["proxy"] as? String {
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            let original = (take["path"] as? String).flatMap {
+                try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int
+            }
+            print(
+                String(
+                    format: "  proxy %@: %.1f MB, the take %.1f MB", (path as NSString).lastPathComponent,
+                    Double(size) / 1e6, Double(original ?? 0) / 1e6))
+        }
+        met =
+            met && megabytes < 150 && dropped == 0 && missing <= 1 && (!sound || take["sound"] != nil)
+            && (kind != .proxy || take["proxy"] != nil)
     }
-    if let picture = cpu[false], let sound = cpu[true] {
+    for kind in [RecordRun.sound, .proxy] {
+        guard let picture = cpu[.picture], let other = cpu[kind], let base = memory[.picture], let more = memory[kind] else {
+            continue
+        }
         print(
             String(
-                format: "  sound costs %.3f s of CPU per second of take (%+.1f%%)", sound - picture,
-                picture > 0 ? (sound - picture) / picture * 100 : 0))
+                format: "  %@ costs %.3f s of CPU per second of take (%+.1f%%) and %+.1f MB of peak RSS",
+                kind == .sound ? "sound" : "a 540p proxy", other - picture, picture > 0 ? (other - picture) / picture * 100 : 0,
+                more - base))
     }
     print(met ? "goals met" : "GOALS MISSED")
 
@@ -153,4 +172,20 @@ private func highWaterMark(of pid: pid_t) -> Int {
         if text.hasPrefix("VmHWM:") { return Int(text.dropFirst(6).filter(\.isNumber)) ?? 0 }
     }
     return 0
+}
+
+/// The takes `slate-bench record` records.
+enum RecordRun: String, CaseIterable {
+    case picture = "picture only"
+    case sound = "with stereo sound (testtone, AAC)"
+    case proxy = "picture with a 540p proxy (libx264)"
+
+    /// Its work folder's name.
+    var folder: String {
+        switch self {
+        case .picture: "picture"
+        case .sound: "sound"
+        case .proxy: "proxy"
+        }
+    }
 }

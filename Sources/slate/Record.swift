@@ -32,6 +32,9 @@ struct Record: ParsableCommand {
     @Option(help: "The sound's channels (1 or 2).")
     var audioChannels = 2
 
+    @Option(help: "Write a proxy beside the take, as camera.proxy: 360p, 480p, 540p or 720p (in Proxy/).")
+    var proxy: String?
+
     @OptionGroup var folder: Takes.FolderOptions
 
     @Flag(help: "Print the take as one JSON object.")
@@ -45,9 +48,15 @@ struct Record: ParsableCommand {
         var audio = AudioSpec()
         audio.device = AudioSpec.Device(self.audio)
         audio.format.channels = audioChannels
+        let proxy = try self.proxy.map { text in
+            guard let height = Int(text.dropLast()), text.hasSuffix("p"), ProxySpec.heights.contains(height) else {
+                throw ValidationError("--proxy must be 360p, 480p, 540p or 720p, not '\(text)'")
+            }
+            return ProxySpec(height: height)
+        }
         let settings = OneTake.Settings(
             camera: camera, width: video.dimensions.width, height: video.dimensions.height, fps: video.fps,
-            codecs: video.codecs, passThrough: passthrough, audio: audio, seconds: video.seconds)
+            codecs: video.codecs, passThrough: passthrough, audio: audio, seconds: video.seconds, proxy: proxy)
         let folder = try self.folder.resolve("record", create: true)
         let outcome: OneTake.Outcome
         let showsProgress = Terminal.drawsInPlace(.standardError)
@@ -72,11 +81,11 @@ struct Record: ParsableCommand {
                 JSONLine.encode(
                     RecordLine(
                         path: folder.file(take.file), thumbnail: take.thumbnail.map(folder.file), encoder: outcome.encoder,
-                        summary: take.summary, sound: outcome.sound)))
+                        summary: take.summary, sound: outcome.sound, proxy: take.proxy.map(folder.file))))
         } else {
             print(
                 "recorded \(folder.file(take.file)) with \(outcome.encoder): \(take.summary.text)"
-                    + (outcome.sound.map { ", " + $0.text } ?? ""))
+                    + (outcome.sound.map { ", " + $0.text } ?? "") + (take.proxy.map { ", proxy " + folder.file($0) } ?? ""))
         }
     }
 }

@@ -267,6 +267,8 @@ struct Takes: ParsableCommand {
                     print("sound re-encoded" + (outcome.soundEncoder.map { " with \($0)" } ?? "") + ": \(reason)")
                 }
                 for take in outcome.short { print("exported short, file kept: \(take)") }
+                if let proxy = outcome.proxy { print("its proxy: \(proxy)") }
+                if let failure = outcome.proxyFailure { print(failure) }
                 print(
                     outcome.kept
                         ? "the takes are kept in \(folder.path), out of the take list"

@@ -375,11 +375,45 @@ import Testing
                 "rig.yaml:4:8: error: fps must be 23.976, 24, 25, 29.97, 30, 48, 50, 59.94 or 60, not '29.976'",
                 "rig.yaml:5:13: error: max-size must be WIDTHxHEIGHT such as 1920x1080, not 'big'",
                 "rig.yaml:6:10: error: unknown codec 'vp9' (expected hevc or h264)",
-                "rig.yaml:7:3: error: unknown key 'lens' in camera (expected back, front, position, fps, max-size, codec, passthrough, orientation, mirror, preroll, work, output, takes-access, filter, start, wait-for-camera, settings, trash-hours, clean-up or export-name)",
+                "rig.yaml:7:3: error: unknown key 'lens' in camera (expected back, front, position, fps, max-size, codec, passthrough, orientation, mirror, preroll, work, output, takes-access, filter, start, wait-for-camera, settings, trash-hours, clean-up, export-name or proxy)",
                 "rig.yaml:9:69: error: max must be greater than min",
                 "rig.yaml:10:76: error: step must be greater than 0",
                 "rig.yaml:11:64: error: titles lists nothing",
                 "rig.yaml:12:12: error: type must be zoom, exposure-bias, slider or picker, not 'dial'",
+            ])
+    }
+
+    /// `camera.proxy`: a height, `off`, or a mapping; each value refused with its reason at its place.
+    @Test func proxiesAreAHeightOrAMappingAndRefusedAtTheirEdges() throws {
+        func camera(_ proxy: String) -> String {
+            "inputs: {p: {match: {name: x}, bind: {KEY_B: primary}}}\ncapture: {primary: {click: take.toggle}}\n"
+                + "camera:\n  proxy: \(proxy)\n"
+        }
+        func spec(_ proxy: String) throws -> ProxySpec? {
+            try ProfileLoader.load(camera(proxy), file: "rig.yaml").get().camera.proxy
+        }
+        #expect(try spec("540p") == ProxySpec(height: 540))
+        #expect(try spec("off") == nil)
+        #expect(
+            try spec("{size: 720p, bit-rate: 4M, naming: premiere}")
+                == ProxySpec(height: 720, bitRate: 4_000_000, naming: .premiere))
+        #expect(try spec("{bit-rate: 200k}") == ProxySpec(height: 540, bitRate: 200_000))
+        #expect(try spec("{bit-rate: 50000000}")?.bitRate == 50_000_000)
+        #expect(
+            errors(camera("1080p")) == ["rig.yaml:4:10: error: proxy must be off, 360p, 480p, 540p or 720p, not '1080p'"])
+        #expect(
+            errors(camera("{bit-rate: 199k}")) == [
+                "rig.yaml:4:21: error: bit-rate must be 200k to 50M bits a second (such as 2M or 800k), not '199k'"
+            ])
+        #expect(
+            errors(camera("{bit-rate: 51M}")) == [
+                "rig.yaml:4:21: error: bit-rate must be 200k to 50M bits a second (such as 2M or 800k), not '51M'"
+            ])
+        #expect(
+            errors(camera("{naming: avid}")) == ["rig.yaml:4:19: error: naming must be resolve or premiere, not 'avid'"])
+        #expect(
+            errors(camera("{height: 540}")) == [
+                "rig.yaml:4:11: error: unknown key 'height' in camera.proxy (expected size, bit-rate or naming)"
             ])
     }
 

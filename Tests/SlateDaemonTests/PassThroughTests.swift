@@ -13,10 +13,13 @@ import Testing
 /// decoded and encoded without it.
 @Suite struct PassThroughTests {
     /// Records one take of the frames captured in the second from now.
-    func record(_ source: sending FrameSource, passThrough: Bool) throws -> (TakeFolder, TakeManifest.Take, String) {
+    func record(_ source: sending FrameSource, passThrough: Bool, proxy: ProxySpec? = nil) throws -> (
+        TakeFolder, TakeManifest.Take, String
+    ) {
         let folder = try TakeFolder(path: try MediaFiles.folder("passthrough-\(passThrough)-\(UUID().uuidString)"), create: true)
         let recorder = try TakeRecorder(
-            source: source, folder: folder, codecs: ["h264"], passThrough: passThrough, logger: Logger(label: "test"))
+            source: source, folder: folder, codecs: ["h264"], passThrough: passThrough, proxy: proxy,
+            logger: Logger(label: "test"))
         let start = MonotonicClock.now()
         recorder.start(at: start)
         // A stop before the take opened would cancel it: the stop is sent once it opened.
@@ -75,6 +78,25 @@ import Testing
         #expect((21...30).contains(take.summary.frames) && take.summary.dropped == 0, "\(take)")
         #expect(info.frameCount == take.summary.frames && info.decodedFrames == take.summary.frames)
         #expect(info.keyframeCount == (take.summary.frames + 9) / 10)
+    }
+
+    /// A passed-through camera's proxy: each frame decoded once, for the
+    /// proxy (and the thumbnail), scaled and encoded; a keyframe wherever the
+    /// camera's stream has one.
+    @Test(arguments: ["mjpeg", "h264"]) func aPassedThroughCameraGetsAProxyOfEveryFrame(codec: String) throws {
+        let source: FrameSource =
+            codec == "mjpeg"
+            ? SyntheticMJPEGSource(width: 640, height: 480, fps: 30)
+            : try SyntheticH264Source(width: 640, height: 480, fps: 30, keyframeInterval: 10)
+        let (folder, take, _) = try record(source, passThrough: true, proxy: ProxySpec(height: 360))
+        defer { MediaFiles.remove(folder.path) }
+        let path = try #require(take.proxy)
+        #expect(path == ProxyNaming.resolve.path(for: take.file))
+        let original = try MediaProbe.probe(path: folder.file(take.file))
+        let proxy = try MediaProbe.probe(path: folder.file(path), decode: true)
+        #expect(proxy.codec == "h264" && proxy.width == 480 && proxy.height == 360, "\(proxy)")
+        #expect(proxy.frameCount == take.summary.frames && proxy.decodedFrames == proxy.frameCount, "\(proxy)")
+        #expect(proxy.keyframeCount >= original.keyframeCount && take.thumbnail != nil, "\(proxy) \(original)")
     }
 
     @Test func mjpegDecodesToTheFramesItWasMadeFrom() throws {

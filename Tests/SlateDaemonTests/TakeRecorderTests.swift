@@ -11,10 +11,12 @@ import Testing
 extension TakeRecorder {
     /// A recorder for `folder` with a ledger of its own and no exports.
     convenience init(
-        source: sending FrameSource, folder: TakeFolder, codecs: [String], passThrough: Bool = false, logger: Logger
+        source: sending FrameSource, folder: TakeFolder, codecs: [String], passThrough: Bool = false, proxy: ProxySpec? = nil,
+        logger: Logger
     ) throws {
         try self.init(
-            source: source, ledger: try TakeLedger(folder: folder), codecs: codecs, passThrough: passThrough, logger: logger)
+            source: source, ledger: try TakeLedger(folder: folder), codecs: codecs, passThrough: passThrough, proxy: proxy,
+            logger: logger)
     }
 }
 

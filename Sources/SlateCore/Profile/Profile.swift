@@ -175,6 +175,8 @@ public struct CameraSpec: Sendable {
     public var waitForCamera = false
     /// V4L2 controls set whenever the camera opens and each take starts.
     public var settings: [CameraSetting] = []
+    /// The proxy written beside each take; nil: none.
+    public var proxy: ProxySpec?
 
     public init() {}
 }

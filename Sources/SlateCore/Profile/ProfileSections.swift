@@ -10,7 +10,7 @@ extension ProfileParser {
             allowed: [
                 "back", "front", "position", "fps", "max-size", "codec", "passthrough", "orientation", "mirror",
                 "preroll", "work", "output", "takes-access", "filter", "start", "wait-for-camera", "settings",
-                "trash-hours", "clean-up", "export-name",
+                "trash-hours", "clean-up", "export-name", "proxy",
             ], in: "camera")
         for (key, _, value) in pairs {
             switch key {
@@ -50,10 +50,52 @@ extension ProfileParser {
                 case .failure(let error): reader.error(value, "export-name '\(template)' \(error.reason)")
                 }
             case "settings": camera.settings = parseSettings(value)
+            case "proxy": camera.proxy = parseProxy(value)
             default: break
             }
         }
         return camera
+    }
+
+    /// `proxy`: `off`, a height (`540p`), or a mapping of `size`, `bit-rate`
+    /// (bits a second: `2M`, `800k`) and `naming` (`resolve`, `premiere`).
+    private mutating func parseProxy(_ node: Node) -> ProxySpec? {
+        let heights = ProxySpec.heights.map { ("\($0)p", $0) }
+        if case .scalar = node {
+            let height = reader.choice(node, "proxy", [("off", 0)] + heights) ?? 0
+            return height > 0 ? ProxySpec(height: height) : nil
+        }
+        guard let pairs = reader.mapping(node, "camera.proxy") else { return nil }
+        reader.checkKeys(pairs, allowed: ["size", "bit-rate", "naming"], in: "camera.proxy")
+        var proxy = ProxySpec()
+        for (key, _, value) in pairs {
+            switch key {
+            case "size": proxy.height = reader.choice(value, "proxy size", heights) ?? proxy.height
+            case "bit-rate":
+                guard let text = reader.string(value, key) else { break }
+                guard let bits = Self.bitRate(text), ProxySpec.bitRates.contains(bits) else {
+                    reader.error(value, "bit-rate must be 200k to 50M bits a second (such as 2M or 800k), not '\(text)'")
+                    break
+                }
+                proxy.bitRate = bits
+            case "naming":
+                proxy.naming = reader.choice(value, key, ProxyNaming.allCases.map { ($0.rawValue, $0) }) ?? proxy.naming
+            default: break
+            }
+        }
+        return proxy
+    }
+
+    /// Bits a second from `2M`, `800k` or `1500000`.
+    static func bitRate(_ text: String) -> Int? {
+        let (digits, scale): (Substring, Int) =
+            switch text.last {
+            case "M", "m": (text.dropLast(), 1_000_000)
+            case "k", "K": (text.dropLast(), 1000)
+            default: (Substring(text), 1)
+            }
+        guard !digits.isEmpty, digits.count <= 9, let value = Int(digits) else { return nil }
+        return value * scale
     }
 
     /// `settings`: V4L2 control keys to a number, `true`/`false`, or a menu item's name.

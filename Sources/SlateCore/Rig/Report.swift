@@ -149,12 +149,15 @@ public struct TakeReport: Sendable {
     public var realtimeNs: Int64?
     /// For a started take, its first frame's timecode (`10:07:03:12`).
     public var timecode: String?
+    /// An export's proxy.
+    public var proxy: String?
 
     public init(
         time: Instant, event: Event, take: Int? = nil, path: String? = nil, summary: TakeSummary? = nil,
         sound: SoundSummary? = nil, progress: ExportProgress? = nil, message: String? = nil, realtimeNs: Int64? = nil,
-        timecode: String? = nil
+        timecode: String? = nil, proxy: String? = nil
     ) {
+        self.proxy = proxy
         self.realtimeNs = realtimeNs
         self.timecode = timecode
         self.time = time

@@ -71,6 +71,7 @@ public struct ReportFormat: Sendable {
         if let sound = take.sound { figures.append(sound.text) }
         if let done = take.progress?.done { figures.append("\(Int((done * 100).rounded()))% done") }
         if let timecode = take.timecode { figures.append("timecode " + timecode) }
+        if let proxy = take.proxy { figures.append("proxy " + proxy) }
         var line = words.joined(separator: " ")
         if !figures.isEmpty { line += "  " + figures.joined(separator: ", ") }
         if let message = take.message {

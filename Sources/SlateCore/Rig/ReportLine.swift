@@ -89,9 +89,11 @@ public struct ReportLine: Codable, Hashable, Sendable {
         public var realtimeNs: Int64?
         /// A started take's first frame's timecode.
         public var timecode: String?
+        /// An export's proxy.
+        public var proxy: String?
 
         enum CodingKeys: String, CodingKey {
-            case event, take, takes, path, duration, frames, dropped, sound, done, message, timecode
+            case event, take, takes, path, duration, frames, dropped, sound, done, message, timecode, proxy
             case realtimeNs = "realtime_ns"
         }
     }
@@ -211,7 +213,7 @@ public struct ReportLine: Codable, Hashable, Sendable {
                     event: take.event.rawValue, take: export ? nil : take.take, takes: export ? take.take : nil,
                     path: take.path, duration: figures.duration.map { $0.inSeconds(decimals: 3) }, frames: figures.frames,
                     dropped: figures.dropped, sound: take.sound, done: take.progress?.done, message: take.message,
-                    realtimeNs: take.realtimeNs, timecode: take.timecode))
+                    realtimeNs: take.realtimeNs, timecode: take.timecode, proxy: take.proxy))
         case .rig(let report):
             fields = .rig(report.fields)
         case .obs(let report):

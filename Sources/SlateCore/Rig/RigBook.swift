@@ -283,7 +283,8 @@ public struct RigBook: Sendable {
             report(
                 TakeReport(
                     time: time, event: .exported, take: export.takes, path: export.path,
-                    summary: TakeSummary(duration: export.duration, frames: export.frames), message: export.method),
+                    summary: TakeSummary(duration: export.duration, frames: export.frames), message: export.method,
+                    proxy: export.proxy),
                 into: &effects)
         case .exportFailed(let reason, let returned):
             takes += returned

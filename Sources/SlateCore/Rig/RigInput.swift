@@ -113,8 +113,11 @@ public struct ExportSummary: Sendable, Equatable {
     public var frames: Int
     /// e.g. `stream copy`, `stream copy, sound copied`, or `re-encode (the mono filter is applied) with libx264`.
     public var method: String
+    /// The export's proxy, joined from its takes'.
+    public var proxy: String?
 
-    public init(takes: Int, path: String, duration: Duration, frames: Int, method: String) {
+    public init(takes: Int, path: String, duration: Duration, frames: Int, method: String, proxy: String? = nil) {
+        self.proxy = proxy
         self.takes = takes
         self.path = path
         self.duration = duration

@@ -73,8 +73,13 @@ public struct RecordLine: Hashable, Sendable {
     public var summary: TakeSummary
     /// The take's sound, when it was recorded with sound.
     public var sound: SoundSummary?
+    /// The take's proxy, when it has one.
+    public var proxy: String?
 
-    public init(path: String, thumbnail: String?, encoder: String, summary: TakeSummary, sound: SoundSummary? = nil) {
+    public init(
+        path: String, thumbnail: String?, encoder: String, summary: TakeSummary, sound: SoundSummary? = nil, proxy: String? = nil
+    ) {
+        self.proxy = proxy
         self.path = path
         self.thumbnail = thumbnail
         self.encoder = encoder
@@ -85,7 +90,7 @@ public struct RecordLine: Hashable, Sendable {
 
 extension RecordLine: Codable {
     enum CodingKeys: String, CodingKey {
-        case path, thumbnail, encoder, sound
+        case path, thumbnail, encoder, sound, proxy
     }
 
     public init(from decoder: any Decoder) throws {
@@ -95,6 +100,7 @@ extension RecordLine: Codable {
         encoder = try container.decode(String.self, forKey: .encoder)
         summary = try TakeSummary(from: decoder)
         sound = try container.decodeIfPresent(SoundSummary.self, forKey: .sound)
+        proxy = try container.decodeIfPresent(String.self, forKey: .proxy)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -104,6 +110,7 @@ extension RecordLine: Codable {
         try container.encode(self.encoder, forKey: .encoder)
         try summary.encode(to: encoder)
         try container.encodeIfPresent(sound, forKey: .sound)
+        try container.encodeIfPresent(proxy, forKey: .proxy)
     }
 }
 
@@ -123,12 +130,22 @@ public struct ExportLine: Codable, Hashable, Sendable {
     public var sound: String?
     public var kept: Bool
     public var short: [String]?
+    /// The export's proxy, joined from its takes'.
+    public var proxy: String?
+    /// Why the takes' proxies were not joined.
+    public var proxyFailure: String?
+
+    enum CodingKeys: String, CodingKey {
+        case path, takes, frames, duration, method, reason, encoder, sound, kept, short, proxy
+        case proxyFailure = "proxy_failure"
+    }
 
     public init(
         path: String, takes: Int, frames: Int, duration: Double, method: ExportPlan.Method, encoder: String?,
-        sound: String? = nil,
-        kept: Bool, short: [String]
+        sound: String? = nil, kept: Bool, short: [String], proxy: String? = nil, proxyFailure: String? = nil
     ) {
+        self.proxy = proxy
+        self.proxyFailure = proxyFailure
         self.path = path
         self.takes = takes
         self.frames = frames

@@ -34,6 +34,9 @@ public struct TakeManifest: Hashable, Sendable {
         public var markers: [TakeMarker] = []
         /// Its frame rate, frames a second; nil for a take recorded before Slate kept it.
         public var fps: FrameRate?
+        /// Its proxy, relative to the folder holding the take (`Proxy/NAME.mp4`,
+        /// `ProxyNaming`); nil for a take without one.
+        public var proxy: String?
 
         public init(
             id: String, file: String, thumbnail: String?, started: Int64, summary: TakeSummary = TakeSummary(),
@@ -131,10 +134,11 @@ extension TakeManifest: Codable {
 /// microseconds since 1970, and as `realtime_ns` and `start` (UTC text), its summary (`duration` in seconds, to the
 /// microsecond), `thumbnail` null when there is none;
 /// `exported`, `kept`, `trashed` and `trash_expires` (microseconds since 1970)
-/// `sound` (its length in seconds), `timecode` (its first frame's), `fps` and `markers` only when set. Files must be names in the work folder.
+/// `sound` (its length in seconds), `timecode` (its first frame's), `fps`, `markers` and `proxy` only when set.
+/// Files must be names in the work folder; a proxy, a name in its proxy folder there.
 extension TakeManifest.Take: Codable {
     private enum CodingKeys: String, CodingKey {
-        case id, file, thumbnail, started, start, codec, recording, exported, kept, trashed, sound, timecode, markers, fps
+        case id, file, thumbnail, started, start, codec, recording, exported, kept, trashed, sound, timecode, markers, fps, proxy
         case trashExpires = "trash_expires"
         case realtimeNs = "realtime_ns"
     }
@@ -174,6 +178,12 @@ extension TakeManifest.Take: Codable {
                     + "with a name of 1 to \(TakeMarker.nameLimit) characters")
         }
         fps = try container.decodeIfPresent(FrameRate.self, forKey: .fps)
+        proxy = try container.decodeIfPresent(String.self, forKey: .proxy)
+        if let proxy, ProxyNaming.split(proxy) == nil {
+            throw DecodingError.dataCorruptedError(
+                forKey: .proxy, in: container,
+                debugDescription: "a take's proxy must be Proxy/NAME.mp4 or Proxies/NAME.mp4 in the work folder, not '\(proxy)'")
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -195,6 +205,7 @@ extension TakeManifest.Take: Codable {
         try container.encodeIfPresent(timecode, forKey: .timecode)
         if !markers.isEmpty { try container.encode(markers, forKey: .markers) }
         try container.encodeIfPresent(fps, forKey: .fps)
+        try container.encodeIfPresent(proxy, forKey: .proxy)
     }
 }
 

@@ -127,7 +127,7 @@ public final class CameraOpener {
         let stream = TakeRecorder.Stream(
             format: source.format, codecs: [codec] + spec.codecs.filter { $0 != codec }, passThrough: passThrough,
             rotation: spec.orientation, mirrored: softwareMirror, preroll: spec.preroll, cameraZoom: nil,
-            zoomLimit: reach)
+            zoomLimit: reach, proxy: spec.proxy)
         let facts = CameraFacts(
             name: name, position: opening.position, fps: opening.fps, streamRate: source.fps, zoomLimit: reach,
             zooms: !passThrough || zoomControl != nil, hasTorch: camera.map(Self.hasTorch) ?? false)
