@@ -336,8 +336,10 @@ final class TakePipeline {
     private var prerollSetting: Duration?
     private var router: TakeRouter<TakePacket>
     private var writer: TakeWriter?
-    /// The take's proxy, while it is written; nil once it failed.
-    private var proxy: ProxyTrack?
+    /// The take's proxy file, while it is written; nil once it failed.
+    private var proxyFile: ProxyFile?
+    /// The take's proxy was removed, holding no frame: the take closes unlisting it.
+    private var proxyRemoved = false
     private var take: TakeManifest.Take?
     /// Markers asked for before the take they mark had its first frame; dropped
     /// when no take opens (a stop before it, a start that failed, the stream's end).
@@ -417,7 +419,9 @@ final class TakePipeline {
         router = TakeRouter(preroll: prerollSetting ?? stream.preroll)
         sound?.keep = router.preroll + .seconds(3)
         gauges.streams(stream.format, encoder: encoder.name)
-        if let proxy = stream.proxy, encoder.proxy == nil {
+        if let failure = encoder.takeProxyFailure() {
+            report(.failed(failure))
+        } else if let proxy = stream.proxy, encoder.proxyEncoder == nil {
             let size = "\(stream.format.width)x\(stream.format.height)"
             log.warning("the camera's \(size) is no larger than the \(proxy.height)p proxy: its takes have no proxy")
         }
@@ -483,10 +487,12 @@ final class TakePipeline {
         index = max(index + 1, encoder.fps.frame(at: elapsed))
         captureTimes[Int(index % 64)] = frame.time
         do {
-            for packet in try encoder.packets(for: frame, pts: index, keyframe: keyframe) {
+            // The proxy is made of the frames a take may hold: while one records or starts, or pre-roll keeps them.
+            let proxy = router.isRecording || router.preroll > .zero || keyframe
+            for packet in try encoder.packets(for: frame, pts: index, keyframe: keyframe, proxy: proxy) {
                 let pts = packet.take.pts
                 let timed = TakeRouter<TakePacket>.Timed(
-                    time: captureTimes[Int(pts % 64)], isKeyframe: packet.take.isKeyframe, packet: packet)
+                    time: captureTimes[Int(pts % 64)], isKeyframe: packet.isKeyframe, packet: packet)
                 apply(router.packet(timed), current: pts == index ? frame : nil)
             }
         } catch {
@@ -540,9 +546,9 @@ final class TakePipeline {
         let packets = packets ?? sound.takePackets()
         for packet in packets { try writer.writeSound(packet) }
         do {
-            try proxy?.writeSound(packets)
+            try proxyFile?.writeSound(packets)
         } catch {
-            stopProxy(error)
+            stopProxyFile(error)
         }
     }
 
@@ -631,7 +637,7 @@ final class TakePipeline {
         var take = newTake(in: ledger.manifest, started: started, encoder: encoder)
         take.fps = encoder.fps
         take.timecode = Timecode(microsecondsOfDay: LocalTime.microsecondsOfDay(started), rate: encoder.fps).description
-        if encoder.proxy != nil, let naming = stream?.proxy?.naming { take.proxy = naming.path(for: take.file) }
+        if encoder.proxyEncoder != nil, let naming = stream?.proxy?.naming { take.proxy = naming.path(for: take.file) }
         var created = false
         var soundParameters: AudioStreamParameters?
         if let sound {
@@ -648,7 +654,8 @@ final class TakePipeline {
             writer = try TakeWriter(
                 fd: fd, named: take.file, in: folder.directory, parameters: encoder.parameters, rotation: stream?.rotation ?? 0,
                 sound: soundParameters, stamp: TakeWriter.Stamp(created: started, timecode: take.timecode, rate: encoder.fps))
-            proxy = openProxy(of: &take, encoder: encoder, sound: soundParameters)
+            proxyFile = openProxy(of: &take, encoder: encoder, sound: soundParameters)
+            proxyRemoved = false
         } catch {
             sound?.abandon()
             router.abandon()
@@ -673,10 +680,10 @@ final class TakePipeline {
     /// is said and unlisted, and the take goes on without it.
     private func openProxy(
         of take: inout TakeManifest.Take, encoder: TakeEncoder, sound: AudioStreamParameters?
-    ) -> ProxyTrack? {
-        guard let path = take.proxy, let proxyEncoder = encoder.proxy else { return nil }
+    ) -> ProxyFile? {
+        guard let path = take.proxy, let proxyEncoder = encoder.proxyEncoder else { return nil }
         do {
-            return try ProxyTrack(
+            return try ProxyFile(
                 path, in: folder, proxy: proxyEncoder, rotation: stream?.rotation ?? 0, sound: sound,
                 stamp: TakeWriter.Stamp(created: take.started, timecode: take.timecode, rate: encoder.fps))
         } catch {
@@ -687,13 +694,21 @@ final class TakePipeline {
     }
 
     /// The proxy of the take in progress cannot be written: it stops, keeping
-    /// its complete fragments (and its listing); the take goes on.
-    private func stopProxy(_ error: MediaError) {
-        guard let proxy else { return }
-        proxy.abandon()
-        self.proxy = nil
+    /// its complete fragments (and its listing, unless it keeps no frame); the take goes on.
+    private func stopProxyFile(_ error: MediaError) {
+        guard let proxyFile else { return }
+        proxyFile.abandon()
+        self.proxyFile = nil
         let reason = error.isDiskFull ? "the disk is full" : error.reason
-        report(.failed("the proxy \(proxy.path) stopped, \(reason); it keeps its first \(proxy.frames) frames"))
+        report(.failed("the proxy \(proxyFile.path) stopped, \(reason); it keeps its first \(proxyFile.frames) frames"))
+        removeIfEmpty(proxyFile)
+    }
+
+    /// Removes a proxy that holds no frame; the take closes unlisting it.
+    private func removeIfEmpty(_ proxyFile: ProxyFile) {
+        guard proxyFile.frames == 0 else { return }
+        proxyFile.remove()
+        proxyRemoved = true
     }
 
     /// A take starting at `started` with an id no take of `manifest` has and a
@@ -703,7 +718,8 @@ final class TakePipeline {
         while true {
             let id = TakeManifest.id(number: number)
             let name = TakeManifest.takeFileName(started: started, id: id, extension: encoder.fileExtension)
-            if !folder.directory.contains(name) {
+            let proxy = stream?.proxy.map { $0.naming.path(for: name) }
+            if !folder.directory.contains(name), !(proxy.map(folder.directory.contains) ?? false) {
                 return TakeManifest.Take(
                     id: id, file: name, thumbnail: nil, started: started, codec: encoder.parameters.codec, recording: true)
             }
@@ -727,11 +743,11 @@ final class TakePipeline {
             fail(take, writer: writer, error)
             return
         }
-        if let proxy, let proxyPacket = timed.packet.proxy {
+        if let proxyFile, let proxyPacket = timed.packet.proxy {
             do {
-                try proxy.write(proxyPacket, pts: packet.pts)
+                try proxyFile.write(proxyPacket, pts: packet.pts)
             } catch {
-                stopProxy(error)
+                stopProxyFile(error)
             }
         }
         lastPts = isFirst ? timed.packet.take.pts : max(lastPts, timed.packet.take.pts)
@@ -759,10 +775,12 @@ final class TakePipeline {
         earlyMarkers.removeAll()
         guard var take else { return }
         var soundSummary: SoundSummary?
+        var cutBack = false
         do {
             soundSummary = try finishSound()
             try writer?.finish()
         } catch {
+            cutBack = true
             // The last fragment was not written: the take is what its complete fragments hold.
             if let kept = writer?.complete {
                 take.summary.frames = kept.packets
@@ -772,12 +790,11 @@ final class TakePipeline {
             report(.failed("\(error); the take keeps its first \(take.summary.frames) frames"))
         }
         writer = nil
-        do {
-            try proxy?.finish()
-        } catch {
-            report(.failed("\(error); the proxy keeps its first \(proxy?.frames ?? 0) frames"))
+        if let proxyFile {
+            close(proxyFile, cutBack: cutBack)
+            self.proxyFile = nil
         }
-        proxy = nil
+        if proxyRemoved { take.proxy = nil }
         measure(&take)
         take.recording = false
         take.sound = soundSummary?.duration
@@ -790,6 +807,22 @@ final class TakePipeline {
             report(.failed("the take list was not saved: \(error)"))
         }
         report(.closed(take, number: ledger.number(of: take.id) ?? ledger.availableCount, early: early, sound: soundSummary))
+    }
+
+    /// Closes the take's proxy with it: finished, or cut back to its complete
+    /// fragments as the take was (`cutBack`), so it holds no frame its take
+    /// does not; one that holds no frame is removed and unlisted.
+    private func close(_ proxyFile: ProxyFile, cutBack: Bool) {
+        if cutBack {
+            proxyFile.abandon()
+        } else {
+            do {
+                try proxyFile.finish()
+            } catch {
+                report(.failed("\(error); the proxy keeps its first \(proxyFile.frames) frames"))
+            }
+        }
+        removeIfEmpty(proxyFile)
     }
 
     /// Sets the take's duration from its first to its last timestamp, and counts
@@ -833,8 +866,8 @@ final class TakePipeline {
         var take = take
         let kept = writer.abandon()
         self.writer = nil
-        proxy?.abandon()
-        proxy = nil
+        if let proxyFile { close(proxyFile, cutBack: true) }
+        proxyFile = nil
         sound?.abandon()
         take.summary.frames = kept.packets
         firstPts = kept.packets > 0 ? firstPts : nil

@@ -10,7 +10,9 @@ import SlateSystem
 /// keyframe brings its parameter sets (the MP4's extradata).
 ///
 /// With a proxy, each packet comes with the proxy's for the same frame, made
-/// from the picture just encoded (or, passed through, decoded once for it).
+/// from the picture just encoded (or, passed through, decoded once for it),
+/// a keyframe wherever the take's packet is one (for passed-through MJPEG,
+/// whose every frame is one: where a take starts, and each second).
 public final class TakeEncoder {
     /// What makes the packets: the encoder, e.g. `libx264`, or `mjpeg pass-through`.
     public let name: String
@@ -27,9 +29,11 @@ public final class TakeEncoder {
 
     private let mode: Mode
     /// The proxy's encoder; nil without a proxy, or once it failed (`takeProxyFailure()` says why).
-    public private(set) var proxy: ProxyEncoder?
+    public private(set) var proxyEncoder: ProxyEncoder?
     /// Decodes passed-through frames for the proxy (and the thumbnail and preview, from its pictures).
-    private let proxyDecoder: MJPEGDecoder?
+    private var proxyDecoder: MJPEGDecoder?
+    /// Whether the capture at hand is encoded for the proxy.
+    private var proxyWanted = false
     private var proxyFailure: String?
     /// Packed pictures to I420.
     private let converter = PixelConverter()
@@ -44,13 +48,17 @@ public final class TakeEncoder {
 
     /// Opens the encoder for a source's frames (the first of `codecs` that
     /// opens), unless its compressed frames pass through, and the proxy's, when
-    /// `proxy` asks for one smaller than the source.
+    /// `proxy` asks for one smaller than the source. A proxy that cannot be
+    /// opened is said by `takeProxyFailure()`; the takes are recorded without it.
     public init(format source: SourceFormat, codecs: [String], passThrough: Bool, proxy: ProxySpec? = nil) throws {
         fps = source.fps
-        let proxyEncoder = try proxy.flatMap { spec throws(MediaError) in try ProxyEncoder(spec, source: source) }
-        self.proxy = proxyEncoder
-        proxyDecoder = try source.codec.flatMap { codec throws(MediaError) in
-            passThrough && proxyEncoder != nil ? try MJPEGDecoder(codec: codec) : nil
+        do {
+            proxyEncoder = try proxy.flatMap { spec throws(MediaError) in try ProxyEncoder(spec, source: source) }
+            if let codec = source.codec, passThrough, proxyEncoder != nil { proxyDecoder = try MJPEGDecoder(codec: codec) }
+        } catch {
+            proxyEncoder = nil
+            proxyDecoder = nil
+            proxyFailure = "the takes are recorded without a proxy: \(error)"
         }
         let timeBase = TimeBase(Int32(source.fps.seconds), Int32(source.fps.frames))
         switch source.codec {
@@ -85,40 +93,50 @@ public final class TakeEncoder {
     }
 
     /// The packets for one capture at `pts`, each with the proxy's for its
-    /// frame; `keyframe` asks the encoder for an IDR frame (passed-through
-    /// frames are keyframes when the camera made them so). A proxy that fails
-    /// stops for the stream; the take goes on.
-    public func packets(for capture: CameraFrame, pts: Int64, keyframe: Bool) throws -> [TakePacket] {
+    /// frame when `proxy` (a take records, starts, or pre-roll keeps frames);
+    /// `keyframe` asks the encoder for an IDR frame (passed-through frames are
+    /// keyframes when the camera made them so). A proxy that fails stops for
+    /// the stream; the take goes on.
+    public func packets(for capture: CameraFrame, pts: Int64, keyframe: Bool, proxy: Bool = false) throws -> [TakePacket] {
+        proxyWanted = proxy && proxyEncoder != nil
         let packets = try takePackets(for: capture, pts: pts, keyframe: keyframe)
-        guard let proxy else { return packets.map { TakePacket(take: $0, proxy: nil) } }
+        guard proxyWanted, let proxyEncoder else { return packets.map { TakePacket(take: $0, proxy: nil) } }
         do {
             return try packets.map { packet throws(MediaError) in
-                TakePacket(take: packet, proxy: try proxy.packets(matching: packet).first)
+                let proxyKeyframe = passesMJPEG ? keyframe || packet.pts % fps.nominal == 0 : packet.isKeyframe
+                return TakePacket(take: packet, proxy: try proxyEncoder.packets(at: packet.pts, keyframe: proxyKeyframe).first)
             }
         } catch {
-            stopProxy(error)
+            dropProxy(error)
             return packets.map { TakePacket(take: $0, proxy: nil) }
         }
     }
 
-    /// Why the proxy stopped, once; nil while it works.
+    /// Whether the camera's MJPEG passes through: every frame a keyframe.
+    private var passesMJPEG: Bool {
+        if case .passThrough("mjpeg") = mode { return true }
+        return false
+    }
+
+    /// Why the proxy stopped, or could not start, once; nil while it works.
     public func takeProxyFailure() -> String? {
         defer { proxyFailure = nil }
         return proxyFailure
     }
 
-    private func stopProxy(_ error: MediaError) {
-        proxy = nil
+    private func dropProxy(_ error: MediaError) {
+        proxyEncoder = nil
+        proxyDecoder = nil
         proxyFailure = "the proxy stopped: \(error)"
     }
 
-    /// Hands the proxy the picture of the capture at `pts`.
-    private func holdForProxy(_ picture: VideoFrame?, pts: Int64) {
-        guard let proxy, let picture else { return }
+    /// Gives the proxy the picture of the capture at `pts`, when it is wanted.
+    private func addToProxy(_ picture: VideoFrame?, pts: Int64) {
+        guard proxyWanted, let proxyEncoder, let picture else { return }
         do {
-            try proxy.hold(picture, pts: pts)
+            try proxyEncoder.add(picture, pts: pts)
         } catch {
-            stopProxy(error)
+            dropProxy(error)
         }
     }
 
@@ -126,12 +144,12 @@ public final class TakeEncoder {
         switch (mode, capture) {
         case (.encode(let encoder, _), .raw(let frame)):
             lastPicture = frame
-            holdForProxy(frame, pts: pts)
+            addToProxy(frame, pts: pts)
             return try encoder.encode(frame, pts: pts, keyframe: keyframe)
         case (.encode(let encoder, let decoder?), .compressed(let compressed)):
             guard let frame = try decoder.decode(compressed) else { return [] }
             lastPicture = frame
-            holdForProxy(frame, pts: pts)
+            addToProxy(frame, pts: pts)
             return try encoder.encode(frame, pts: pts, keyframe: keyframe)
         case (.passThrough(let codec), .compressed(let compressed)):
             if codec == "h264" {
@@ -144,10 +162,10 @@ public final class TakeEncoder {
                 guard !parameters.extradata.isEmpty else { return [] }
                 sinceKeyframe.append(compressed)
             }
-            if let proxyDecoder, proxy != nil {
+            if proxyWanted, let proxyDecoder {
                 // A frame the camera damaged keeps the proxy's slot with the picture before it.
                 lastPicture = (try? proxyDecoder.decode(compressed)) ?? lastPicture
-                holdForProxy(lastPicture, pts: pts)
+                addToProxy(lastPicture, pts: pts)
             }
             return [
                 EncodedPacket(
@@ -168,7 +186,7 @@ public final class TakeEncoder {
         switch (mode, capture) {
         case (.encode, _):
             return lastPicture
-        case (.passThrough, .compressed) where proxy != nil:
+        case (.passThrough, .compressed(let compressed)) where lastPicture?.time == compressed.time:
             return lastPicture
         case (.passThrough(let codec), .compressed(let compressed)):
             guard let decoder = try? MJPEGDecoder(codec: codec) else { return nil }
@@ -189,8 +207,13 @@ public final class TakeEncoder {
 
 /// A take's packet and, for a take with a proxy, the proxy's packet for the same frame.
 public struct TakePacket: Sendable {
+    /// The take's.
     public var take: EncodedPacket
+    /// The proxy's, for the same frame; nil when no proxy is made of it.
     public var proxy: EncodedPacket?
+
+    /// Whether a take can start at it: the take's packet is a keyframe, and the proxy's too.
+    public var isKeyframe: Bool { take.isKeyframe && (proxy?.isKeyframe ?? true) }
 
     public init(take: EncodedPacket, proxy: EncodedPacket?) {
         self.take = take

@@ -140,9 +140,10 @@ public struct TakeExporter: Sendable {
     /// Exports the finished takes (those of `ids` only, when given); `progress`
     /// is told how far it has got every 30 frames, and once the takes are joined.
     /// When every take has a proxy in one proxy folder, their proxies are
-    /// joined too, into that folder of the output folder under the export's
-    /// name (`ProxyNaming`), before the takes leave the list; a proxy export
-    /// that fails is said in the outcome and keeps nothing from the export.
+    /// joined too, verified frame for frame against the takes, and named as
+    /// the export in that folder of the output folder (`ProxyNaming`) once the
+    /// export is named, before the takes leave the list; a proxy that cannot
+    /// be made is said in the outcome, and the export stands without it.
     public func export(
         ids: Set<String>? = nil, at wallClock: Int64, options: Options = Options(),
         progress: (ExportProgress) -> Void = { _ in }
@@ -158,19 +159,44 @@ public struct TakeExporter: Sendable {
         }
         let expectedFrames = takes.reduce(0) { $0 + $1.summary.frames }
         let join = try self.join(
-            takes, files: takes.map(\.file), in: folder.directory, into: output, as: name, options: options
+            takes, files: takes.map(\.file), kind: "take", in: folder.directory, into: output, as: name, options: options,
+            exact: false
         ) { frames in
             progress(ExportProgress(takes: takes.count, frames: frames, total: expectedFrames))
         }
-        let final = output.file(join.name)
+        var proxy: ProxyJoin?
+        var proxyFailure: String?
+        if takes.contains(where: { $0.proxy != nil }) {
+            if join.short.isEmpty {
+                switch joinProxies(of: takes, as: name, to: output, options) {
+                case .success(let joined): proxy = joined
+                case .failure(let failure): proxyFailure = failure.description
+                }
+            } else {
+                proxyFailure = "a take read short: the export has no proxy"
+            }
+        }
+        let final: String
+        do {
+            final = output.file(try Self.name(join.partial, as: name, in: output))
+            try output.sync()
+        } catch {
+            try? output.remove(join.partial)
+            if let proxy { try? proxy.folder.remove(proxy.join.partial) }
+            throw Failure(description: "\(error); the takes are kept")
+        }
         var outcome = Outcome(
             path: final, takes: takes.count, frames: join.joined.frames,
             duration: .microseconds(join.result.durationMicroseconds),
             method: join.method, encoder: join.joined.encoder, sound: join.sound?.method, soundEncoder: join.sound?.encoderName,
             short: join.short, kept: !options.cleanUp)
-        if join.short.isEmpty {
-            (outcome.proxy, outcome.proxyFailure) = exportProxies(of: takes, named: join.name, to: output, options)
+        if let proxy {
+            switch proxy.name(as: String(final.split(separator: "/").last ?? "")) {
+            case .success(let path): outcome.proxy = path
+            case .failure(let failure): proxyFailure = failure.description
+            }
         }
+        outcome.proxyFailure = proxyFailure
         do {
             try retire(takes, short: join.short, into: final, cleanUp: options.cleanUp, at: wallClock)
         } catch {
@@ -179,34 +205,71 @@ public struct TakeExporter: Sendable {
         return outcome
     }
 
-    /// Joins the proxies of `takes` into the proxy folder of `output` as the
-    /// export `exportName`'s proxy: its path, or why there is none (nil, nil
-    /// when the takes have no proxies).
-    private func exportProxies(
-        of takes: [TakeManifest.Take], named exportName: String, to output: Folder, _ options: Options
-    ) -> (path: String?, failure: String?) {
-        let proxies = takes.map { take in take.proxy.flatMap(ProxyNaming.split) }
-        guard proxies.contains(where: { $0 != nil }) else { return (nil, nil) }
-        guard let first = proxies[0], proxies.allSatisfy({ $0?.folder == first.folder }),
-            let naming = ProxyNaming.allCases.first(where: { $0.folder == first.folder })
-        else { return (nil, "not every take has a proxy in one proxy folder: the export has no proxy") }
-        do throws(Failure) {
-            guard let source = try? folder.proxyFolder(first.folder, in: folder.directory, create: false),
-                let target = try? folder.proxyFolder(first.folder, in: output, create: true)
-            else { throw Failure(description: "the proxy folders cannot be opened") }
-            let join = try self.join(
-                takes, files: proxies.map { $0!.name }, in: source, into: target, as: naming.fileName(for: exportName),
-                options: options, progress: { _ in })
-            return (target.file(join.name), nil)
-        } catch {
-            return (nil, "the export has no proxy: \(error)")
+    /// The takes' proxies joined and verified, in the output folder's proxy
+    /// folder, waiting to be named as their export.
+    struct ProxyJoin {
+        var join: JoinedFile
+        var folder: Folder
+        var naming: ProxyNaming
+
+        /// Names the proxy as the export `exportName` is named, never another
+        /// name (an editor would link the wrong one): its path, or why not.
+        func name(as exportName: String) -> Result<String, Failure> {
+            let name = naming.fileName(for: exportName)
+            do {
+                guard try folder.renameIfFree(join.partial, to: name) else {
+                    try? folder.remove(join.partial)
+                    return .failure(Failure(description: "\(folder.file(name)) is there already: the export has no proxy"))
+                }
+                try folder.sync()
+                return .success(folder.file(name))
+            } catch {
+                try? folder.remove(join.partial)
+                return .failure(Failure(description: "the export has no proxy: \(error)"))
+            }
         }
     }
 
-    /// A join verified and named: its name in the output folder, what was
+    /// Joins the proxies of `takes` into the proxy folder of `output` (made
+    /// with the output folder's mode), each read to its take's frames exactly.
+    private func joinProxies(of takes: [TakeManifest.Take], as name: String, to output: Folder, _ options: Options)
+        -> Result<ProxyJoin, Failure>
+    {
+        let proxies = takes.map { take in take.proxy.flatMap(ProxyNaming.split) }
+        guard let first = proxies[0], proxies.allSatisfy({ $0?.folder == first.folder }),
+            let naming = ProxyNaming.allCases.first(where: { $0.folder == first.folder })
+        else { return .failure(Failure(description: "not every take has a proxy in one proxy folder: the export has no proxy")) }
+        do throws(Failure) {
+            let source: Folder, target: Folder
+            do {
+                guard let folder = try folder.proxyFolder(first.folder, in: folder.directory, create: false) else {
+                    throw Failure(description: "\(self.folder.file(first.folder)) is missing")
+                }
+                source = folder
+                target = try Folder(output.file(first.folder), creating: 0o755)
+            } catch let failure as Failure {
+                throw failure
+            } catch {
+                throw Failure(description: "\(error)")
+            }
+            var proxyOptions = options
+            proxyOptions.acceptShort = false
+            let join = try self.join(
+                takes, files: proxies.map { $0!.name }, kind: "proxy", in: source, into: target, as: naming.fileName(for: name),
+                options: proxyOptions, exact: true, progress: { _ in })
+            return .success(ProxyJoin(join: join, folder: target, naming: naming))
+        } catch {
+            // The takes go where the export sends them, whatever became of their proxies.
+            let reason = error.description.replacing("; the takes are kept", with: "")
+            return .failure(Failure(description: "the export has no proxy: \(reason)"))
+        }
+    }
+
+    /// A join verified, in a file of its own waiting to be named: what was
     /// read and written, and how.
-    struct Join {
-        var name: String
+    struct JoinedFile {
+        /// Its name in the output folder, until it is named.
+        var partial: String
         var joined: Joined
         var result: MediaInfo
         var method: ExportPlan.Method
@@ -214,19 +277,21 @@ public struct TakeExporter: Sendable {
         var short: [ShortTake]
     }
 
-    /// Joins `files` of `source` (the files of `takes`, or their proxies)
-    /// into a new file of `output` named `name` (or `name-2`, …), verified
-    /// against what `takes.json` lists of the takes.
+    /// Joins `files` of `source` (the files of `takes`, or their proxies: the
+    /// `kind` of file, for messages) into a new file of `output` (to be named
+    /// `name`), verified against what `takes.json` lists of the takes: each
+    /// file read to its take's frames, or, `exact`, to exactly them. A failure
+    /// leaves nothing behind.
     private func join(
-        _ takes: [TakeManifest.Take], files: [String], in source: Folder, into output: Folder, as name: String,
-        options: Options, progress written: (Int) -> Void
-    ) throws(Failure) -> Join {
+        _ takes: [TakeManifest.Take], files: [String], kind: String, in source: Folder, into output: Folder, as name: String,
+        options: Options, exact: Bool, progress written: (Int) -> Void
+    ) throws(Failure) -> JoinedFile {
         var readers: [PacketReader] = []
         for file in files {
             do {
                 readers.append(try PacketReader(file, in: source))
             } catch {
-                throw Failure(description: "cannot read take \(source.file(file)): \(error.reason); the takes are kept")
+                throw Failure(description: "cannot read \(kind) \(source.file(file)): \(error.reason); the takes are kept")
             }
         }
         var sounds: [(AudioStreamParameters, ExportPlan.Sound)?] = []
@@ -235,7 +300,8 @@ public struct TakeExporter: Sendable {
                 sounds.append(try Self.sound(of: file, in: source))
             } catch {
                 let reason = (error as? MediaError)?.reason ?? "\(error)"
-                throw Failure(description: "cannot read the sound of take \(source.file(file)): \(reason); the takes are kept")
+                throw Failure(
+                    description: "cannot read the sound of \(kind) \(source.file(file)): \(reason); the takes are kept")
             }
         }
         let planned = zip(readers, zip(takes, sounds)).map { reader, take in
@@ -271,7 +337,7 @@ public struct TakeExporter: Sendable {
                 ? try copy(readers, sound: sound, to: partial, progress: written)
                 : try reencode(readers, filter: options.filter, sound: sound, to: partial, progress: written)
             for ((take, file), read) in zip(zip(takes, files), joined.reads)
-            where read.error != nil || read.frames < take.summary.frames {
+            where read.error != nil || read.frames < take.summary.frames || (exact && read.frames != take.summary.frames) {
                 short.append(
                     ShortTake(
                         path: source.file(file), read: read.frames, listed: take.summary.frames, error: read.error?.reason))
@@ -300,14 +366,7 @@ public struct TakeExporter: Sendable {
             if let failure = error as? Failure { throw failure }
             throw Failure(description: "\(error); the takes are kept")
         }
-        do {
-            let final = try Self.name(partial.name, as: name, in: output)
-            try output.sync()
-            return Join(name: final, joined: joined, result: result, method: plan.method, sound: sound, short: short)
-        } catch {
-            try? output.remove(partial.name)
-            throw Failure(description: "\(error); the takes are kept")
-        }
+        return JoinedFile(partial: partial.name, joined: joined, result: result, method: plan.method, sound: sound, short: short)
     }
 
     /// Takes the exported takes out of the take list: each is marked as in

@@ -188,8 +188,8 @@ public struct TakeFolder: Sendable {
                 notes.append("\(path) was being recorded and holds no frame; it is removed")
                 continue
             }
-            if take.proxy != nil, let note = recoverProxy(of: take) {
-                measured.takes[index].proxy = nil
+            if take.proxy != nil, let (note, unlisted) = recoverProxy(of: take) {
+                if unlisted { measured.takes[index].proxy = nil }
                 notes.append(note)
             }
             measured.takes[index].recording = false
@@ -216,15 +216,21 @@ public struct TakeFolder: Sendable {
     }
 
     /// Checks the proxy of a take a crash interrupted: nil when it holds
-    /// frames (it ends at its last complete fragment, as the take does); else
-    /// its file is removed and the note says so.
-    private func recoverProxy(of take: TakeManifest.Take) -> String? {
-        guard let (folder, name) = proxy(of: take, in: directory) else {
-            return "the proxy of \(file(take.file)) was never written; the take is listed without one"
+    /// frames (it ends at its last complete fragment, as the take does); one
+    /// that cannot be read now stays, as a take does; else its file is
+    /// removed, and the note says so.
+    private func recoverProxy(of take: TakeManifest.Take) -> (note: String, unlisted: Bool)? {
+        guard let (folder, name) = proxy(of: take, in: directory), folder.contains(name) else {
+            return ("the proxy of \(file(take.file)) was never written; the take is listed without one", true)
         }
-        if let info = try? MediaProbe.probe(name, in: folder), info.frameCount > 0 { return nil }
-        try? folder.remove(name)
-        return "the proxy \(folder.file(name)) holds no frame; it is removed"
+        switch Result(catching: { () throws(MediaError) in try MediaProbe.probe(name, in: folder) }) {
+        case .success(let info) where info.frameCount > 0: return nil
+        case .failure(let error) where (folder.status(of: name)?.size ?? 0) >= 4096:
+            return ("the proxy \(folder.file(name)) cannot be measured now (\(error)); it stays listed", false)
+        default:
+            try? folder.remove(name)
+            return ("the proxy \(folder.file(name)) holds no frame; it is removed", true)
+        }
     }
 }
 

@@ -34,9 +34,12 @@ public final class VideoEncoder {
     ///
     /// `codecs` are codec names in preference order, e.g. `["hevc", "h264"]`.
     /// Hardware encoders count only if they open. Without `bitRate` the
-    /// encoder's constant-quality default is used.
+    /// encoder's constant-quality default is used. `keyframesWhenAskedOnly`
+    /// makes libx264 place keyframes only where `encode` asks (no interval,
+    /// no scene cuts): a proxy's keyframes are its take's.
     public init(
-        codecs: [String], width: Int, height: Int, fps: FrameRate, color: ColorTags = .bt709, bitRate: Int? = nil
+        codecs: [String], width: Int, height: Int, fps: FrameRate, color: ColorTags = .bt709, bitRate: Int? = nil,
+        keyframesWhenAskedOnly: Bool = false
     ) throws(MediaError) {
         _ = LibAV.setUp
         guard width > 0, height > 0, width % 2 == 0, height % 2 == 0 else {
@@ -46,7 +49,10 @@ public final class VideoEncoder {
         }
         var failures: [String] = []
         for name in codecs.flatMap(VideoEncoder.encoderNames(for:)) {
-            switch VideoEncoder.open(name, width: width, height: height, fps: fps, color: color, bitRate: bitRate) {
+            switch VideoEncoder.open(
+                name, width: width, height: height, fps: fps, color: color, bitRate: bitRate,
+                keyframesWhenAskedOnly: keyframesWhenAskedOnly)
+            {
             case .success(let (context, preset)):
                 self.context = context
                 self.codecName = name
@@ -87,9 +93,9 @@ public final class VideoEncoder {
         av_packet_free(&packet)
     }
 
-    private static func open(_ name: String, width: Int, height: Int, fps: FrameRate, color: ColorTags, bitRate: Int?)
-        -> Result<(UnsafeMutablePointer<AVCodecContext>, String?), OpenFailure>
-    {
+    private static func open(
+        _ name: String, width: Int, height: Int, fps: FrameRate, color: ColorTags, bitRate: Int?, keyframesWhenAskedOnly: Bool
+    ) -> Result<(UnsafeMutablePointer<AVCodecContext>, String?), OpenFailure> {
         guard let codec = avcodec_find_encoder_by_name(name) else { return .failure(OpenFailure("not in this libavcodec")) }
         guard let context = avcodec_alloc_context3(codec) else { return .failure(OpenFailure("out of memory")) }
         context.pointee.width = Int32(width)
@@ -113,6 +119,7 @@ public final class VideoEncoder {
             av_dict_set(&options, "tune", "zerolatency", 0)
             // A forced keyframe (a take's first frame) must be an IDR frame.
             av_dict_set(&options, "forced-idr", "1", 0)
+            if keyframesWhenAskedOnly { av_dict_set(&options, "x264-params", "keyint=infinite:scenecut=0", 0) }
         case "libx265":
             preset = "ultrafast"
             av_dict_set(&options, "tune", "zerolatency", 0)

@@ -27,13 +27,14 @@ import Testing
 
     @Test func proxiesAreNamedAsResolveAndPremiereLookForThem() {
         let take = "take-20261128-101500-0007.mov"
-        #expect(ProxyNaming.resolve.path(for: take) == "Proxy/take-20261128-101500-0007.mp4")
-        #expect(ProxyNaming.premiere.path(for: take) == "Proxies/take-20261128-101500-0007_Proxy.mp4")
+        #expect(ProxyNaming.resolve.path(for: take) == "Proxy/take-20261128-101500-0007.mov")
+        #expect(ProxyNaming.premiere.path(for: take) == "Proxies/take-20261128-101500-0007_Proxy.mov")
+        #expect(ProxyNaming.premiere.path(for: "take-1.mp4") == "Proxies/take-1_Proxy.mp4")
         #expect(ProxyNaming.resolve.fileName(for: "slate-rig-2026-11-28.mp4") == "slate-rig-2026-11-28.mp4")
         #expect(ProxyNaming.split("Proxy/take-1.mp4")! == ("Proxy", "take-1.mp4"))
         #expect(ProxyNaming.split("Proxies/take-1_Proxy.mp4")! == ("Proxies", "take-1_Proxy.mp4"))
         for path in [
-            "take-1.mp4", "Proxy/../takes.json", "Proxy/a/b.mp4", "Other/take-1.mp4", "Proxy/take-1.mov", "/Proxy/x.mp4",
+            "take-1.mp4", "Proxy/../takes.json", "Proxy/a/b.mp4", "Other/take-1.mp4", "Proxy/take-1.mkv", "/Proxy/x.mp4",
         ] {
             #expect(ProxyNaming.split(path) == nil, "\(path)")
         }
@@ -49,6 +50,6 @@ import Testing
             Issue.record("a proxy outside the work folder was read")
             return
         }
-        #expect(error.description.contains("a take's proxy must be Proxy/NAME.mp4 or Proxies/NAME.mp4"), "\(error)")
+        #expect(error.description.contains("a take's proxy must be Proxy/NAME or Proxies/NAME (.mp4 or .mov)"), "\(error)")
     }
 }

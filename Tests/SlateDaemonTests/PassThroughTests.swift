@@ -13,13 +13,15 @@ import Testing
 /// decoded and encoded without it.
 @Suite struct PassThroughTests {
     /// Records one take of the frames captured in the second from now.
-    func record(_ source: sending FrameSource, passThrough: Bool, proxy: ProxySpec? = nil) throws -> (
+    func record(_ source: sending FrameSource, passThrough: Bool, proxy: ProxySpec? = nil, sound: Bool = false) throws -> (
         TakeFolder, TakeManifest.Take, String
     ) {
         let folder = try TakeFolder(path: try MediaFiles.folder("passthrough-\(passThrough)-\(UUID().uuidString)"), create: true)
+        var spec = AudioSpec()
+        spec.device = .testTone
         let recorder = try TakeRecorder(
-            source: source, folder: folder, codecs: ["h264"], passThrough: passThrough, proxy: proxy,
-            logger: Logger(label: "test"))
+            source: source, ledger: try TakeLedger(folder: folder), codecs: ["h264"], passThrough: passThrough, proxy: proxy,
+            sound: sound ? try SoundRecording(spec) : nil, logger: Logger(label: "test"))
         let start = MonotonicClock.now()
         recorder.start(at: start)
         // A stop before the take opened would cancel it: the stop is sent once it opened.
@@ -83,20 +85,29 @@ import Testing
     /// A passed-through camera's proxy: each frame decoded once, for the
     /// proxy (and the thumbnail), scaled and encoded; a keyframe wherever the
     /// camera's stream has one.
+    /// With sound: a QuickTime MJPEG take's proxy is QuickTime too, holding the same PCM sound.
     @Test(arguments: ["mjpeg", "h264"]) func aPassedThroughCameraGetsAProxyOfEveryFrame(codec: String) throws {
         let source: FrameSource =
             codec == "mjpeg"
             ? SyntheticMJPEGSource(width: 640, height: 480, fps: 30)
             : try SyntheticH264Source(width: 640, height: 480, fps: 30, keyframeInterval: 10)
-        let (folder, take, _) = try record(source, passThrough: true, proxy: ProxySpec(height: 360))
+        let (folder, take, _) = try record(source, passThrough: true, proxy: ProxySpec(height: 360), sound: true)
         defer { MediaFiles.remove(folder.path) }
         let path = try #require(take.proxy)
-        #expect(path == ProxyNaming.resolve.path(for: take.file))
+        #expect(path == ProxyNaming.resolve.path(for: take.file) && path.hasSuffix(codec == "mjpeg" ? ".mov" : ".mp4"))
         let original = try MediaProbe.probe(path: folder.file(take.file))
         let proxy = try MediaProbe.probe(path: folder.file(path), decode: true)
         #expect(proxy.codec == "h264" && proxy.width == 480 && proxy.height == 360, "\(proxy)")
         #expect(proxy.frameCount == take.summary.frames && proxy.decodedFrames == proxy.frameCount, "\(proxy)")
-        #expect(proxy.keyframeCount >= original.keyframeCount && take.thumbnail != nil, "\(proxy) \(original)")
+        #expect(proxy.sound != nil && proxy.sound?.codec == original.sound?.codec, "\(proxy)")
+        #expect(take.thumbnail != nil)
+        // H.264's keyframes are the camera's; MJPEG's (every frame) are the take's start and each second's.
+        let keyframes = try ProxyTests.keyframes(in: folder.file(path))
+        if codec == "mjpeg" {
+            #expect(keyframes.count == 2 && keyframes[0] == 0 && keyframes[1] <= 1_000_000, "\(keyframes)")
+        } else {
+            #expect(keyframes == (try ProxyTests.keyframes(in: folder.file(take.file))), "\(keyframes)")
+        }
     }
 
     @Test func mjpegDecodesToTheFramesItWasMadeFrom() throws {

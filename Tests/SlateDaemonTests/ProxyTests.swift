@@ -3,6 +3,7 @@ import Glibc
 import SlateCore
 import SlateDaemon
 import SlateMedia
+import SlateSystem
 import SlateTestSupport
 import Testing
 
@@ -20,6 +21,15 @@ import Testing
         try Run.footswitch(presses, end: end).write(toFile: folder + "/session.evemu", atomically: true, encoding: .utf8)
         return try Run.replay(
             profile: folder + "/rig.yaml", recording: folder + "/session.evemu", folder: folder, audio: "testtone")
+    }
+
+    /// When a file's video keyframes are, in microseconds.
+    static func keyframes(in path: String) throws -> [Int64] {
+        let (folder, name) = Folder.split(path)
+        let reader = try PacketReader(name, in: try Folder(folder))
+        var keyframes: [Int64] = []
+        _ = reader.forEachPacket { if $0.isKeyframe { keyframes.append(reader.parameters.timeBase.microseconds($0.pts)) } }
+        return keyframes
     }
 
     @Test(.timeLimit(.minutes(1))) func aTakesProxyHoldsItsFramesTimecodeAndSoundSmaller() throws {
@@ -41,7 +51,9 @@ import Testing
         #expect(proxy.frameCount == take.summary.frames && proxy.decodedFrames == proxy.frameCount, "\(proxy)")
         #expect(proxy.durationMicroseconds == original.durationMicroseconds)
         #expect(proxy.timecode == take.timecode && proxy.frameRate == original.frameRate, "\(proxy)")
-        #expect(proxy.keyframeCount >= original.keyframeCount, "\(proxy) \(original)")
+        // Its keyframes are the take's, and only those: its fragments are the take's.
+        let keyframes = try Self.keyframes(in: folder + "/takes/Proxy/\(stem).mp4")
+        #expect(keyframes == (try Self.keyframes(in: folder + "/takes/" + take.file)) && keyframes.count == 3, "\(keyframes)")
         #expect(proxy.sound?.codec == "aac" && proxy.sound?.packets == original.sound?.packets, "\(proxy)")
     }
 
@@ -79,12 +91,32 @@ import Testing
         }
     }
 
+    /// A take whose proxy is gone: the export stands, without a proxy, and says why.
+    @Test(.timeLimit(.minutes(1))) func anExportWhoseProxiesCannotBeJoinedStandsWithoutOne() throws {
+        let folder = try MediaFiles.folder("proxy-export-fails")
+        defer { MediaFiles.remove(folder) }
+        let rig = Run.macroRig("[takes.export]", camera: ["max-size: 1280x720", "proxy: 360p"])
+        let first = try Self.record(rig, [(Run.middle, 0.1, 0.15), (Run.middle, 1.1, 1.15)], end: 1.5, in: folder)
+        #expect(first.status == 0, "\(first.stderr)")
+        let take = try #require(try TakeFolder(path: folder + "/takes", create: false).load().takes.first)
+        try FileManager.default.removeItem(atPath: folder + "/takes/" + (take.proxy ?? ""))
+        let result = try Self.record(rig, [(Run.left, 0.1, 0.15)], end: 1, in: folder)
+        let exported = try #require(result.takes("exported").first, "\(result.lines)")
+        let message = exported["message"] as? String ?? ""
+        #expect(exported["proxy"] == nil && message.contains("the export has no proxy: cannot read proxy "), "\(exported)")
+        let info = try MediaProbe.probe(path: try #require(exported["path"] as? String))
+        #expect(info.frameCount == take.summary.frames)
+        let after = try TakeFolder(path: folder + "/takes", create: false).load().takes
+        #expect(after.count == 1 && after[0].kept != nil && !after[0].isExportable, "\(after)")
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: folder + "/Proxy")) ?? [] == [])
+    }
+
     /// A take killed with its proxy: started again, Slate lists both as they
     /// were at their last fragment, the proxy playable to its end.
     @Test(.timeLimit(.minutes(1))) func aKilledTakesProxyIsRecoveredWithIt() throws {
         let folder = try MediaFiles.folder("proxy-kill")
         defer { MediaFiles.remove(folder) }
-        try Run.macroRig("[take.delete-last]", camera: ["max-size: 1280x720", "proxy: 360p"])
+        try Run.macroRig("[take.mark]", camera: ["max-size: 1280x720", "proxy: 360p"])
             .write(toFile: folder + "/rig.yaml", atomically: true, encoding: .utf8)
         // A click starts a take that goes on until the session's end, a minute later.
         try Run.footswitch([(Run.middle, 0.1, 0.15)], end: 60)
@@ -107,18 +139,38 @@ import Testing
         #expect(proxy.timecode == take.timecode)
     }
 
-    /// Premiere Pro's naming; a take deleted to the trash takes its proxy with it, and brings it back.
-    @Test(.timeLimit(.minutes(1))) func premieresProxiesFolderAndAProxyThatFollowsItsTakeToTheTrashAndBack() throws {
-        let folder = try MediaFiles.folder("proxy-premiere")
+    /// A camera no larger than the proxy: takes without one (the log says why).
+    @Test(.timeLimit(.minutes(1))) func aCameraNoLargerThanTheProxyGetsNone() throws {
+        let folder = try MediaFiles.folder("proxy-none")
         defer { MediaFiles.remove(folder) }
         let result = try Self.record(
             Run.macroRig("[take.delete-last]", camera: ["max-size: 640x360", "proxy: {size: 360p}"]),
             [(Run.middle, 0.1, 0.15), (Run.middle, 1.1, 1.15)], end: 1.5, in: folder)
         #expect(result.status == 0, "\(result.stderr)")
-        // 640x360 is no larger than a 360p proxy: the take has none (the log says why).
         let takes = try TakeFolder(path: folder + "/takes", create: false).load().takes
         #expect(takes.count == 1 && takes[0].proxy == nil)
+        #expect(!FileManager.default.fileExists(atPath: folder + "/takes/Proxy"))
+    }
 
+    /// A proxy that cannot be created (a file where its folder should be): the
+    /// take records without it, and a line says so.
+    @Test(.timeLimit(.minutes(1))) func aProxyThatCannotBeCreatedLeavesTheTakeWhole() throws {
+        let folder = try MediaFiles.folder("proxy-blocked")
+        defer { MediaFiles.remove(folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/takes", withIntermediateDirectories: true)
+        try "not a folder".write(toFile: folder + "/takes/Proxy", atomically: true, encoding: .utf8)
+        let result = try Self.record(
+            Run.macroRig("[take.delete-last]", camera: ["max-size: 1280x720", "proxy: 360p"]),
+            [(Run.middle, 0.1, 0.15), (Run.middle, 1.1, 1.15)], end: 1.5, in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        let failed = result.takes("failed").compactMap { $0["message"] as? String }
+        #expect(failed.count == 1 && failed[0].hasPrefix("take 1 is recorded without its proxy: "), "\(failed)")
+        let take = try #require(try TakeFolder(path: folder + "/takes", create: false).load().takes.first)
+        #expect(take.proxy == nil && take.summary.frames == 30 && take.summary.dropped == 0, "\(take)")
+    }
+
+    /// Premiere Pro's naming; a take deleted to the trash takes its proxy with it, and brings it back.
+    @Test(.timeLimit(.minutes(1))) func premieresProxiesFolderAndAProxyThatFollowsItsTakeToTheTrashAndBack() throws {
         let premiere = try MediaFiles.folder("proxy-premiere-2")
         defer { MediaFiles.remove(premiere) }
         let again = try Self.record(

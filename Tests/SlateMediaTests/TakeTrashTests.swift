@@ -69,6 +69,45 @@ import Testing
         #expect(entries(folder.file("trash")).isEmpty && ledger.available.map(\.file) == ["take-c.mp4"])
     }
 
+    /// Takes with proxies: each proxy goes to the trash's proxy folder with its
+    /// take and back, away for good with it (purged, or deleted at once), and
+    /// one a crash left behind in the work folder follows its take at the next start.
+    @Test func aTakesProxyFollowsItToTheTrashBackAndAway() throws {
+        var (folder, ledger) = try folder(["a", "b", "c"])
+        defer { try? FileManager.default.removeItem(atPath: folder.path) }
+        try FileManager.default.createDirectory(atPath: folder.file("Proxy"), withIntermediateDirectories: false)
+        try ledger.change { manifest in
+            for index in manifest.takes.indices {
+                let take = manifest.takes[index]
+                manifest.takes[index].proxy = ProxyNaming.resolve.path(for: take.file)
+                try? Data("proxy \(take.file)".utf8).write(to: URL(fileURLWithPath: folder.file(manifest.takes[index].proxy!)))
+            }
+        }
+        folder.trashHours = 24
+        #expect(try folder.trash(ledger.manifest.takes[0], from: ledger, at: 0))
+        #expect(entries(folder.file("Proxy")) == ["take-b.mp4", "take-c.mp4"])
+        #expect(entries(folder.file("trash/Proxy")) == ["take-a.mp4"])
+        #expect(try folder.restore(ledger.manifest.takes[0], from: ledger))
+        #expect(entries(folder.file("Proxy")) == ["take-a.mp4", "take-b.mp4", "take-c.mp4"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder.file("Proxy/take-a.mp4"))) == Data("proxy take-a.mp4".utf8))
+
+        // Purged with its take.
+        try folder.trash(ledger.manifest.takes[0], from: ledger, at: 0)
+        #expect(folder.purge(ledger, at: 24 * Self.hour, hours: 24).count == 1)
+        #expect(entries(folder.file("trash/Proxy")).isEmpty && entries(folder.file("Proxy")) == ["take-b.mp4", "take-c.mp4"])
+
+        // A crash between marking take b and moving its files: its proxy follows at the next start.
+        try ledger.change { manifest in manifest.takes[0].trashed = Self.hour }
+        _ = folder.recover(ledger)
+        #expect(entries(folder.file("trash/Proxy")) == ["take-b.mp4"] && entries(folder.file("Proxy")) == ["take-c.mp4"])
+
+        // Deleted at once.
+        folder.trashHours = 0
+        let c = try #require(ledger.manifest.takes.last)
+        #expect(try folder.discard(c, from: ledger, at: 2 * Self.hour))
+        #expect(entries(folder.file("Proxy")).isEmpty && !FileManager.default.fileExists(atPath: folder.file("take-c.mp4")))
+    }
+
     @Test func withNoHoursATakeIsDeletedAtOnce() throws {
         var (folder, ledger) = try folder(["a"])
         defer { try? FileManager.default.removeItem(atPath: folder.path) }

@@ -41,7 +41,8 @@ public struct ProxySpec: Hashable, Sendable {
 /// How proxies are filed, as editors find them: DaVinci Resolve links a clip's
 /// proxy from a `Proxy` folder beside it with the clip's name; Premiere Pro's
 /// "next to original media" proxies are in a `Proxies` folder, named
-/// `NAME_Proxy`. Either way the proxy is an MP4, whatever the take's extension.
+/// `NAME_Proxy`. A proxy is an MP4, or a QuickTime file beside a QuickTime
+/// take (passed-through MJPEG, whose sound is PCM, which MP4 does not hold).
 public enum ProxyNaming: String, CaseIterable, Hashable, Sendable {
     case resolve
     case premiere
@@ -54,12 +55,15 @@ public enum ProxyNaming: String, CaseIterable, Hashable, Sendable {
         }
     }
 
-    /// The proxy's file name for a take's (or an export's) file name.
+    /// The proxy's file name for a take's (or an export's) file name: `.mov`
+    /// for a `.mov`, else `.mp4`.
     public func fileName(for file: String) -> String {
-        let stem = file.lastIndex(of: ".").map { String(file[..<$0]) } ?? file
+        let dot = file.lastIndex(of: ".")
+        let stem = dot.map { String(file[..<$0]) } ?? file
+        let suffix = file.hasSuffix(".mov") ? ".mov" : ".mp4"
         switch self {
-        case .resolve: return stem + ".mp4"
-        case .premiere: return stem + "_Proxy.mp4"
+        case .resolve: return stem + suffix
+        case .premiere: return stem + "_Proxy" + suffix
         }
     }
 
@@ -72,7 +76,7 @@ public enum ProxyNaming: String, CaseIterable, Hashable, Sendable {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, allCases.contains(where: { $0.folder == parts[0] }) else { return nil }
         let name = String(parts[1])
-        guard TakeManifest.isPlainName(name), name.hasSuffix(".mp4") else { return nil }
+        guard TakeManifest.isPlainName(name), name.hasSuffix(".mp4") || name.hasSuffix(".mov") else { return nil }
         return (String(parts[0]), name)
     }
 }

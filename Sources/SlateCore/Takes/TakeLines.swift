@@ -117,7 +117,9 @@ extension RecordLine: Codable {
 /// `slate takes export --json`: the exported file, how the takes were joined
 /// (`method`: `stream copy` or `re-encode`, with the `reason` and `encoder`),
 /// how their sound was made (`sound`: `copied` or `re-encoded with aac (…)`,
-/// none without sound), the takes exported short, and whether the takes were kept.
+/// none without sound), the takes exported short, whether the takes were
+/// kept, and the export's `proxy` (or, when its takes' proxies could not be
+/// joined, `proxy_failure`).
 public struct ExportLine: Codable, Hashable, Sendable {
     public var path: String
     public var takes: Int

@@ -182,7 +182,8 @@ extension TakeManifest.Take: Codable {
         if let proxy, ProxyNaming.split(proxy) == nil {
             throw DecodingError.dataCorruptedError(
                 forKey: .proxy, in: container,
-                debugDescription: "a take's proxy must be Proxy/NAME.mp4 or Proxies/NAME.mp4 in the work folder, not '\(proxy)'")
+                debugDescription:
+                    "a take's proxy must be Proxy/NAME or Proxies/NAME (.mp4 or .mov) in the work folder, not '\(proxy)'")
         }
     }
 

@@ -4,17 +4,21 @@ import SlateSystem
 
 /// A take's proxy file while the take records: opened with the take, written
 /// beside it frame by frame (the same timestamps, the same sound), fragmented
-/// at the take's keyframes, closed with it. A proxy that cannot be written
-/// stops there, keeping its complete fragments; the take goes on.
-final class ProxyTrack {
+/// at the take's keyframes (the proxy has no others), closed with it. A proxy
+/// that cannot be written stops there, keeping its complete fragments; the
+/// take goes on.
+final class ProxyFile {
     private let writer: TakeWriter
+    private let folder: Folder
+    private let name: String
     /// The proxy's first packet, which must be a keyframe, is written.
     private var started = false
 
     /// The file, for messages.
     var path: String { writer.path }
-    /// Frames in complete fragments, flushed to the file.
-    var frames: Int { writer.complete.packets }
+    /// Frames in complete fragments, flushed to the file; all it was given once finished.
+    var frames: Int { finished ? writer.packetCount : writer.complete.packets }
+    private var finished = false
 
     /// Creates the proxy at `path` (`Proxy/NAME.mp4`) of the work folder.
     init(
@@ -22,6 +26,8 @@ final class ProxyTrack {
         stamp: TakeWriter.Stamp
     ) throws {
         let (proxyFolder, name, fd) = try folder.createProxy(path)
+        self.folder = proxyFolder
+        self.name = name
         writer = try TakeWriter(
             fd: fd, named: name, in: proxyFolder, parameters: proxy.parameters, rotation: rotation, sound: sound, stamp: stamp)
     }
@@ -44,8 +50,17 @@ final class ProxyTrack {
     }
 
     /// Writes the last fragment and syncs the file.
-    func finish() throws(MediaError) { try writer.finish() }
+    func finish() throws(MediaError) {
+        try writer.finish()
+        finished = true
+    }
 
     /// Closes the file at its complete fragments.
     func abandon() { writer.abandon() }
+
+    /// Closes the file and removes it.
+    func remove() {
+        writer.abandon()
+        try? folder.remove(name)
+    }
 }
