@@ -39,6 +39,8 @@ let package = Package(
         .systemLibrary(name: "CGpiod", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         // C macros and ioctl numbers turned into functions and constants.
         .target(name: "CSlateShim"),
+        // libav's log (a C varargs callback) as formatted lines.
+        .target(name: "CAVLog", dependencies: ["CAV"]),
 
         // Pure Swift: Yams for profiles, RealModule for the math (decibels).
         .target(
@@ -63,7 +65,7 @@ let package = Package(
         .target(
             name: "SlateMedia",
             dependencies: [
-                "SlateCore", "SlateSystem", "CAV",
+                "SlateCore", "SlateSystem", "CAV", "CAVLog",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),

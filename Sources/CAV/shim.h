@@ -8,6 +8,7 @@
 #include <libavutil/display.h>
 #include <libavutil/timecode.h>
 #include <libavutil/imgutils.h>
+#include <libavutil/hwcontext.h>
 #include <libavutil/opt.h>
 #include <libavutil/audio_fifo.h>
 #include <libavutil/channel_layout.h>

@@ -30,12 +30,12 @@ public final class LiveRecorder {
         public var rig: String = HostName.current
         /// Measures an encoder (codec, width, height, fps) for the start-up probe:
         /// its speed and the peak memory measuring it took; nil to measure in this process.
-        public var measureEncoder: (@Sendable (String, Int, Int, Int) -> (speed: Double, memory: Int?))?
+        public var measureEncoder: EncoderChoice.Measure?
 
         public init(
             camera: CameraSpec, cameraOverride: String?, audio: AudioSpec? = nil, work: TakeFolder, output: String,
             presets: String = UserPath.state + "/presets",
-            measureEncoder: (@Sendable (String, Int, Int, Int) -> (speed: Double, memory: Int?))? = nil
+            measureEncoder: EncoderChoice.Measure? = nil
         ) {
             self.presets = presets
             self.camera = camera

@@ -50,30 +50,24 @@ public struct OneTake {
         public var problems: [String]
     }
 
-    /// How fast an encoder encodes at a size, measured apart (frames a second, and the memory it took).
-    public typealias EncoderProbe =
-        @Sendable (_ codec: String, _ width: Int, _ height: Int, _ fps: Int) -> (
-            speed: Double, memory: Int?
-        )
-
     /// How often `record` calls its `progress`.
     public static let progressInterval = Duration.milliseconds(250)
 
     /// Records one take into `folder`; `probe` measures the encoders to choose
     /// from; `progress`, when given, is called every `progressInterval` while it records.
     public static func record(
-        _ settings: Settings, into folder: TakeFolder, probe: @escaping EncoderProbe, logger log: Logger,
+        _ settings: Settings, into folder: TakeFolder, probe: @escaping EncoderChoice.Measure, logger log: Logger,
         progress: ((RecordProgress) -> Void)? = nil
     ) throws -> Outcome {
         let source = try openSource(settings, logger: log)
         var codecs = settings.codecs
         if !(settings.passThrough && source.codec != nil),
-            let (codec, lines) = EncoderChoice.probing(
+            let (encoder, lines) = EncoderChoice.probing(
                 codecs: codecs, width: source.width, height: source.height, fps: Int(source.fps.nominal),
-                measure: { probe($0, source.width, source.height, Int(source.fps.nominal)) })
+                missing: { EncoderDevices.missing(for: $0) }, measure: probe)
         {
             for line in lines { log.info("\(line)") }
-            codecs = [codec]
+            codecs = [encoder]
         }
         let sound = try SoundRecording(settings.audio)
         if let sound { log.info("sound: \(sound.description)") }

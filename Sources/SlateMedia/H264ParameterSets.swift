@@ -33,11 +33,21 @@ enum H264ParameterSets {
 
     /// Whether Annex B data holds an SPS (NAL unit type 7) and a PPS (type 8):
     /// the filter also returns a lone SPS.
-    private static func hasParameterSets(_ data: [UInt8]) -> Bool {
+    static func hasParameterSets(_ data: [UInt8]) -> Bool { nalTypes(in: data).isSuperset(of: [7, 8]) }
+
+    /// The NAL unit types of Annex B data.
+    private static func nalTypes(in data: [UInt8]) -> Set<UInt8> {
         var types: Set<UInt8> = []
         for index in data.indices.dropLast(3) where data[index] == 0 && data[index + 1] == 0 && data[index + 2] == 1 {
             types.insert(data[index + 3] & 0x1F)
         }
-        return types.isSuperset(of: [7, 8])
+        return types
+    }
+
+    /// An Annex B access unit with `parameterSets` (Annex B, as `extradata`
+    /// finds them) in front, unless it has an SPS and a PPS of its own.
+    static func prefixed(_ accessUnit: [UInt8], with parameterSets: [UInt8]) -> [UInt8] {
+        guard !parameterSets.isEmpty, !hasParameterSets(accessUnit) else { return accessUnit }
+        return parameterSets + accessUnit
     }
 }

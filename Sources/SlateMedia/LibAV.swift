@@ -1,11 +1,14 @@
 import CAV
+import CAVLog
 import SlateCore
 import SlateSystem
+import Synchronization
 
 /// Process-wide libav settings, applied once before the first libav call.
 enum LibAV {
     /// libav and the encoders it wraps log at `error` level only, unless
-    /// SLATE_AV_LOG names another level (quiet, error, warning, info, verbose, debug).
+    /// SLATE_AV_LOG names another level (quiet, error, warning, info, verbose,
+    /// debug), to standard error, through `log` (which keeps what `collecting` asks for).
     static let setUp: Void = {
         let levels: [String: Int32] = [
             "quiet": AV_LOG_QUIET, "error": AV_LOG_ERROR, "warning": AV_LOG_WARNING,
@@ -13,7 +16,50 @@ enum LibAV {
         ]
         let requested = getenv("SLATE_AV_LOG").map { String(cString: $0) }
         av_log_set_level(requested.flatMap { levels[$0] } ?? AV_LOG_ERROR)
+        slate_av_log_to(log)
     }()
+
+    /// libav's error lines since `collecting` began; nil when none is.
+    private static let collected = Mutex<[String]?>(nil)
+
+    /// Runs `body`, and returns with its result the error lines libav logged
+    /// meanwhile (`Cannot load libcuda.so.1`), which say more than its error
+    /// codes do, instead of printing them. One caller at a time (an encoder's probe).
+    static func collecting<T>(_ body: () -> T) -> (T, [String]) {
+        _ = setUp
+        collected.withLock { $0 = [] }
+        let result = body()
+        return (
+            result,
+            collected.withLock { lines in
+                defer { lines = nil }
+                return lines ?? []
+            }
+        )
+    }
+
+    /// libav's log: a line at or above the level set goes to standard
+    /// error, but an error line is kept instead while `collecting`.
+    private static let log: @convention(c) (Int32, UnsafePointer<CChar>?) -> Void = { level, line in
+        guard let line else { return }
+        let text = String(cString: line)
+        let kept =
+            level <= AV_LOG_ERROR
+            && collected.withLock { lines in
+                lines?.append(message(of: text))
+                return lines != nil
+            }
+        if !kept && level <= av_log_get_level() { OutputStream.writeRaw(text, fd: .standardError) }
+    }
+
+    /// A log line without libav's `[context @ 0x…] ` in front and its line end.
+    static func message(of line: String) -> String {
+        var message = Substring(line)
+        if message.hasPrefix("["), let end = message.firstIndex(of: "]") { message = message[message.index(after: end)...] }
+        while message.first == " " { message = message.dropFirst() }
+        while message.last == "\n" { message = message.dropLast() }
+        return String(message)
+    }
 }
 
 extension EncodedPacket {

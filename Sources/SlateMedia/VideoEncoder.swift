@@ -6,6 +6,12 @@ import SlateSystem
 /// no B-frames (pts == dts), no look-ahead, a keyframe every second, and a
 /// global header (extradata) for MP4. The encoder's worker threads block
 /// every signal, so SIGINT and SIGTERM reach the program's own handling.
+///
+/// A hardware encoder gets the device and surfaces it needs
+/// (`HardwareFrames`: VAAPI, QSV, NVENC). A V4L2 M2M encoder, which gives no
+/// global header, has its parameter sets taken from its first keyframe and
+/// put again in front of every keyframe that comes without them, so each
+/// keyframe (a take's first frame) can be decoded on its own.
 public final class VideoEncoder {
     /// The libavcodec encoder in use, e.g. `libx264`.
     public let codecName: String
@@ -13,7 +19,13 @@ public final class VideoEncoder {
     public let preset: String?
     public let fps: FrameRate
     /// What the muxer needs; the time base is the frame interval, so pts counts frames.
-    public let parameters: VideoStreamParameters
+    /// A V4L2 M2M encoder's extradata comes with its first keyframe.
+    public private(set) var parameters: VideoStreamParameters
+    /// The device and surfaces of a hardware encoder.
+    private let hardware: HardwareFrames?
+    /// The encoder writes its parameter sets into its stream (V4L2 M2M): they
+    /// are repeated before each keyframe without them.
+    private let parameterSetsInStream: Bool
 
     private let context: UnsafeMutablePointer<AVCodecContext>
     private var frame: UnsafeMutablePointer<AVFrame>?
@@ -24,8 +36,8 @@ public final class VideoEncoder {
     /// a codec (`libx264`) is an encoder name tried on its own.
     public static func encoderNames(for codec: String) -> [String] {
         switch codec.lowercased() {
-        case "hevc", "h265": ["libx265", "hevc_vaapi", "hevc_nvenc", "hevc_v4l2m2m"]
-        case "h264", "avc": ["libx264", "h264_vaapi", "h264_nvenc", "h264_v4l2m2m"]
+        case "hevc", "h265": ["libx265", "hevc_vaapi", "hevc_qsv", "hevc_nvenc", "hevc_v4l2m2m"]
+        case "h264", "avc": ["libx264", "h264_vaapi", "h264_qsv", "h264_nvenc", "h264_v4l2m2m"]
         default: [codec]
         }
     }
@@ -53,11 +65,13 @@ public final class VideoEncoder {
                 name, width: width, height: height, fps: fps, color: color, bitRate: bitRate,
                 keyframesWhenAskedOnly: keyframesWhenAskedOnly)
             {
-            case .success(let (context, preset)):
+            case .success(let (context, preset, hardware)):
                 self.context = context
                 self.codecName = name
                 self.preset = preset
+                self.hardware = hardware
                 self.fps = fps
+                parameterSetsInStream = name.hasSuffix("_v4l2m2m")
                 let extradata =
                     context.pointee.extradata.map {
                         Array(UnsafeBufferPointer(start: $0, count: Int(context.pointee.extradata_size)))
@@ -95,8 +109,16 @@ public final class VideoEncoder {
 
     private static func open(
         _ name: String, width: Int, height: Int, fps: FrameRate, color: ColorTags, bitRate: Int?, keyframesWhenAskedOnly: Bool
-    ) -> Result<(UnsafeMutablePointer<AVCodecContext>, String?), OpenFailure> {
+    ) -> Result<(UnsafeMutablePointer<AVCodecContext>, String?, HardwareFrames?), OpenFailure> {
         guard let codec = avcodec_find_encoder_by_name(name) else { return .failure(OpenFailure("not in this libavcodec")) }
+        var hardware: HardwareFrames?
+        if let kind = HardwareFrames.Kind(encoder: name) {
+            do {
+                hardware = try HardwareFrames(kind, width: width, height: height)
+            } catch {
+                return .failure(OpenFailure(error.reason))
+            }
+        }
         guard let context = avcodec_alloc_context3(codec) else { return .failure(OpenFailure("out of memory")) }
         context.pointee.width = Int32(width)
         context.pointee.height = Int32(height)
@@ -107,6 +129,7 @@ public final class VideoEncoder {
         context.pointee.max_b_frames = 0
         color.apply(to: context)
         context.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)
+        hardware?.attach(to: context)
         if let bitRate { context.pointee.bit_rate = Int64(bitRate) }
 
         var options: OpaquePointer?
@@ -139,12 +162,13 @@ public final class VideoEncoder {
             avcodec_free_context(&freed)
             return .failure(OpenFailure(MediaError.message(for: status)))
         }
-        if context.pointee.extradata_size <= 0 {
+        // V4L2 M2M encoders give none: their parameter sets come with their first keyframe (H.264's are read there).
+        if context.pointee.extradata_size <= 0 && name != "h264_v4l2m2m" {
             var freed: UnsafeMutablePointer<AVCodecContext>? = context
             avcodec_free_context(&freed)
             return .failure(OpenFailure("no global header (extradata) for MP4"))
         }
-        return .success((context, preset))
+        return .success((context, preset, hardware))
     }
 
     private struct OpenFailure: Error, CustomStringConvertible {
@@ -167,8 +191,9 @@ public final class VideoEncoder {
         VideoEncoder.fill(avFrame, with: frame)
         avFrame.pointee.pts = pts
         avFrame.pointee.pict_type = keyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
+        let sent = try hardware?.frame(for: avFrame) ?? avFrame
         // Encoders may start threads on their first frames too.
-        try check(withSignalsBlocked { avcodec_send_frame(context, avFrame) }, "encode a frame", path: codecName)
+        try check(withSignalsBlocked { avcodec_send_frame(context, sent) }, "encode a frame", path: codecName)
         return try receive()
     }
 
@@ -182,7 +207,17 @@ public final class VideoEncoder {
     }
 
     private func receive() throws(MediaError) -> [EncodedPacket] {
-        try receivePackets(from: context, into: packet, "encode a frame", path: codecName, duration: 1)
+        let packets = try receivePackets(from: context, into: packet, "encode a frame", path: codecName, duration: 1)
+        guard parameterSetsInStream else { return packets }
+        return try packets.map { packet throws(MediaError) in
+            guard packet.isKeyframe else { return packet }
+            if parameters.extradata.isEmpty, let found = try H264ParameterSets.extradata(in: packet.data) {
+                parameters.extradata = found
+            }
+            var repeated = packet
+            repeated.data = H264ParameterSets.prefixed(packet.data, with: parameters.extradata)
+            return repeated
+        }
     }
 
     /// Copies `frame`'s planes into an I420 AVFrame of its size, row by row.
@@ -209,23 +244,37 @@ public final class VideoEncoder {
 }
 
 extension VideoEncoder {
-    /// Frames per second `codec` (a codec or encoder name) encodes the test
-    /// pattern at this size, counting encoding time only; 0 if it cannot open.
-    /// Decides whether HEVC keeps up with the camera or H.264 should be used.
-    public static func probeSpeed(codec: String, width: Int, height: Int, fps: Int, frames: Int) -> Double {
-        guard frames > 0, let encoder = try? VideoEncoder(codecs: [codec], width: width, height: height, fps: FrameRate(fps))
-        else { return 0 }
+    /// How `encoder` (a libavcodec encoder's name, or a codec's) encodes
+    /// `frames` of the test pattern at this size: frames per second counting
+    /// encoding time only, and the CPU time it took (the process's, its
+    /// threads' included) per second of video at `fps`, in cores; or why it
+    /// cannot open or encode.
+    public static func measure(encoder: String, width: Int, height: Int, fps: Int, frames: Int) -> Result<
+        (framesPerSecond: Double, cpu: Double), MediaError
+    > {
+        let opened = Result { () throws(MediaError) in
+            try VideoEncoder(codecs: [encoder], width: width, height: height, fps: FrameRate(fps))
+        }
+        guard case .success(let video) = opened else { return opened.map { _ in (0, 0) } }
         let pattern = TestPattern(width: width, height: height)
+        let pictures = (0..<min(frames, 8)).map {
+            pattern.frame(index: $0, time: Instant(microseconds: Int64($0) * 1_000_000 / Int64(fps)))
+        }
         var busy: UInt64 = 0
-        for index in 0..<frames {
-            let frame = pattern.frame(index: index, time: Instant(microseconds: Int64(index) * 1_000_000 / Int64(fps)))
+        let cpuBefore = ProcessInfoReading.cpuMicroseconds
+        for index in 0..<max(1, frames) {
             let start = MonotonicClock.nanoseconds()
-            guard (try? encoder.encode(frame, pts: Int64(index))) != nil else { return 0 }
+            do {
+                _ = try video.encode(pictures[index % pictures.count], pts: Int64(index))
+            } catch {
+                return .failure(error)
+            }
             busy += MonotonicClock.nanoseconds() - start
         }
         let start = MonotonicClock.nanoseconds()
-        _ = encoder.flush()
+        _ = video.flush()
         busy += MonotonicClock.nanoseconds() - start
-        return busy == 0 ? 0 : Double(frames) / (Double(busy) / 1e9)
+        let cpu = Double(ProcessInfoReading.cpuMicroseconds - cpuBefore) / 1e6 / Double(max(1, frames)) * Double(fps)
+        return .success((busy == 0 ? 0 : Double(max(1, frames)) / (Double(busy) / 1e9), cpu))
     }
 }

@@ -17,6 +17,14 @@ public enum ProcessInfoReading {
         return String(cString: here)
     }
 
+    /// The CPU time the process's threads have used, user and system, in microseconds (`getrusage`).
+    public static var cpuMicroseconds: Int64 {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let user = Int64(usage.ru_utime.tv_sec) * 1_000_000 + Int64(usage.ru_utime.tv_usec)
+        return user + Int64(usage.ru_stime.tv_sec) * 1_000_000 + Int64(usage.ru_stime.tv_usec)
+    }
+
     /// The most memory the process has held, in bytes (`getrusage` ru_maxrss).
     public static var peakMemory: Int {
         var usage = rusage()

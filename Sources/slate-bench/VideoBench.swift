@@ -24,8 +24,14 @@ func runVideoBench(_ arguments: [String]) {
     for codec in ["libx264", "libx265", "h264", "hevc"] {
         let encoder = try? VideoEncoder(codecs: [codec], width: width, height: height, fps: FrameRate(fps))
         let name = encoder.map { "\($0.codecName)\($0.preset.map { " (\($0))" } ?? "")" } ?? "none"
-        let speed = VideoEncoder.probeSpeed(codec: codec, width: width, height: height, fps: fps, frames: frames)
-        print("encode \(codec) -> \(name) \(width)x\(height) at \(fps) fps: \(rate(speed)) fps")
+        switch VideoEncoder.measure(encoder: codec, width: width, height: height, fps: fps, frames: frames) {
+        case .success(let measured):
+            print(
+                "encode \(codec) -> \(name) \(width)x\(height) at \(fps) fps: \(rate(measured.framesPerSecond)) fps, "
+                    + String(format: "%.2f of a core at %d fps", measured.cpu, fps))
+        case .failure(let error):
+            print("encode \(codec) \(width)x\(height): \(error.reason)")
+        }
     }
 }
 

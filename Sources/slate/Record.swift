@@ -64,7 +64,7 @@ struct Record: ParsableCommand {
             // The progress line is cleared when the take ends, however it ends.
             defer { if showsProgress { OutputStream.writeRaw("\r\u{1B}[K", fd: .standardError) } }
             outcome = try OneTake.record(
-                settings, into: folder, probe: { ProbeEncoder.inChildProcess(codec: $0, width: $1, height: $2, fps: $3) },
+                settings, into: folder, probe: ProbeEncoder.inChildProcess,
                 logger: Logger(label: "slate.record"),
                 progress: showsProgress ? { OutputStream.writeRaw("\r\($0.text)\u{1B}[K", fd: .standardError) } : nil)
         } catch {

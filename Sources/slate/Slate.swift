@@ -26,7 +26,8 @@ struct Slate: ParsableCommand {
             Audio.self,
             Cameras.self,
             Controls.self,
-            Run.self, Pair.self, Rigs.self, Record.self, RecordPattern.self, Takes.self, Codes.self, ProbeEncoder.self,
+            Run.self, Pair.self, Rigs.self, Record.self, RecordPattern.self, Takes.self, Codes.self, Encoders.self,
+            ProbeEncoder.self,
         ])
 
     /// Exit status for bad input: an invalid profile or recording.

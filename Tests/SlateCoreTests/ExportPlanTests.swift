@@ -117,19 +117,47 @@ import Testing
 
 @Suite struct EncoderChoiceTests {
     typealias Probe = EncoderChoice.Probe
+    static let megabyte = 1024 * 1024
 
-    @Test func theFirstEncoderThatKeepsUpWins() throws {
-        let hevc = Probe(codec: "hevc", encoder: "libx265", framesPerSecond: 22)
-        let h264 = Probe(codec: "h264", encoder: "libx264", framesPerSecond: 130)
+    @Test func theProfilesFirstCodecThatKeepsUpWins() throws {
+        let hevc = Probe(codec: "hevc", encoder: "libx265", framesPerSecond: 22, memory: 140 * Self.megabyte, cpu: 1.9)
+        let h264 = Probe(codec: "h264", encoder: "libx264", framesPerSecond: 130, memory: 95 * Self.megabyte, cpu: 0.46)
         let choice = try #require(EncoderChoice.pick([hevc, h264], fps: 30, size: "1920x1080"))
         #expect(choice.probe == h264)
         #expect(
             choice.log == [
-                "libx265 (hevc) encodes 1920x1080 at 22 fps, below the 36 fps needed for 30 fps",
-                "libx264 (h264) encodes 1920x1080 at 130 fps: using it",
+                "libx265 (hevc) encodes 1920x1080 at 22 fps with 1.90 of a core, 140 MB, below the 36 fps needed for 30 fps",
+                "libx264 (h264) encodes 1920x1080 at 130 fps with 0.46 of a core, 95 MB: using it",
             ])
-        let fast = Probe(codec: "hevc", encoder: "libx265", framesPerSecond: 57)
-        #expect(EncoderChoice.pick([fast, h264], fps: 30, size: "640x360")?.probe == fast)
+        // HEVC that keeps up wins over a cheaper H.264: the codec is the profile's choice.
+        let fast = Probe(codec: "hevc", encoder: "libx265", framesPerSecond: 57, cpu: 0.9)
+        let choice640 = try #require(EncoderChoice.pick([fast, h264], fps: 30, size: "640x360"))
+        #expect(choice640.probe == fast)
+        #expect(choice640.log.last?.hasSuffix(": keeps up, but the profile prefers hevc") == true, "\(choice640.log)")
+    }
+
+    /// Of a codec's encoders that keep up, the one with the least CPU, whatever the order they were probed in.
+    @Test func aHardwareEncoderThatKeepsUpWinsOnCPUNotOnOrder() throws {
+        let x264 = Probe(codec: "h264", encoder: "libx264", framesPerSecond: 130, memory: 95 * Self.megabyte, cpu: 0.46)
+        let vaapi = Probe(codec: "h264", encoder: "h264_vaapi", framesPerSecond: 240, memory: 70 * Self.megabyte, cpu: 0.06)
+        let nvenc = Probe(
+            codec: "h264", encoder: "h264_nvenc", framesPerSecond: nil, failure: "no CUDA device: Cannot load libcuda.so.1")
+        let m2m = Probe(codec: "h264", encoder: "h264_v4l2m2m", framesPerSecond: 31, memory: 60 * Self.megabyte, cpu: 0.02)
+        let choice = try #require(EncoderChoice.pick([x264, vaapi, nvenc, m2m], fps: 30, size: "1920x1080"))
+        #expect(choice.probe == vaapi)
+        #expect(
+            choice.log == [
+                "libx264 (h264) encodes 1920x1080 at 130 fps with 0.46 of a core, 95 MB: keeps up, but h264_vaapi costs less",
+                "h264_vaapi (h264) encodes 1920x1080 at 240 fps with 0.06 of a core, 70 MB: using it",
+                "h264_nvenc (h264) cannot be opened here: no CUDA device: Cannot load libcuda.so.1",
+                "h264_v4l2m2m (h264) encodes 1920x1080 at 31 fps with 0.02 of a core, 60 MB, below the 36 fps needed for 30 fps",
+            ])
+        #expect(EncoderChoice.judge([x264, vaapi, nvenc, m2m], fps: 30) == [.passedOver, .picked, .unavailable, .tooSlow])
+        // CPU within 0.05 of a core is the same cost: the lighter in memory wins; unknown CPU counts as the most.
+        let qsv = Probe(codec: "h264", encoder: "h264_qsv", framesPerSecond: 200, memory: 50 * Self.megabyte, cpu: 0.09)
+        #expect(EncoderChoice.pick([vaapi, qsv], fps: 30, size: "x")?.probe == qsv)
+        let unmeasured = Probe(codec: "h264", encoder: "h264_vaapi", framesPerSecond: 240)
+        #expect(EncoderChoice.pick([unmeasured, x264], fps: 30, size: "x")?.probe == x264)
     }
 
     @Test func whenNoneKeepsUpTheFastestIsUsedWithAWarning() throws {
@@ -144,18 +172,19 @@ import Testing
     }
 
     @Test func anEncoderThatNeedsTooMuchMemoryIsPassedOver() throws {
-        let megabyte = 1024 * 1024
-        let hevc = Probe(codec: "hevc", encoder: "libx265", framesPerSecond: 49, memory: 173 * megabyte)
-        let h264 = Probe(codec: "h264", encoder: "libx264", framesPerSecond: 104, memory: 95 * megabyte)
+        let hevc = Probe(codec: "hevc", encoder: "libx265", framesPerSecond: 49, memory: 173 * Self.megabyte)
+        let h264 = Probe(codec: "h264", encoder: "libx264", framesPerSecond: 104, memory: 95 * Self.megabyte)
         let choice = try #require(EncoderChoice.pick([hevc, h264], fps: 30, size: "1920x1080"))
         #expect(choice.probe == h264)
-        #expect(choice.log.first == "libx265 (hevc) needs 173 MB at 1920x1080, over the 150 MB a recording may take")
+        #expect(
+            choice.log.first == "libx265 (hevc) encodes 1920x1080 at 49 fps, 173 MB: over the 150 MB a recording may take")
         // When nothing fits, the fastest is still used, and the log says why.
-        let big = Probe(codec: "h264", encoder: "libx264", framesPerSecond: 104, memory: 160 * megabyte)
+        let big = Probe(codec: "h264", encoder: "libx264", framesPerSecond: 104, memory: 160 * Self.megabyte)
         let tooBig = try #require(EncoderChoice.pick([hevc, big], fps: 30, size: "1920x1080"))
         #expect(tooBig.probe == big)
         #expect(tooBig.log.last == "no encoder fits in 150 MB at 1920x1080; using the fastest, libx264")
-        // A generous limit takes the first that keeps up.
-        #expect(EncoderChoice.pick([hevc, h264], fps: 30, size: "1920x1080", memoryLimit: 512 * megabyte)?.probe == hevc)
+        // A generous limit takes the first codec that keeps up.
+        #expect(
+            EncoderChoice.pick([hevc, h264], fps: 30, size: "1920x1080", memoryLimit: 512 * Self.megabyte)?.probe == hevc)
     }
 }

@@ -143,9 +143,15 @@ import Testing
         }
     }
 
-    @Test func probeSpeedMeasuresTheEncoder() {
-        #expect(VideoEncoder.probeSpeed(codec: "h264", width: 320, height: 180, fps: 30, frames: 10) > 30)
-        #expect(VideoEncoder.probeSpeed(codec: "kazoo", width: 320, height: 180, fps: 30, frames: 10) == 0)
+    @Test func measureGivesTheEncodersSpeedAndCPUOrWhyItCannot() throws {
+        let measured = try VideoEncoder.measure(encoder: "libx264", width: 320, height: 180, fps: 30, frames: 10).get()
+        #expect(measured.framesPerSecond > 30 && measured.cpu > 0, "\(measured)")
+        guard case .failure(let error) = VideoEncoder.measure(encoder: "kazoo", width: 320, height: 180, fps: 30, frames: 10)
+        else {
+            Issue.record("kazoo was measured")
+            return
+        }
+        #expect(error.message == "kazoo: not in this libavcodec", "\(error)")
     }
 }
 

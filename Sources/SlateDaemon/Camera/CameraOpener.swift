@@ -59,14 +59,16 @@ public final class CameraOpener {
     private let log: Logger
     /// Measures an encoder (codec, width, height, fps) for the probe: its speed
     /// and the peak memory measuring it took; nil to measure in this process.
-    private let measureEncoder: (@Sendable (String, Int, Int, Int) -> (speed: Double, memory: Int?))?
+    private let measureEncoder: EncoderChoice.Measure?
     /// Encoders picked per size and rate, so a reopened camera is not probed again.
     private var encoders: [String: String] = [:]
+    /// Why each hardware encoder's device is missing (nil: there), looked for once.
+    private var missingDevices: [String: String?] = [:]
     /// The test pattern's clock.
     private let clock: any RigClock
 
     public init(
-        logger: Logger, measureEncoder: (@Sendable (String, Int, Int, Int) -> (speed: Double, memory: Int?))? = nil,
+        logger: Logger, measureEncoder: EncoderChoice.Measure? = nil,
         clock: any RigClock = SystemClock()
     ) {
         log = logger
@@ -148,19 +150,26 @@ public final class CameraOpener {
         (try? camera.control(.flashLEDMode)) != nil
     }
 
-    /// The first of `codecs` that keeps up at this size and rate, by a short
-    /// speed probe (once per size and rate).
+    /// The encoder for `codecs` at this size and rate, picked by short
+    /// probes of each (`EncoderChoice.probing`; once per size and rate).
     private func pickEncoder(_ codecs: [String], for format: SourceFormat) -> String {
         let (width, height, fps) = (format.width, format.height, Int(format.fps.nominal))
         let key = "\(width)x\(height)@\(fps)"
         if let known = encoders[key] { return known }
-        let measure = measureEncoder.map { measure in { (codec: String) in measure(codec, width, height, fps) } }
-        guard let (codec, lines) = EncoderChoice.probing(codecs: codecs, width: width, height: height, fps: fps, measure: measure)
+        let missing = { (encoder: String) -> String? in
+            if let known = self.missingDevices[encoder] { return known }
+            let reason = EncoderDevices.missing(for: encoder)
+            self.missingDevices[encoder] = reason
+            return reason
+        }
+        guard
+            let (encoder, lines) = EncoderChoice.probing(
+                codecs: codecs, width: width, height: height, fps: fps, missing: missing, measure: measureEncoder)
         else {
             return codecs.first ?? "h264"
         }
         for line in lines { log.info("\(line)") }
-        encoders[key] = codec
-        return codec
+        encoders[key] = encoder
+        return encoder
     }
 }
