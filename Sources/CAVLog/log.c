@@ -3,13 +3,16 @@
 #include "CAVLog.h"
 
 static slate_av_log_handler log_handler;
+/* Whether the next line starts a line (libav's own callback keeps it so too:
+   a line logged in parts gets its "[context @ 0x...]" prefix once). */
+static int print_prefix = 1;
 
 static void forward(void *object, int level, const char *format, va_list arguments) {
-    if (level > av_log_get_level() && level > AV_LOG_ERROR) return;
+    int severity = level & 0xff;
+    if (severity > av_log_get_level() && severity > AV_LOG_ERROR) return;
     char line[1024];
-    int prefix = 1;
-    if (av_log_format_line2(object, level, format, arguments, line, sizeof line, &prefix) < 0) return;
-    if (log_handler) log_handler(level, line);
+    if (av_log_format_line2(object, level, format, arguments, line, sizeof line, &print_prefix) < 0) return;
+    if (log_handler) log_handler(severity, line);
 }
 
 void slate_av_log_to(slate_av_log_handler handler) {

@@ -28,8 +28,8 @@ public final class LiveRecorder {
         public var presets: String
         /// The rig's name, in its exports' chapters.
         public var rig: String = HostName.current
-        /// Measures an encoder (codec, width, height, fps) for the start-up probe:
-        /// its speed and the peak memory measuring it took; nil to measure in this process.
+        /// Measures an encoder at a size and rate for the start-up probe (`EncoderChoice.Measure`):
+        /// its speed, CPU and the peak memory measuring it took; nil to measure in this process.
         public var measureEncoder: EncoderChoice.Measure?
 
         public init(

@@ -52,7 +52,7 @@ extension EncoderChoice {
 
     /// Whether a probe sustains `fps` with the margin and fits the memory limit.
     static func keepsUp(_ fps: Int) -> (Probe) -> Bool {
-        { probe in (probe.framesPerSecond ?? 0) >= Double(fps) * margin && (probe.memory ?? 0) <= memoryLimit }
+        { probe in (probe.framesPerSecond ?? 0) >= Double(needed(for: fps)) && (probe.memory ?? 0) <= memoryLimit }
     }
 
     /// Measures `encoder` in this process over half a second's frames (at

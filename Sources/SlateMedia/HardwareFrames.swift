@@ -65,10 +65,10 @@ final class HardwareFrames {
         let device = "a \(kind.rawValue) device"
         try check(av_hwdevice_ctx_create(&self.device, kind.deviceType, nil, nil, 0), "open \(device)", path: "")
         guard let surfaceFormat = kind.surfaceFormat else { return }
-        guard let frames = av_hwframe_ctx_alloc(self.device), let nv12, surface != nil else {
+        frames = av_hwframe_ctx_alloc(self.device)
+        guard let frames, let nv12, surface != nil else {
             throw MediaError("allocate \(kind.rawValue) surfaces", path: "", code: slate_averror(ENOMEM))
         }
-        self.frames = frames
         let context = UnsafeMutableRawPointer(frames.pointee.data).assumingMemoryBound(to: AVHWFramesContext.self)
         context.pointee.format = surfaceFormat
         context.pointee.sw_format = AV_PIX_FMT_NV12

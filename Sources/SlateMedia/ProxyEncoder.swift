@@ -1,8 +1,8 @@
 import SlateCore
 
 /// Encodes a take's proxy (`ProxySpec`) from the pictures the take is made
-/// of: each scaled once by libswscale and encoded by libx264 at the proxy's
-/// bit rate, with keyframes only where asked (wherever the take's stream has
+/// of: each scaled once by libswscale and encoded by libx264 (ultrafast, one
+/// thread) at the proxy's bit rate, with keyframes only where asked (wherever the take's stream has
 /// one), so a take and each of its fragments start and end on the same
 /// frames in both files.
 public final class ProxyEncoder {
@@ -22,7 +22,7 @@ public final class ProxyEncoder {
         scaler = try PictureScaler(width: size.width, height: size.height)
         encoder = try VideoEncoder(
             codecs: ["libx264"], width: size.width, height: size.height, fps: source.fps, color: source.color,
-            bitRate: spec.bitRate(width: size.width, height: size.height, fps: source.fps), keyframesWhenAskedOnly: true)
+            bitRate: spec.bitRate(width: size.width, height: size.height, fps: source.fps), proxy: true)
     }
 
     /// Scales `picture`, the take's at `pts`, to wait for the take's packet at `pts`.

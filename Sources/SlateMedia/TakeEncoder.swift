@@ -17,8 +17,15 @@ public final class TakeEncoder {
     /// What makes the packets: the encoder, e.g. `libx264`, or `mjpeg pass-through`.
     public let name: String
     public let fps: FrameRate
-    /// What the muxer needs; complete once `isReady`.
-    public private(set) var parameters: VideoStreamParameters
+    /// What the muxer needs; its extradata complete once packets come (a
+    /// passed-through H.264 stream's, or a V4L2 M2M encoder's, is found in its
+    /// first keyframe).
+    public var parameters: VideoStreamParameters {
+        if case .encode(let encoder, _) = mode { return encoder.parameters }
+        return passedParameters
+    }
+    /// A passed-through stream's parameters.
+    private var passedParameters: VideoStreamParameters
     /// The take file's extension: `mov` for MJPEG, which MP4 players do not take, else `mp4`.
     public let fileExtension: String
 
@@ -69,7 +76,7 @@ public final class TakeEncoder {
             mode = .passThrough(codec: codec)
             name = "\(codec) pass-through"
             fileExtension = codec == "mjpeg" ? "mov" : "mp4"
-            parameters = VideoStreamParameters(
+            passedParameters = VideoStreamParameters(
                 codec: codec, width: source.width, height: source.height, timeBase: timeBase, extradata: [],
                 color: source.color)
             return
@@ -81,13 +88,13 @@ public final class TakeEncoder {
                 codecs: codecs, width: source.width, height: source.height, fps: source.fps, color: source.color)
             mode = .encode(encoder, decoder: try MJPEGDecoder())
             name = encoder.codecName
-            parameters = encoder.parameters
+            passedParameters = encoder.parameters
         case nil:
             let encoder = try VideoEncoder(
                 codecs: codecs, width: source.width, height: source.height, fps: source.fps, color: source.color)
             mode = .encode(encoder, decoder: nil)
             name = encoder.codecName
-            parameters = encoder.parameters
+            passedParameters = encoder.parameters
         }
         fileExtension = "mp4"
     }
@@ -110,6 +117,13 @@ public final class TakeEncoder {
             dropProxy(error)
             return packets.map { TakePacket(take: $0, proxy: nil) }
         }
+    }
+
+    /// `packets`, or none while `encoder` has not given its parameter sets (a
+    /// V4L2 M2M encoder's come with its first keyframe): a take never starts
+    /// without them.
+    private static func withParameterSets(_ packets: [EncodedPacket], of encoder: VideoEncoder) -> [EncodedPacket] {
+        encoder.parameters.extradata.isEmpty ? [] : packets
     }
 
     /// Whether the camera's MJPEG passes through: every frame a keyframe.
@@ -145,21 +159,23 @@ public final class TakeEncoder {
         case (.encode(let encoder, _), .raw(let frame)):
             lastPicture = frame
             addToProxy(frame, pts: pts)
-            return try encoder.encode(frame, pts: pts, keyframe: keyframe)
+            return try Self.withParameterSets(encoder.encode(frame, pts: pts, keyframe: keyframe), of: encoder)
         case (.encode(let encoder, let decoder?), .compressed(let compressed)):
             guard let frame = try decoder.decode(compressed) else { return [] }
             lastPicture = frame
             addToProxy(frame, pts: pts)
-            return try encoder.encode(frame, pts: pts, keyframe: keyframe)
+            return try Self.withParameterSets(encoder.encode(frame, pts: pts, keyframe: keyframe), of: encoder)
         case (.passThrough(let codec), .compressed(let compressed)):
             if codec == "h264" {
                 if compressed.isKeyframe {
                     sinceKeyframe.removeAll(keepingCapacity: true)
-                    if parameters.extradata.isEmpty, let extradata = try H264ParameterSets.extradata(in: compressed.data) {
-                        parameters.extradata = extradata
+                    if passedParameters.extradata.isEmpty,
+                        let extradata = try H264ParameterSets.extradata(in: compressed.data)
+                    {
+                        passedParameters.extradata = extradata
                     }
                 }
-                guard !parameters.extradata.isEmpty else { return [] }
+                guard !passedParameters.extradata.isEmpty else { return [] }
                 sinceKeyframe.append(compressed)
             }
             if proxyWanted, let proxyDecoder {

@@ -36,7 +36,7 @@ public final class VideoEncoder {
     /// a codec (`libx264`) is an encoder name tried on its own.
     public static func encoderNames(for codec: String) -> [String] {
         switch codec.lowercased() {
-        case "hevc", "h265": ["libx265", "hevc_vaapi", "hevc_qsv", "hevc_nvenc", "hevc_v4l2m2m"]
+        case "hevc", "h265": ["libx265", "hevc_vaapi", "hevc_qsv", "hevc_nvenc"]
         case "h264", "avc": ["libx264", "h264_vaapi", "h264_qsv", "h264_nvenc", "h264_v4l2m2m"]
         default: [codec]
         }
@@ -46,12 +46,13 @@ public final class VideoEncoder {
     ///
     /// `codecs` are codec names in preference order, e.g. `["hevc", "h264"]`.
     /// Hardware encoders count only if they open. Without `bitRate` the
-    /// encoder's constant-quality default is used. `keyframesWhenAskedOnly`
-    /// makes libx264 place keyframes only where `encode` asks (no interval,
-    /// no scene cuts): a proxy's keyframes are its take's.
+    /// encoder's constant-quality default is used. A `proxy` encoder is
+    /// libx264 at its fastest on one thread, with keyframes only where
+    /// `encode` asks (no interval, no scene cuts): a proxy's keyframes are
+    /// its take's, and it costs as little as it can beside the take's encoder.
     public init(
         codecs: [String], width: Int, height: Int, fps: FrameRate, color: ColorTags = .bt709, bitRate: Int? = nil,
-        keyframesWhenAskedOnly: Bool = false
+        proxy: Bool = false
     ) throws(MediaError) {
         _ = LibAV.setUp
         guard width > 0, height > 0, width % 2 == 0, height % 2 == 0 else {
@@ -63,7 +64,7 @@ public final class VideoEncoder {
         for name in codecs.flatMap(VideoEncoder.encoderNames(for:)) {
             switch VideoEncoder.open(
                 name, width: width, height: height, fps: fps, color: color, bitRate: bitRate,
-                keyframesWhenAskedOnly: keyframesWhenAskedOnly)
+                proxy: proxy)
             {
             case .success(let (context, preset, hardware)):
                 self.context = context
@@ -71,7 +72,7 @@ public final class VideoEncoder {
                 self.preset = preset
                 self.hardware = hardware
                 self.fps = fps
-                parameterSetsInStream = name.hasSuffix("_v4l2m2m")
+                parameterSetsInStream = name == "h264_v4l2m2m"
                 let extradata =
                     context.pointee.extradata.map {
                         Array(UnsafeBufferPointer(start: $0, count: Int(context.pointee.extradata_size)))
@@ -108,7 +109,7 @@ public final class VideoEncoder {
     }
 
     private static func open(
-        _ name: String, width: Int, height: Int, fps: FrameRate, color: ColorTags, bitRate: Int?, keyframesWhenAskedOnly: Bool
+        _ name: String, width: Int, height: Int, fps: FrameRate, color: ColorTags, bitRate: Int?, proxy: Bool
     ) -> Result<(UnsafeMutablePointer<AVCodecContext>, String?, HardwareFrames?), OpenFailure> {
         guard let codec = avcodec_find_encoder_by_name(name) else { return .failure(OpenFailure("not in this libavcodec")) }
         var hardware: HardwareFrames?
@@ -137,12 +138,15 @@ public final class VideoEncoder {
         var preset: String?
         switch name {
         case "libx264":
-            // veryfast up to 720p30's pixel rate; ultrafast above, to keep up on small machines.
-            preset = Int64(width * height) * fps.nominal <= 1280 * 720 * 30 ? "veryfast" : "ultrafast"
+            // veryfast up to 720p30's pixel rate; ultrafast above, to keep up on small machines, and for proxies.
+            preset = !proxy && Int64(width * height) * fps.nominal <= 1280 * 720 * 30 ? "veryfast" : "ultrafast"
             av_dict_set(&options, "tune", "zerolatency", 0)
             // A forced keyframe (a take's first frame) must be an IDR frame.
             av_dict_set(&options, "forced-idr", "1", 0)
-            if keyframesWhenAskedOnly { av_dict_set(&options, "x264-params", "keyint=infinite:scenecut=0", 0) }
+            if proxy {
+                av_dict_set(&options, "x264-params", "keyint=infinite:scenecut=0", 0)
+                context.pointee.thread_count = 1
+            }
         case "libx265":
             preset = "ultrafast"
             av_dict_set(&options, "tune", "zerolatency", 0)
@@ -152,6 +156,10 @@ public final class VideoEncoder {
             preset = "p1"
             av_dict_set(&options, "tune", "ull", 0)
             av_dict_set(&options, "zerolatency", "1", 0)
+            av_dict_set(&options, "forced-idr", "1", 0)
+        case "hevc_qsv", "h264_qsv":
+            // A forced keyframe is an IDR frame, as it is on VAAPI by default.
+            av_dict_set(&options, "forced_idr", "1", 0)
         default:
             break
         }
@@ -252,6 +260,9 @@ extension VideoEncoder {
     public static func measure(encoder: String, width: Int, height: Int, fps: Int, frames: Int) -> Result<
         (framesPerSecond: Double, cpu: Double), MediaError
     > {
+        guard frames > 0, fps > 0 else {
+            return .failure(MediaError("measure an encoder", path: encoder, message: "no frames to encode"))
+        }
         let opened = Result { () throws(MediaError) in
             try VideoEncoder(codecs: [encoder], width: width, height: height, fps: FrameRate(fps))
         }
@@ -262,7 +273,7 @@ extension VideoEncoder {
         }
         var busy: UInt64 = 0
         let cpuBefore = ProcessInfoReading.cpuMicroseconds
-        for index in 0..<max(1, frames) {
+        for index in 0..<frames {
             let start = MonotonicClock.nanoseconds()
             do {
                 _ = try video.encode(pictures[index % pictures.count], pts: Int64(index))
@@ -274,7 +285,7 @@ extension VideoEncoder {
         let start = MonotonicClock.nanoseconds()
         _ = video.flush()
         busy += MonotonicClock.nanoseconds() - start
-        let cpu = Double(ProcessInfoReading.cpuMicroseconds - cpuBefore) / 1e6 / Double(max(1, frames)) * Double(fps)
-        return .success((busy == 0 ? 0 : Double(max(1, frames)) / (Double(busy) / 1e9), cpu))
+        let cpu = Double(ProcessInfoReading.cpuMicroseconds - cpuBefore) / 1e6 / Double(frames) * Double(fps)
+        return .success((busy == 0 ? 0 : Double(frames) / (Double(busy) / 1e9), cpu))
     }
 }

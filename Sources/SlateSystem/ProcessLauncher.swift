@@ -1,4 +1,5 @@
 import Glibc
+import SlateCore
 import SystemPackage
 
 /// Starts `exec` actions: a program and its arguments (found on PATH, never
@@ -29,8 +30,12 @@ public enum ProcessLauncher {
         return try spawn(argv, environment: environment, actions: &actions)
     }
 
-    /// Runs `argv` to its end and returns its exit status and standard output.
-    public static func output(of argv: [String]) throws(OperationError) -> (status: Int32, output: String) {
+    /// Runs `argv` to its end and returns its exit status (128 + the signal
+    /// that ended it) and standard output. With `timeout`, a program still
+    /// running then is killed (SIGKILL), and its status says so.
+    public static func output(of argv: [String], timeout: Duration? = nil) throws(OperationError) -> (
+        status: Int32, output: String
+    ) {
         let program = argv.first ?? "exec"
         let ends = try makePipe(for: program)
         var actions = posix_spawn_file_actions_t()
@@ -49,9 +54,20 @@ public enum ProcessLauncher {
         defer { try? ends.read.close() }
         var output: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while case .success(let count) = buffer.withUnsafeMutableBytes({ raw in errnoResult { try ends.read.read(into: raw) } }),
-            count > 0
-        {
+        let deadline = timeout.map { MonotonicClock.now() + $0 }
+        while true {
+            if let deadline {
+                let left = max(0, (deadline.microseconds - MonotonicClock.now().microseconds) / 1000)
+                var ready = pollfd(fd: ends.read.rawValue, events: Int16(POLLIN), revents: 0)
+                if poll(&ready, 1, Int32(min(left, Int64(Int32.max)))) == 0 {
+                    kill(pid, SIGKILL)
+                    break
+                }
+            }
+            guard
+                case .success(let count) = buffer.withUnsafeMutableBytes({ raw in errnoResult { try ends.read.read(into: raw) } }),
+                count > 0
+            else { break }
             output += buffer[0..<count]
         }
         let status = try Syscall.wait(pid, options: 0).value("waitpid", on: program, to: "wait for").status

@@ -6,6 +6,7 @@ public enum Signal {
     public static var terminate: Int32 { SIGTERM }
     public static var hangUp: Int32 { SIGHUP }
     public static var child: Int32 { SIGCHLD }
+    public static var kill: Int32 { SIGKILL }
 }
 
 /// What the process is and has used.

@@ -57,16 +57,17 @@ struct Encoders: ParsableCommand {
             for (probe, verdict) in zip(probes, verdicts) { print(JSONLine.encode(ProbeLine(probe, verdict: verdict))) }
             return
         }
-        let needed = Int((Double(fps) * EncoderChoice.margin).rounded(.up))
-        print("encoders at \(size), \(fps) fps (each must sustain \(needed) fps in \(EncoderChoice.memoryLimit >> 20) MB):")
+        let needed = EncoderChoice.needed(for: fps)
+        let limit = EncoderChoice.megabytes(EncoderChoice.memoryLimit)
+        print("encoders at \(size), \(fps) fps (each must sustain \(needed) fps in \(limit) MB):")
         for (probe, verdict) in zip(probes, verdicts) {
             let name = probe.encoder.padding(to: 14) + probe.codec.padding(to: 6)
             guard let speed = probe.framesPerSecond else {
                 print("  \(name)cannot be opened here: \(probe.failure ?? "no reason given")")
                 continue
             }
-            let cpu = probe.cpu.map { EncoderChoice.hundredths($0) + " cores" } ?? "?"
-            let memory = probe.memory.map { "\(($0 + (1 << 19)) >> 20) MB" } ?? "?"
+            let cpu = probe.cpu.map { EncoderChoice.cores($0) + " cores" } ?? "?"
+            let memory = probe.memory.map { "\(EncoderChoice.megabytes($0)) MB" } ?? "?"
             print(
                 "  \(name)\("\(Int(speed)) fps".padding(to: 10))\(cpu.padding(to: 12))\(memory.padding(to: 9))\(verdict.rawValue)"
             )

@@ -25,17 +25,26 @@ struct ProbeEncoder: ParsableCommand {
         print(JSONLine.encode(ProbeLine(probe)))
     }
 
-    /// Measures `encoder` with this executable in a child process: its probe,
-    /// with the peak memory of the process that measured it.
+    /// How long a probe may take: a wedged driver does not hold up a camera's opening longer.
+    static let timeout = Duration.seconds(20)
+
+    /// Measures `encoder` with this executable in a child process: its probe
+    /// (the last line it printed), with the peak memory of the process that
+    /// measured it; or how the probe ended.
     @Sendable static func inChildProcess(encoder: String, codec: String, width: Int, height: Int, fps: Int)
         -> EncoderChoice.Probe
     {
         let argv = ["/proc/self/exe", "probe-encoder", encoder, codec, String(width), String(height), String(fps)]
-        let failed = EncoderChoice.Probe(codec: codec, encoder: encoder, framesPerSecond: nil, failure: "its probe failed")
-        guard let (status, output) = try? ProcessLauncher.output(of: argv) else { return failed }
-        guard status == 0, let line = try? JSONLine.decode(ProbeLine.self, from: Array(output.utf8)) else {
-            return EncoderChoice.Probe(
-                codec: codec, encoder: encoder, framesPerSecond: nil, failure: "its probe ended with status \(status)")
+        let failed = { (reason: String) in
+            EncoderChoice.Probe(codec: codec, encoder: encoder, framesPerSecond: nil, failure: reason)
+        }
+        let ran = Result { () throws(OperationError) in try ProcessLauncher.output(of: argv, timeout: timeout) }
+        guard case .success(let (status, output)) = ran else { return failed("its probe could not start") }
+        if status == 128 + Signal.kill { return failed("its probe took over \(timeout) and was stopped") }
+        if status > 128 { return failed("its probe was killed by signal \(status - 128)") }
+        let last = output.split(separator: "\n").last.map(String.init) ?? ""
+        guard status == 0, let line = try? JSONLine.decode(ProbeLine.self, from: Array(last.utf8)) else {
+            return failed("its probe ended with status \(status)")
         }
         return line.probe
     }

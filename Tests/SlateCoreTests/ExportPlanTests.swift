@@ -153,9 +153,17 @@ import Testing
                 "h264_v4l2m2m (h264) encodes 1920x1080 at 31 fps with 0.02 of a core, 60 MB, below the 36 fps needed for 30 fps",
             ])
         #expect(EncoderChoice.judge([x264, vaapi, nvenc, m2m], fps: 30) == [.passedOver, .picked, .unavailable, .tooSlow])
-        // CPU within 0.05 of a core is the same cost: the lighter in memory wins; unknown CPU counts as the most.
-        let qsv = Probe(codec: "h264", encoder: "h264_qsv", framesPerSecond: 200, memory: 50 * Self.megabyte, cpu: 0.09)
+        // CPU in the same step of 0.05 of a core is the same cost: the lighter in memory wins, in any order;
+        // unknown CPU counts as the most.
+        let qsv = Probe(codec: "h264", encoder: "h264_qsv", framesPerSecond: 200, memory: 50 * Self.megabyte, cpu: 0.07)
         #expect(EncoderChoice.pick([vaapi, qsv], fps: 30, size: "x")?.probe == qsv)
+        #expect(EncoderChoice.pick([qsv, vaapi], fps: 30, size: "x")?.probe == qsv)
+        let a = Probe(codec: "h264", encoder: "a", framesPerSecond: 99, memory: 100, cpu: 0.10)
+        let b = Probe(codec: "h264", encoder: "b", framesPerSecond: 99, memory: 50, cpu: 0.14)
+        let c = Probe(codec: "h264", encoder: "c", framesPerSecond: 99, memory: 10, cpu: 0.18)
+        for order in [[a, b, c], [c, a, b], [b, c, a], [c, b, a]] {
+            #expect(EncoderChoice.pick(order, fps: 30, size: "x")?.probe == a, "\(order.map(\.encoder))")
+        }
         let unmeasured = Probe(codec: "h264", encoder: "h264_vaapi", framesPerSecond: 240)
         #expect(EncoderChoice.pick([unmeasured, x264], fps: 30, size: "x")?.probe == x264)
     }
@@ -171,7 +179,7 @@ import Testing
         #expect(EncoderChoice.pick([broken], fps: 30, size: "x") == nil)
     }
 
-    @Test func anEncoderThatNeedsTooMuchMemoryIsPassedOver() throws {
+    @Test func anEncoderThatNeedsTooMuchMemoryIsRefused() throws {
         let hevc = Probe(codec: "hevc", encoder: "libx265", framesPerSecond: 49, memory: 173 * Self.megabyte)
         let h264 = Probe(codec: "h264", encoder: "libx264", framesPerSecond: 104, memory: 95 * Self.megabyte)
         let choice = try #require(EncoderChoice.pick([hevc, h264], fps: 30, size: "1920x1080"))

@@ -46,8 +46,12 @@ public enum EncoderChoice {
     /// Headroom over the camera's rate, for a machine that is also capturing.
     public static let margin = 1.2
 
-    /// Two encoders' CPU figures closer than this (cores) are the same cost.
-    static let cpuTolerance = 0.05
+    /// CPU figures are compared in steps of this (cores): within one, the
+    /// lighter in memory wins (a half-second probe measures no finer).
+    static let cpuStep = 0.05
+
+    /// The frames a second an encoder must sustain for `fps`.
+    public static func needed(for fps: Int) -> Int { Int((Double(fps) * margin).rounded(.up)) }
 
     /// The chosen probe and the log lines explaining the choice; nil when no encoder opened.
     public static func pick(
@@ -61,7 +65,7 @@ public enum EncoderChoice {
         }
         if (chosen.memory ?? 0) > memoryLimit {
             log.append("no encoder fits in \(megabytes(memoryLimit)) MB at \(size); using the fastest, \(chosen.encoder)")
-        } else if (chosen.framesPerSecond ?? 0) < Double(fps) * margin {
+        } else if (chosen.framesPerSecond ?? 0) < Double(needed(for: fps)) {
             log.append(
                 "no encoder sustains \(fps) fps at \(size); using the fastest, \(chosen.encoder): frames may be dropped")
         }
@@ -70,7 +74,7 @@ public enum EncoderChoice {
 
     /// Each probe's verdict: exactly one `picked` when any opened.
     public static func judge(_ probes: [Probe], fps: Int, memoryLimit: Int = EncoderChoice.memoryLimit) -> [Verdict] {
-        let needed = Double(fps) * margin
+        let needed = Double(Self.needed(for: fps))
         var verdicts = probes.map { probe -> Verdict in
             guard let speed = probe.framesPerSecond else { return .unavailable }
             if let memory = probe.memory, memory > memoryLimit { return .tooBig }
@@ -93,11 +97,12 @@ public enum EncoderChoice {
         return verdicts
     }
 
-    /// Whether `probe` costs less than `other`: less CPU (beyond the
-    /// tolerance), else less memory; unknown figures count as the most.
+    /// Whether `probe` costs less than `other`: less CPU (in steps of
+    /// `cpuStep`), else less memory; unknown figures count as the most.
     static func cheaper(_ probe: Probe, than other: Probe) -> Bool {
-        let (cpu, otherCPU) = (probe.cpu ?? .infinity, other.cpu ?? .infinity)
-        if abs(cpu - otherCPU) > cpuTolerance || (cpu.isInfinite != otherCPU.isInfinite) { return cpu < otherCPU }
+        let steps = { (cpu: Double?) -> Int in cpu.map { $0.isFinite ? Int(($0 / cpuStep).rounded()) : .max } ?? .max }
+        let (cpu, otherCPU) = (steps(probe.cpu), steps(other.cpu))
+        if cpu != otherCPU { return cpu < otherCPU }
         return (probe.memory ?? .max) < (other.memory ?? .max)
     }
 
@@ -111,24 +116,26 @@ public enum EncoderChoice {
             return "\(name) cannot be opened here" + (probe.failure.map { ": \($0)" } ?? "")
         }
         var figures = "encodes \(size) at \(Int(speed)) fps"
-        if let cpu = probe.cpu { figures += " with \(hundredths(cpu)) of a core" }
+        if let cpu = probe.cpu { figures += " with \(cores(cpu)) of a core" }
         if let memory = probe.memory { figures += ", \(megabytes(memory)) MB" }
         switch verdict {
         case .picked: return "\(name) \(figures): using it"
         case .tooBig:
             return "\(name) \(figures): over the \(megabytes(memoryLimit)) MB a recording may take"
-        case .tooSlow: return "\(name) \(figures), below the \(Int(Double(fps) * margin)) fps needed for \(fps) fps"
+        case .tooSlow: return "\(name) \(figures), below the \(needed(for: fps)) fps needed for \(fps) fps"
         case .passedOver where probe.codec != picked.codec:
             return "\(name) \(figures): keeps up, but the profile prefers \(picked.codec)"
-        case .passedOver, .unavailable: return "\(name) \(figures): keeps up, but \(picked.encoder) costs less"
+        case .passedOver: return "\(name) \(figures): keeps up, but \(picked.encoder) costs less"
+        case .unavailable: return "\(name) cannot be opened here"
         }
     }
 
-    /// `0.25`: a figure to the hundredth.
-    public static func hundredths(_ value: Double) -> String {
+    /// `0.25`: cores, to the hundredth.
+    public static func cores(_ value: Double) -> String {
         let cents = Int((value * 100).rounded())
         return "\(cents / 100)." + (cents % 100 < 10 ? "0" : "") + "\(cents % 100)"
     }
 
-    private static func megabytes(_ bytes: Int) -> Int { (bytes + 512 * 1024) / (1024 * 1024) }
+    /// Bytes in whole megabytes (MiB), rounded.
+    public static func megabytes(_ bytes: Int) -> Int { (bytes + 512 * 1024) / (1024 * 1024) }
 }

@@ -51,14 +51,14 @@ struct OpenedCamera {
 
 /// Opens cameras on the camera session's thread: picks the first candidate
 /// present, sets it up, chooses mirroring and zoom by its controls, and the
-/// encoder by a short speed probe (once per size and rate).
+/// encoder by short probes of each (once per size and rate).
 public final class CameraOpener {
     /// Test-pattern size when the profile sets no `max-size`.
     static let testPatternSize = (width: 1920, height: 1080)
 
     private let log: Logger
-    /// Measures an encoder (codec, width, height, fps) for the probe: its speed
-    /// and the peak memory measuring it took; nil to measure in this process.
+    /// Measures an encoder at a size and rate for the probe (`EncoderChoice.Measure`):
+    /// its speed, CPU and the peak memory measuring it took; nil to measure in this process.
     private let measureEncoder: EncoderChoice.Measure?
     /// Encoders picked per size and rate, so a reopened camera is not probed again.
     private var encoders: [String: String] = [:]
