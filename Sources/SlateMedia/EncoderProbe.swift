@@ -30,8 +30,8 @@ extension EncoderChoice {
     /// such an encoder is not measured, and when one encoder is left, it is
     /// taken without a probe.
     public static func probing(
-        codecs: [String], width: Int, height: Int, fps: Int, missing: (String) -> String? = { _ in nil },
-        measure: Measure? = nil
+        codecs: [String], width: Int, height: Int, fps: Int, memoryLimit: Int = memoryLimit,
+        missing: (String) -> String? = { _ in nil }, measure: Measure? = nil
     ) -> (encoder: String, log: [String])? {
         let checked = candidates(for: codecs).map { ($0, missing($0.encoder)) }
         let absent = checked.compactMap { candidate, reason in
@@ -45,13 +45,13 @@ extension EncoderChoice {
         for (index, candidate) in present.enumerated() {
             probes.append(measure(candidate.encoder, candidate.codec, width, height, fps))
             let codecEnds = index + 1 == present.count || present[index + 1].codec != candidate.codec
-            if codecEnds, probes.contains(where: keepsUp(fps)) { break }
+            if codecEnds, probes.contains(where: keepsUp(fps, memoryLimit: memoryLimit)) { break }
         }
-        return pick(probes, fps: fps, size: "\(width)x\(height)").map { ($0.probe.encoder, $0.log) }
+        return pick(probes, fps: fps, size: "\(width)x\(height)", memoryLimit: memoryLimit).map { ($0.probe.encoder, $0.log) }
     }
 
-    /// Whether a probe sustains `fps` with the margin and fits the memory limit.
-    static func keepsUp(_ fps: Int) -> (Probe) -> Bool {
+    /// Whether a probe sustains `fps` with the margin and fits `memoryLimit`.
+    static func keepsUp(_ fps: Int, memoryLimit: Int) -> (Probe) -> Bool {
         { probe in (probe.framesPerSecond ?? 0) >= Double(needed(for: fps)) && (probe.memory ?? 0) <= memoryLimit }
     }
 

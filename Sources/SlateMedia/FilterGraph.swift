@@ -7,6 +7,7 @@ import SlateSystem
 /// `scale=640:360,hue=s=0`), then `buffersink`, in yuv420p. The chain
 /// must give one frame for each frame in (no filter that drops, adds or delays
 /// frames). Filters named in the chain (`crop@zoom`) take commands between frames.
+/// libavfilter is loaded with the first graph (`LibAVFilter`).
 final class FilterGraph {
     /// The chain, as given.
     let chain: String
@@ -18,15 +19,18 @@ final class FilterGraph {
     private var sink: UnsafeMutablePointer<AVFilterContext>?
     private var input: UnsafeMutablePointer<AVFrame>?
     private var output: UnsafeMutablePointer<AVFrame>?
+    /// libavfilter's functions, loaded with the first graph.
+    private let av: LibAVFilter
 
     /// Builds the graph for `width`x`height` frames; errors name the chain.
     init(width: Int, height: Int, chain: String) throws(MediaError) {
         _ = LibAV.setUp
+        av = try LibAVFilter.loaded.get()
         self.chain = chain
         self.width = width
         self.height = height
         let fail = { (code: Int32) in MediaError("set up the filters", path: chain, code: code) }
-        graph = avfilter_graph_alloc()
+        graph = av.graphAlloc()
         input = av_frame_alloc()
         output = av_frame_alloc()
         guard let graph, let input, output != nil else { throw fail(slate_averror(ENOMEM)) }
@@ -39,19 +43,19 @@ final class FilterGraph {
             "video_size=\(width)x\(height):pix_fmt=\(AV_PIX_FMT_YUV420P.rawValue):time_base=1/1000000:pixel_aspect=1/1"
         // The graph's worker threads start with its first filter: they block every signal, as the codecs' do.
         let status = withSignalsBlocked {
-            var status = avfilter_graph_create_filter(&source, avfilter_get_by_name("buffer"), "in", arguments, nil, graph)
+            var status = av.graphCreateFilter(&source, av.getByName("buffer"), "in", arguments, nil, graph)
             if status >= 0 {
-                status = avfilter_graph_create_filter(&sink, avfilter_get_by_name("buffersink"), "out", nil, nil, graph)
+                status = av.graphCreateFilter(&sink, av.getByName("buffersink"), "out", nil, nil, graph)
             }
             return status
         }
         guard status >= 0, let source, let sink else { throw fail(status < 0 ? status : slate_averror(ENOMEM)) }
 
-        var outputs = avfilter_inout_alloc()
-        var inputs = avfilter_inout_alloc()
+        var outputs = av.inOutAlloc()
+        var inputs = av.inOutAlloc()
         defer {
-            avfilter_inout_free(&outputs)
-            avfilter_inout_free(&inputs)
+            av.inOutFree(&outputs)
+            av.inOutFree(&inputs)
         }
         guard let chainInput = outputs, let chainOutput = inputs else { throw fail(slate_averror(ENOMEM)) }
         // The chain's open ends: its input is the source's output `in`, its output the sink's input `out`.
@@ -60,13 +64,13 @@ final class FilterGraph {
         chainOutput.pointee.name = av_strdup("out")
         chainOutput.pointee.filter_ctx = sink
         try check(
-            avfilter_graph_parse_ptr(graph, chain + ",format=yuv420p", &inputs, &outputs, nil), "set up the filters",
+            av.graphParse(graph, chain + ",format=yuv420p", &inputs, &outputs, nil), "set up the filters",
             path: chain)
-        try check(avfilter_graph_config(graph, nil), "set up the filters", path: chain)
+        try check(av.graphConfig(graph, nil), "set up the filters", path: chain)
     }
 
     deinit {
-        avfilter_graph_free(&graph)
+        av.graphFree(&graph)
         av_frame_free(&input)
         av_frame_free(&output)
     }
@@ -92,8 +96,8 @@ final class FilterGraph {
             rows: frame.chromaHeight)
         input.pointee.pts = frame.time.microseconds
         try check(
-            av_buffersrc_add_frame_flags(source, input, Int32(AV_BUFFERSRC_FLAG_KEEP_REF)), "filter a frame", path: chain)
-        try check(av_buffersink_get_frame(sink, output), "filter a frame", path: chain)
+            av.sourceAddFrame(source, input, Int32(AV_BUFFERSRC_FLAG_KEEP_REF)), "filter a frame", path: chain)
+        try check(av.sinkGetFrame(sink, output), "filter a frame", path: chain)
         defer { av_frame_unref(output) }
         let outWidth = Int(output.pointee.width), outHeight = Int(output.pointee.height)
         let chromaWidth = (outWidth + 1) / 2, chromaHeight = (outHeight + 1) / 2
@@ -109,7 +113,7 @@ final class FilterGraph {
     /// (`crop@zoom`), for the frames after this (`avfilter_graph_send_command`).
     func send(_ command: String, _ argument: String, to filter: String) throws(MediaError) {
         try check(
-            avfilter_graph_send_command(graph, filter, command, argument, nil, 0, 0),
+            av.graphSendCommand(graph, filter, command, argument, nil, 0, 0),
             "send '\(command) \(argument)' to \(filter)",
             path: chain)
     }

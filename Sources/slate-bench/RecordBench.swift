@@ -12,7 +12,7 @@ import SlateSystem
 /// second of take, the frames in the take, the frames it dropped (reported, or
 /// missing from the expected seconds x 30) and the encoder it picked, against the
 /// goals; then with a 540p proxy, for what it adds; then ffmpeg's peak memory
-/// encoding the same size live, for reference.
+/// encoding the same size live, for reference, and the ratio of Slate's to it.
 func runRecordBench(_ arguments: [String]) {
     let seconds = arguments.first.flatMap { Int($0) } ?? 60
     let (size, fps) = ("1920x1080", 30)
@@ -92,10 +92,17 @@ func runRecordBench(_ arguments: [String]) {
             ]),
         run.status == 0
     {
+        let megabytes = Double(run.maxRSSKilobytes) / 1024
         print(
             String(
-                format: "  reference: ffmpeg (libx264 ultrafast, zerolatency) live for %d s, peak RSS %.1f MB",
-                reference, Double(run.maxRSSKilobytes) / 1024))
+                format: "  reference: ffmpeg (libx264 ultrafast, zerolatency) live for %d s, peak RSS %.1f MB", reference,
+                megabytes))
+        if let picture = memory[.picture], let sound = memory[.sound] {
+            print(
+                String(
+                    format: "  slate record's peak RSS to ffmpeg's: %.2f picture only, %.2f with sound (goal: at most 1.00)",
+                    picture / megabytes, sound / megabytes))
+        }
     }
 }
 

@@ -29,6 +29,9 @@ struct Encoders: ParsableCommand {
     @Option(name: .customLong("codec"), help: "A codec to measure (hevc, h264), repeatable; in order of preference.")
     var codecs: [String] = ["hevc", "h264"]
 
+    @Option(help: "The most memory a recording may take, in MB (as camera.memory-limit).")
+    var memoryLimit = 150
+
     @Flag(help: "One JSON object per encoder, with its verdict.")
     var json = false
 
@@ -37,6 +40,9 @@ struct Encoders: ParsableCommand {
             throw ValidationError("--size must be WIDTHxHEIGHT, both even, such as 1920x1080, not '\(size)'")
         }
         if !(1...240).contains(fps) { throw ValidationError("--fps must be 1 to 240, not \(fps)") }
+        if !(100...4096).contains(memoryLimit) {
+            throw ValidationError("--memory-limit must be 100 to 4096 MB, not \(memoryLimit)")
+        }
         for codec in codecs where !["hevc", "h264"].contains(codec) {
             throw ValidationError("--codec must be hevc or h264, not '\(codec)'")
         }
@@ -52,14 +58,14 @@ struct Encoders: ParsableCommand {
             return ProbeEncoder.inChildProcess(
                 encoder: candidate.encoder, codec: candidate.codec, width: width, height: height, fps: fps)
         }
-        let verdicts = EncoderChoice.judge(probes, fps: fps)
+        let limit = memoryLimit * 1024 * 1024
+        let verdicts = EncoderChoice.judge(probes, fps: fps, memoryLimit: limit)
         if json {
             for (probe, verdict) in zip(probes, verdicts) { print(JSONLine.encode(ProbeLine(probe, verdict: verdict))) }
             return
         }
         let needed = EncoderChoice.needed(for: fps)
-        let limit = EncoderChoice.megabytes(EncoderChoice.memoryLimit)
-        print("encoders at \(size), \(fps) fps (each must sustain \(needed) fps in \(limit) MB):")
+        print("encoders at \(size), \(fps) fps (each must sustain \(needed) fps in \(memoryLimit) MB):")
         for (probe, verdict) in zip(probes, verdicts) {
             let name = probe.encoder.padding(to: 14) + probe.codec.padding(to: 6)
             guard let speed = probe.framesPerSecond else {
@@ -72,7 +78,7 @@ struct Encoders: ParsableCommand {
                 "  \(name)\("\(Int(speed)) fps".padding(to: 10))\(cpu.padding(to: 12))\(memory.padding(to: 9))\(verdict.rawValue)"
             )
         }
-        guard let choice = EncoderChoice.pick(probes, fps: fps, size: size) else {
+        guard let choice = EncoderChoice.pick(probes, fps: fps, size: size, memoryLimit: limit) else {
             print("no encoder can be opened at \(size)")
             throw ExitCode.failure
         }

@@ -375,7 +375,7 @@ import Testing
                 "rig.yaml:4:8: error: fps must be 23.976, 24, 25, 29.97, 30, 48, 50, 59.94 or 60, not '29.976'",
                 "rig.yaml:5:13: error: max-size must be WIDTHxHEIGHT such as 1920x1080, not 'big'",
                 "rig.yaml:6:10: error: unknown codec 'vp9' (expected hevc or h264)",
-                "rig.yaml:7:3: error: unknown key 'lens' in camera (expected back, front, position, fps, max-size, codec, passthrough, orientation, mirror, preroll, work, output, takes-access, filter, start, wait-for-camera, settings, trash-hours, clean-up, export-name or proxy)",
+                "rig.yaml:7:3: error: unknown key 'lens' in camera (expected back, front, position, fps, max-size, codec, passthrough, orientation, mirror, preroll, work, output, takes-access, filter, start, wait-for-camera, settings, trash-hours, clean-up, export-name, proxy or memory-limit)",
                 "rig.yaml:9:69: error: max must be greater than min",
                 "rig.yaml:10:76: error: step must be greater than 0",
                 "rig.yaml:11:64: error: titles lists nothing",
@@ -415,6 +415,17 @@ import Testing
             errors(camera("{height: 540}")) == [
                 "rig.yaml:4:11: error: unknown key 'height' in camera.proxy (expected size, bit-rate or naming)"
             ])
+    }
+
+    /// `camera.memory-limit`: megabytes a recording may take, 100 to 4096.
+    @Test func theMemoryLimitIsMegabytesWithinItsRange() throws {
+        let yaml = { (limit: String) in
+            "inputs: {p: {match: {name: x}, bind: {KEY_B: primary}}}\ncapture: {primary: {click: take.toggle}}\n"
+                + "camera:\n  memory-limit: \(limit)\n"
+        }
+        #expect(try ProfileLoader.load(yaml("256"), file: "rig.yaml").get().camera.memoryLimit == 256 << 20)
+        #expect(try ProfileLoader.load(yaml("4096"), file: "rig.yaml").get().camera.memoryLimit == 4096 << 20)
+        #expect(errors(yaml("99")) == ["rig.yaml:4:17: error: memory-limit must be a number from 100 to 4096, not '99'"])
     }
 
     @Test func controlErrorsNameTheirPlace() {

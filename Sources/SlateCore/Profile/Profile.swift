@@ -177,6 +177,9 @@ public struct CameraSpec: Sendable {
     public var settings: [CameraSetting] = []
     /// The proxy written beside each take; nil: none.
     public var proxy: ProxySpec?
+    /// The most memory a recording may take, in bytes (`camera.memory-limit`,
+    /// in MB): an encoder whose probe needs more is not picked.
+    public var memoryLimit = EncoderChoice.memoryLimit
 
     public init() {}
 }

@@ -10,7 +10,7 @@ extension ProfileParser {
             allowed: [
                 "back", "front", "position", "fps", "max-size", "codec", "passthrough", "orientation", "mirror",
                 "preroll", "work", "output", "takes-access", "filter", "start", "wait-for-camera", "settings",
-                "trash-hours", "clean-up", "export-name", "proxy",
+                "trash-hours", "clean-up", "export-name", "proxy", "memory-limit",
             ], in: "camera")
         for (key, _, value) in pairs {
             switch key {
@@ -51,6 +51,8 @@ extension ProfileParser {
                 }
             case "settings": camera.settings = parseSettings(value)
             case "proxy": camera.proxy = parseProxy(value)
+            case "memory-limit":
+                camera.memoryLimit = (reader.integer(value, key, in: 100...4096) ?? 150) * 1024 * 1024
             default: break
             }
         }

@@ -125,7 +125,9 @@ public final class CameraOpener {
                 "\(name) is recorded as it comes (pass-through) and has no horizontal flip control: takes are not mirrored")
         }
         let reach = zoomControl.map(Self.reach) ?? ZoomRamp.limit
-        let codec = passThrough ? spec.codecs.first ?? "h264" : pickEncoder(spec.codecs, for: source.format)
+        let codec =
+            passThrough
+            ? spec.codecs.first ?? "h264" : pickEncoder(spec.codecs, for: source.format, memoryLimit: spec.memoryLimit)
         let stream = TakeRecorder.Stream(
             format: source.format, codecs: [codec] + spec.codecs.filter { $0 != codec }, passThrough: passThrough,
             rotation: spec.orientation, mirrored: softwareMirror, preroll: spec.preroll, cameraZoom: nil,
@@ -152,9 +154,9 @@ public final class CameraOpener {
 
     /// The encoder for `codecs` at this size and rate, picked by short
     /// probes of each (`EncoderChoice.probing`; once per size and rate).
-    private func pickEncoder(_ codecs: [String], for format: SourceFormat) -> String {
+    private func pickEncoder(_ codecs: [String], for format: SourceFormat, memoryLimit: Int) -> String {
         let (width, height, fps) = (format.width, format.height, Int(format.fps.nominal))
-        let key = "\(width)x\(height)@\(fps)"
+        let key = "\(codecs)/\(width)x\(height)@\(fps)/\(memoryLimit)"
         if let known = encoders[key] { return known }
         let missing = { (encoder: String) -> String? in
             if let known = self.missingDevices[encoder] { return known }
@@ -164,7 +166,8 @@ public final class CameraOpener {
         }
         guard
             let (encoder, lines) = EncoderChoice.probing(
-                codecs: codecs, width: width, height: height, fps: fps, missing: missing, measure: measureEncoder)
+                codecs: codecs, width: width, height: height, fps: fps, memoryLimit: memoryLimit, missing: missing,
+                measure: measureEncoder)
         else {
             return codecs.first ?? "h264"
         }
