@@ -63,11 +63,6 @@ extension TakeFolder {
             let (folderName, _) = take.proxy.flatMap(ProxyNaming.split),
             let to = try proxyFolder(folderName, in: destination, create: true)
         else { return }
-        guard try from.moveIfFree(name, to: to) else {
-            throw OperationError(
-                "move \(from.file(name))", cause: SystemCallError("renameat2", subject: to.file(name), errno: .fileExists))
-        }
-        try to.sync()
-        try from.sync()
+        try Self.move([name], from: from, to: to)
     }
 }

@@ -119,7 +119,13 @@ extension TakeFolder {
     /// folder in the one to the same folder in the other.
     func moveFiles(of take: TakeManifest.Take, from source: Folder, to destination: Folder) throws(OperationError) {
         try moveProxy(of: take, from: source, to: destination)
-        for name in Self.files(of: take) where source.contains(name) {
+        try Self.move(Self.files(of: take), from: source, to: destination)
+    }
+
+    /// Moves the files `names` of `source` that are there into `destination`,
+    /// never over a file of the same name, then syncs both.
+    static func move(_ names: [String], from source: Folder, to destination: Folder) throws(OperationError) {
+        for name in names where source.contains(name) {
             guard try source.moveIfFree(name, to: destination) else {
                 throw OperationError(
                     "move \(source.file(name))",

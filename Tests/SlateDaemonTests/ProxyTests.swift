@@ -17,10 +17,7 @@ import Testing
     static func record(_ rig: String, _ presses: [(code: Int, down: Double, up: Double)], end: Double, in folder: String)
         throws -> RunCommandTests.Run
     {
-        try rig.write(toFile: folder + "/rig.yaml", atomically: true, encoding: .utf8)
-        try Run.footswitch(presses, end: end).write(toFile: folder + "/session.evemu", atomically: true, encoding: .utf8)
-        return try Run.replay(
-            profile: folder + "/rig.yaml", recording: folder + "/session.evemu", folder: folder, audio: "testtone")
+        try Run.runSession(rig, presses, end: end, in: folder, audio: "testtone")
     }
 
     /// When a file's video keyframes are, in microseconds.

@@ -176,13 +176,15 @@ let loadTests = ProcessInfo.processInfo.environment["SLATE_LOAD_TESTS"] == "1"
 
     static let left = TestDevice.left
 
-    /// Runs `rig` in `folder` on a footswitch session of `presses` ending at `end`, on virtual time.
+    /// Runs `rig` in `folder` on a footswitch session of `presses` ending at `end`, on virtual time
+    /// (with `audio`'s sound, e.g. `testtone`).
     static func runSession(
-        _ rig: String, _ presses: [(code: Int, down: Double, up: Double)], end: Double, in folder: String
+        _ rig: String, _ presses: [(code: Int, down: Double, up: Double)], end: Double, in folder: String,
+        audio: String? = nil
     ) throws -> Run {
         try rig.write(toFile: folder + "/rig.yaml", atomically: true, encoding: .utf8)
         try footswitch(presses, end: end).write(toFile: folder + "/session.evemu", atomically: true, encoding: .utf8)
-        return try replay(profile: folder + "/rig.yaml", recording: folder + "/session.evemu", folder: folder)
+        return try replay(profile: folder + "/rig.yaml", recording: folder + "/session.evemu", folder: folder, audio: audio)
     }
 
     /// The results of the action lines, in order.
