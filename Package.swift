@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -10,13 +10,13 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.20.0"),
+        // Without its traits: no full Foundation (and its ICU data) and no swift-configuration.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.20.0", traits: []),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.6.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.0"),
     ],
     targets: [
@@ -37,15 +37,19 @@ let package = Package(
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CGpiod", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         // C macros and ioctl numbers turned into functions and constants.
         .target(name: "CSlateShim"),
         // libav's log (a C varargs callback) as formatted lines.
         .target(name: "CAVLog", dependencies: ["CAV"]),
 
-        // Pure Swift: Yams for profiles, RealModule for the math (decibels).
+        // YAML documents (profiles, presets, libinput recordings) composed by libyaml into
+        // a tree of nodes with their places, within budgets; no Foundation.
+        .target(name: "SlateYAML", dependencies: ["CYAML"]),
+        // Pure Swift: SlateYAML for profiles, RealModule for the math (decibels).
         .target(
             name: "SlateCore",
-            dependencies: [.product(name: "Yams", package: "Yams"), .product(name: "RealModule", package: "swift-numerics")]),
+            dependencies: ["SlateYAML", .product(name: "RealModule", package: "swift-numerics")]),
         // The only module that imports Glibc: the system-call seam, the event loop,
         // signals, clocks, workers, process launching, folders and files.
         .target(
@@ -81,7 +85,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            resources: [.copy("Page")]),
+            exclude: ["Page"]),
         // Links to other machines: MQTT through libmosquitto; OBS through its websocket.
         .target(
             name: "SlateNetwork",
@@ -115,6 +119,7 @@ let package = Package(
             name: "slate-headset",
             dependencies: ["CBluetooth", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
+        .testTarget(name: "SlateYAMLTests", dependencies: ["SlateYAML"]),
         .testTarget(name: "SlateCoreTests", dependencies: ["SlateCore", "SlateTestSupport"], resources: [.copy("Fixtures")]),
         // One test target per library module; SlateTestSupport holds what several of them share.
         .target(

@@ -3,9 +3,9 @@ import NIOCore
 import SlateCore
 import SlateSystem
 
-/// The page's files (HTML, CSS, JavaScript), read once at start from the
-/// resources built beside the executable (`Slate_SlateWeb.resources/Page`),
-/// or from `<prefix>/share/slate/page` for an installed one, or `SLATE_PAGE`.
+/// The page's files (HTML, CSS, JavaScript), read once at start from
+/// `SLATE_PAGE`, or `<prefix>/share/slate/page` for an installed slate, or
+/// the source tree's `Sources/SlateWeb/Page` for one built in it.
 struct PageFiles: Sendable {
     /// A file and its content type.
     struct File: Sendable {
@@ -45,7 +45,8 @@ struct PageFiles: Sendable {
     /// Reads every file of `names` from the first folder that has `index.html`.
     static func load() throws -> PageFiles {
         let candidates = folderCandidates(
-            executable: Syscall.executablePath ?? "", override: Syscall.environmentValue("SLATE_PAGE"))
+            executable: Syscall.executablePath ?? "", override: Syscall.environmentValue("SLATE_PAGE"),
+            source: Folder.split(#filePath).folder + "/Page")
         guard let folder = candidates.first(where: { Syscall.isFolder($0) && Syscall.isFile($0 + "/index.html") }) else {
             throw PageFilesMissing(looked: candidates)
         }
@@ -57,13 +58,12 @@ struct PageFiles: Sendable {
         return PageFiles(files: files)
     }
 
-    static func folderCandidates(executable: String, override: String?) -> [String] {
+    static func folderCandidates(executable: String, override: String?, source: String) -> [String] {
         var candidates: [String] = []
         if let override, !override.isEmpty { candidates.append(override) }
-        let bin = Folder.split(executable).folder
-        candidates.append(bin + "/Slate_SlateWeb.resources/Page")
-        let prefix = Folder.split(bin).folder
+        let prefix = Folder.split(Folder.split(executable).folder).folder
         candidates.append((prefix == "/" ? "" : prefix) + "/share/slate/page")
+        candidates.append(source)
         return candidates
     }
 }

@@ -188,6 +188,18 @@ import Testing
                 == ["rig.yaml:4:12: error: 'KEY_B' given twice in one mapping"])
     }
 
+    @Test func aliasesToAliasesAndDeepNestingAreRefusedWithTheirPlace() {
+        var lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+        for level in 1...9 {
+            lines.append("a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ") + "]")
+        }
+        #expect(
+            errors(lines.joined(separator: "\n"))
+                == ["rig.yaml:5:45: error: more than 100000 nodes (an alias counts as a copy of what it names)"])
+        let deep = "inputs: " + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        #expect(errors(deep) == ["rig.yaml:1:72: error: nested more than 64 levels deep"])
+    }
+
     @Test func roleWithoutHandlers() {
         #expect(
             errors("inputs:\n  p: {match: {name: x}, bind: {KEY_B: secondary}}\ncapture: {secondary: {}}")

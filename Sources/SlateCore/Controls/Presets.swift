@@ -1,4 +1,4 @@
-import Yams
+import SlateYAML
 
 /// What is asked of a camera's presets: save the camera's controls' values
 /// in a slot (as the camera has them then), or load a slot's values back onto it.
@@ -37,9 +37,9 @@ public enum PresetFile {
 
     /// The file's slots; an error names the file and line.
     public static func parse(_ text: String, file: String) throws(PresetFileError) -> [Int: [PresetValue]] {
-        let node: Node?
+        let node: YAMLNode?
         do {
-            node = try Yams.compose(yaml: text)
+            node = try YAMLComposer.compose(text)
         } catch {
             throw PresetFileError(description: "\(file): not YAML: \(error)")
         }

@@ -1,4 +1,4 @@
-import Yams
+import SlateYAML
 
 /// Reader for `libinput record` YAML files (file format version 1).
 ///
@@ -20,6 +20,9 @@ public enum LibinputRecording {
 }
 
 private struct LibinputParser {
+    /// A recording's tree: libinput's nests 8 deep; aliases, which it never
+    /// writes, are refused; a long recording holds millions of numbers.
+    static let limits = YAMLLimits(depth: 16, nodes: 5_000_000, aliases: false)
     let file: String
     var warnings: InputRecordingWarnings
 
@@ -67,11 +70,11 @@ private struct LibinputParser {
     private mutating func parseDocument(_ text: String, mayDropLastLine: Bool = true) throws(InputRecordingError)
         -> InputRecording
     {
-        let composed: Node?
+        let composed: YAMLNode?
         do {
-            composed = try Yams.compose(yaml: text)
-        } catch let error as YamlError {
-            let failure = yamlError(error, text)
+            composed = try YAMLComposer.compose(text, limits: Self.limits)
+        } catch {
+            let failure = yamlError(error)
             if mayDropLastLine, Self.breaksOffAtTheEnd(error, failure, text),
                 let (shortened, last) = Self.droppingLastLine(text)
             {
@@ -80,8 +83,6 @@ private struct LibinputParser {
                 if let recording = try? retry.parseDocument(shortened, mayDropLastLine: false) { return recording }
             }
             throw failure
-        } catch {
-            throw InputRecordingError(file: file, line: 1, message: "invalid YAML: \(error)")
         }
         return try read(composed)
     }
@@ -89,8 +90,8 @@ private struct LibinputParser {
     /// Whether libyaml stopped at the end of the text, as it does in a line cut
     /// short (an open `[` or quote): at the end of input, or anywhere in a last
     /// line that has no newline.
-    private static func breaksOffAtTheEnd(_ error: YamlError, _ failure: InputRecordingError, _ text: String) -> Bool {
-        switch error {
+    private static func breaksOffAtTheEnd(_ error: YAMLError, _ failure: InputRecordingError, _ text: String) -> Bool {
+        switch error.kind {
         case .scanner, .parser: break
         default: return false
         }
@@ -106,7 +107,7 @@ private struct LibinputParser {
         return failure.line > lastContent || (text.utf8.last != 0x0A && failure.line >= lastContent)
     }
 
-    private mutating func read(_ composed: Node?) throws(InputRecordingError) -> InputRecording {
+    private mutating func read(_ composed: YAMLNode?) throws(InputRecordingError) -> InputRecording {
         guard let root = composed else {
             throw InputRecordingError(file: file, line: 1, message: "empty recording: expected 'version: 1' and 'devices:'")
         }
@@ -204,7 +205,7 @@ private struct LibinputParser {
 
     // MARK: Devices
 
-    private mutating func device(_ node: Node, path: String) throws(InputRecordingError) -> RecordedDevice {
+    private mutating func device(_ node: YAMLNode, path: String) throws(InputRecordingError) -> RecordedDevice {
         guard case .mapping(let map) = node else {
             throw fail(node, "\(path): expected a device mapping with 'evdev' and 'events'")
         }
@@ -267,7 +268,7 @@ private struct LibinputParser {
         return RecordedDevice(identity: identity, events: events, described: described)
     }
 
-    private func readCodes(_ node: Node, path: String, into codes: inout Set<EventCode>) throws(InputRecordingError) {
+    private func readCodes(_ node: YAMLNode, path: String, into codes: inout Set<EventCode>) throws(InputRecordingError) {
         if isNull(node) { return }
         guard case .mapping(let map) = node else {
             throw fail(node, "\(path): expected a mapping from event type to a list of codes")
@@ -284,7 +285,7 @@ private struct LibinputParser {
         }
     }
 
-    private func checkAbsinfo(_ node: Node, path: String) throws(InputRecordingError) {
+    private func checkAbsinfo(_ node: YAMLNode, path: String) throws(InputRecordingError) {
         if isNull(node) { return }
         guard case .mapping(let map) = node else {
             throw fail(node, "\(path): expected a mapping from axis code to [min, max, fuzz, flat, resolution]")
@@ -303,7 +304,7 @@ private struct LibinputParser {
         }
     }
 
-    private func udevProperties(_ node: Node, path: String) throws(InputRecordingError) -> [String: String] {
+    private func udevProperties(_ node: YAMLNode, path: String) throws(InputRecordingError) -> [String: String] {
         if isNull(node) { return [:] }
         guard case .mapping(let map) = node else {
             throw fail(node, "\(path): expected a mapping with 'properties'")
@@ -323,7 +324,7 @@ private struct LibinputParser {
 
     // MARK: Events
 
-    private mutating func readEvents(_ node: Node, path: String) throws(InputRecordingError) -> [InputEvent] {
+    private mutating func readEvents(_ node: YAMLNode, path: String) throws(InputRecordingError) -> [InputEvent] {
         var events = RecordedEvents()
         for (index, entry) in try list(node, path, expected: "a list of event frames such as '- evdev: [...]'")
             .enumerated()
@@ -344,7 +345,7 @@ private struct LibinputParser {
         return events.finish(warnings: &warnings)
     }
 
-    private func event(_ node: Node, path: String) throws(InputRecordingError) -> InputEvent {
+    private func event(_ node: YAMLNode, path: String) throws(InputRecordingError) -> InputEvent {
         guard case .sequence(let items) = node, items.count == 5 else {
             throw fail(node, "\(path): expected [sec, usec, type, code, value]")
         }
@@ -360,18 +361,18 @@ private struct LibinputParser {
 
     // MARK: Nodes
 
-    private func value(_ map: Node.Mapping, _ key: String) -> Node? {
+    private func value(_ map: YAMLNode.Mapping, _ key: String) -> YAMLNode? {
         for (k, v) in map where k.scalar?.string == key { return v }
         return nil
     }
 
-    private func isNull(_ node: Node) -> Bool {
+    private func isNull(_ node: YAMLNode) -> Bool {
         guard case .scalar(let scalar) = node, scalar.style == .plain else { return false }
         return ["", "~", "null", "Null", "NULL"].contains(scalar.string)
     }
 
     /// The items of a sequence; an empty (null) value is an empty list.
-    private func list(_ node: Node, _ path: String, expected: String) throws(InputRecordingError) -> [Node] {
+    private func list(_ node: YAMLNode, _ path: String, expected: String) throws(InputRecordingError) -> [YAMLNode] {
         switch node {
         case .sequence(let sequence): return Array(sequence)
         case _ where isNull(node): return []
@@ -380,7 +381,7 @@ private struct LibinputParser {
     }
 
     /// A decimal integer scalar within `range`.
-    private func integer(_ node: Node, _ what: String, in range: ClosedRange<Int64>) throws(InputRecordingError) -> Int64 {
+    private func integer(_ node: YAMLNode, _ what: String, in range: ClosedRange<Int64>) throws(InputRecordingError) -> Int64 {
         guard case .scalar(let scalar) = node else {
             throw fail(node, "\(what): expected a number, found \(describe(node))")
         }
@@ -409,12 +410,11 @@ private struct LibinputParser {
         return number
     }
 
-    private func describe(_ node: Node) -> String {
+    private func describe(_ node: YAMLNode) -> String {
         switch node {
         case .scalar(let scalar): "'\(short(scalar.string))'"
         case .sequence: "a list"
         case .mapping: "a mapping"
-        case .alias: "an alias"
         }
     }
 
@@ -424,7 +424,7 @@ private struct LibinputParser {
 
     // MARK: Errors
 
-    private func fail(_ node: Node, _ message: String) -> InputRecordingError {
+    private func fail(_ node: YAMLNode, _ message: String) -> InputRecordingError {
         InputRecordingError(file: file, line: node.mark?.line ?? 1, message: message)
     }
 
@@ -455,28 +455,15 @@ private struct LibinputParser {
         }
     }
 
-    private func yamlError(_ error: YamlError, _ text: String) -> InputRecordingError {
-        func context(_ context: YamlError.Context?) -> String {
-            guard let context else { return "" }
-            return " (\(context.text) at line \(context.mark.line))"
-        }
-        switch error {
-        case .scanner(let ctx, let problem, let mark, _), .parser(let ctx, let problem, let mark, _),
-            .composer(let ctx, let problem, let mark, _):
-            return InputRecordingError(
-                file: file, line: max(mark.line, 1), message: "invalid YAML: \(problem)\(context(ctx))")
-        case .reader(let problem, let offset, _, _):
-            var line = 1
-            if let offset {
-                line += text.prefix(max(offset, 0)).utf8.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-            }
-            return InputRecordingError(file: file, line: line, message: "invalid YAML: \(problem)")
-        case .duplicatedKeysInMapping(let duplicates, let ctx):
-            return InputRecordingError(
-                file: file, line: max(ctx.mark.line, 1),
-                message: "duplicate key \(duplicates.map { "'\(short($0))'" }.joined(separator: ", "))")
+    private func yamlError(_ error: YAMLError) -> InputRecordingError {
+        let line = max(error.mark.line, 1)
+        switch error.kind {
+        case .duplicateKeys(let keys):
+            let names = keys.map { "'\(short($0))'" }.joined(separator: ", ")
+            return InputRecordingError(file: file, line: line, message: "duplicate key \(names)")
         default:
-            return InputRecordingError(file: file, line: 1, message: "invalid YAML: \(error)")
+            let context = error.context.map { " (\($0))" } ?? ""
+            return InputRecordingError(file: file, line: line, message: "invalid YAML: \(error.problem)\(context)")
         }
     }
 }

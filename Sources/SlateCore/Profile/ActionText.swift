@@ -1,4 +1,4 @@
-import Yams
+import SlateYAML
 
 /// One action written as a profile writes it (`take.toggle`, `zoom.set 2`,
 /// `control.set Zoom 2`, a macro's name), checked against a loaded profile:
@@ -21,7 +21,7 @@ public enum ActionText {
             return .failure(ActionTextError("exec is not run from a request: name a macro of the profile that runs the program"))
         }
         var parser = ProfileParser(file: "action", profile: profile)
-        let node = Node.scalar(Node.Scalar(trimmed, .implicit, .plain))
+        let node = YAMLNode.scalar(YAMLNode.Scalar(trimmed))
         let actions = parser.parseActions(node, "the request")
         if let diagnostic = parser.reader.diagnostics.first { return .failure(ActionTextError(diagnostic.message)) }
         let steps = actions.compactMap { action -> Step? in

@@ -1,15 +1,15 @@
-import Yams
+import SlateYAML
 
 /// The `audio` section.
 extension ProfileParser {
     static let sampleRates = [8000, 16000, 22050, 24000, 32000, 44100, 48000, 88200, 96000, 192_000]
 
-    mutating func parseAudio(_ node: Node) -> AudioSpec {
+    mutating func parseAudio(_ node: YAMLNode) -> AudioSpec {
         var audio = AudioSpec()
         guard let pairs = reader.mapping(node, "audio") else { return audio }
         reader.checkKeys(
             pairs, allowed: ["device", "channels", "rate", "codec", "bitrate", "gain-db", "enabled", "optional"], in: "audio")
-        var rateNode: Node?
+        var rateNode: YAMLNode?
         for (key, _, value) in pairs {
             switch key {
             case "device":
@@ -43,7 +43,7 @@ extension ProfileParser {
     }
 
     /// `128k`, `96000`: 16 to 512 kb/s.
-    private mutating func parseBitRate(_ node: Node) -> Int? {
+    private mutating func parseBitRate(_ node: YAMLNode) -> Int? {
         guard let text = reader.string(node, "bitrate") else { return nil }
         let value = text.hasSuffix("k") ? Int(text.dropLast()).map { $0 * 1000 } : Int(text)
         guard let value, (16_000...512_000).contains(value) else {

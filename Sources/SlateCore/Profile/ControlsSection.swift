@@ -1,4 +1,4 @@
-import Yams
+import SlateYAML
 
 /// The `controls` section: a list of controls, or a mapping of settings with
 /// the controls under `list`.
@@ -8,9 +8,9 @@ extension ProfileParser {
     /// The rates `camera.fps` and `recorder:fps` take, as a profile's error lists them.
     static let offeredRates = YAMLReader.list(FrameRate.offered.map(\.description))
 
-    mutating func parseControls(_ node: Node) -> ([ControlSpec], ControlSettings) {
+    mutating func parseControls(_ node: YAMLNode) -> ([ControlSpec], ControlSettings) {
         var settings = ControlSettings()
-        var listNode: Node?
+        var listNode: YAMLNode?
         if case .sequence = node {
             listNode = node
         } else if let pairs = reader.mapping(node, "controls") {
@@ -34,10 +34,10 @@ extension ProfileParser {
         // Each control with its own node, so an error points at the right one.
         let parsed = items.compactMap { item in parseControl(item).map { (control: $0, item: item) } }
         let controls = parsed.map(\.control)
-        var seen: [String: Node] = [:]
+        var seen: [String: YAMLNode] = [:]
         // One system zoom slider and one exposure-bias slider, as Apple's
         // AVCaptureSystemZoomSlider and AVCaptureSystemExposureBiasSlider: a second is refused.
-        var system: [String: Node] = [:]
+        var system: [String: YAMLNode] = [:]
         for (control, item) in parsed {
             if let first = seen[control.name.lowercased()] {
                 let at = first.mark.map { " (line \($0.line))" } ?? ""
@@ -57,7 +57,7 @@ extension ProfileParser {
         return (controls, settings)
     }
 
-    private mutating func parseControl(_ node: Node) -> ControlSpec? {
+    private mutating func parseControl(_ node: YAMLNode) -> ControlSpec? {
         guard let pairs = reader.mapping(node, "a control") else { return nil }
         let value = { (key: String) in pairs.first { $0.key == key }?.value }
         guard let typeNode = value("type") else {
@@ -136,7 +136,7 @@ extension ProfileParser {
     }
 
     /// A recorder setting takes the kinds and values it can hold.
-    private mutating func checkTarget(_ target: ControlTarget, of spec: ControlSpec, at node: Node) {
+    private mutating func checkTarget(_ target: ControlTarget, of spec: ControlSpec, at node: YAMLNode) {
         guard case .recorder(let setting) = target else { return }
         switch spec.kind {
         case .slider(let values):
@@ -187,7 +187,7 @@ extension ProfileParser {
         }
     }
 
-    private mutating func parseSliderValues(_ node: Node, _ value: (String) -> Node?) -> ControlSpec.SliderValues?? {
+    private mutating func parseSliderValues(_ node: YAMLNode, _ value: (String) -> YAMLNode?) -> ControlSpec.SliderValues?? {
         let limit = -Self.controlLimit...Self.controlLimit
         if let valuesNode = value("values") {
             guard let items = reader.sequence(valuesNode, "values") else { return nil }

@@ -1,9 +1,9 @@
-import Yams
+import SlateYAML
 
 /// The `http` section: `listen: "[ADDR:]PORT"`, where `slate run` serves the
 /// rig's page, and `hosts: [NAME, ...]`, the other names it answers to.
 extension ProfileParser {
-    mutating func parseHTTP(_ node: Node) -> HTTPSpec? {
+    mutating func parseHTTP(_ node: YAMLNode) -> HTTPSpec? {
         guard let pairs = reader.mapping(node, "http") else { return nil }
         reader.checkKeys(pairs, allowed: ["listen", "hosts"], in: "http")
         let hosts = pairs.first { $0.key == "hosts" }.map { parseHTTPHosts($0.value) } ?? []
@@ -21,7 +21,7 @@ extension ProfileParser {
     }
 
     /// `hosts`: a list of host names, each checked.
-    private mutating func parseHTTPHosts(_ node: Node) -> [String] {
+    private mutating func parseHTTPHosts(_ node: YAMLNode) -> [String] {
         guard let items = reader.sequence(node, "http.hosts") else { return [] }
         var hosts: [String] = []
         for item in items {

@@ -1,8 +1,8 @@
-import Yams
+import SlateYAML
 
 /// The `mqtt` section, and the `rigs` and `rig` actions it allows.
 extension ProfileParser {
-    mutating func parseMQTT(_ node: Node) -> MQTTSpec? {
+    mutating func parseMQTT(_ node: YAMLNode) -> MQTTSpec? {
         guard let pairs = reader.mapping(node, "mqtt") else { return nil }
         reader.checkKeys(
             pairs,
@@ -87,7 +87,7 @@ extension ProfileParser {
     /// `rigs ACTION` or `rig NAME ACTION`: ACTION is any action but programs and
     /// sending on; a name this rig knows as an action is checked here, any
     /// other is taken for a macro of the rigs that receive it.
-    mutating func rigsAction(_ name: String, _ argument: Node) -> RawAction? {
+    mutating func rigsAction(_ name: String, _ argument: YAMLNode) -> RawAction? {
         guard hasMQTT else {
             reader.error(argument, "\(name) needs an mqtt section (the broker the rigs share)")
             return nil
@@ -122,7 +122,7 @@ extension ProfileParser {
         let checked = !first.hasPrefix("control.") && !first.hasPrefix("prompter.")
         if checked, Action.bareNames[first] != nil || Action.argumentNames.contains(first) {
             let before = reader.diagnostics.count
-            _ = parseActions(.scalar(.init(actionText, .implicit, .plain, argument.mark)), "\(name)")
+            _ = parseActions(.scalar(.init(actionText, .plain, argument.mark)), "\(name)")
             if reader.diagnostics.count > before { return nil }
         }
         return .action(.rigs(RigsAction(target: target, text: actionText)))

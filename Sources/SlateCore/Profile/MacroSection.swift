@@ -1,4 +1,4 @@
-import Yams
+import SlateYAML
 
 /// The `macros` section: names declared, calls expanded into steps, within
 /// budgets that keep a profile's cost bounded whoever wrote it: at most
@@ -12,7 +12,7 @@ extension ProfileParser {
     /// The most steps a macro or handler may expand to.
     public static let stepLimit = 1000
 
-    mutating func declareMacros(_ node: Node) {
+    mutating func declareMacros(_ node: YAMLNode) {
         for (name, keyNode, value) in reader.mapping(node, "macros") ?? [] {
             if Action.bareNames[name] != nil || Action.argumentNames.contains(name) {
                 reader.error(keyNode, "macro '\(name)' has the name of an action")
@@ -35,7 +35,7 @@ extension ProfileParser {
 
     /// A handler's actions, expanded: within the step budget, and not
     /// sending to the rigs a macro that itself sends on.
-    mutating func handlerSteps(_ node: Node, _ what: String) -> [Step] {
+    mutating func handlerSteps(_ node: YAMLNode, _ what: String) -> [Step] {
         let actions = parseActions(node, what)
         let count = stepCount(actions)
         guard count <= Self.stepLimit else {
@@ -49,7 +49,7 @@ extension ProfileParser {
 
     /// Reports recursion, nesting and size past the budgets, then expands every macro.
     mutating func expandMacros() -> [String: [Step]] {
-        var calls: [String: [(String, Node)]] = [:]
+        var calls: [String: [(String, YAMLNode)]] = [:]
         for macro in rawMacros {
             calls[macro.name] = macro.actions.compactMap {
                 if case .macro(let callee, let node) = $0 { return (callee, node) }
@@ -89,7 +89,7 @@ extension ProfileParser {
     /// A `rigs NAME` step whose NAME is a macro here that sends on itself
     /// would go round the rigs for ever: every rig refuses to run it, so the
     /// profile says so now.
-    private mutating func checkSendingOn(_ steps: [Step], _ node: Node, _ what: String) {
+    private mutating func checkSendingOn(_ steps: [Step], _ node: YAMLNode, _ what: String) {
         for step in steps {
             guard case .rigs(let action) = step.action else { continue }
             let name = action.text.split(separator: " ", maxSplits: 1).first.map(String.init) ?? ""
@@ -104,7 +104,7 @@ extension ProfileParser {
     }
 
     /// How deep calls nest below `name` (1: it calls no macro); nil on a cycle.
-    private func depth(of name: String, calls: [String: [(String, Node)]], known: inout [String: Int?]) -> Int? {
+    private func depth(of name: String, calls: [String: [(String, YAMLNode)]], known: inout [String: Int?]) -> Int? {
         if let depth = known[name] { return depth }
         known[name] = .some(nil)
         var deepest = 0
@@ -159,7 +159,7 @@ extension ProfileParser {
     }
 
     /// The shortest call path from `start` back to itself, if any.
-    private func cycle(from start: String, calls: [String: [(String, Node)]]) -> [String]? {
+    private func cycle(from start: String, calls: [String: [(String, YAMLNode)]]) -> [String]? {
         var queue: [[String]] = [[start]]
         var visited: Set<String> = []
         while !queue.isEmpty {

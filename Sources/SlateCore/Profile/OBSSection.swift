@@ -1,8 +1,8 @@
-import Yams
+import SlateYAML
 
 /// The `obs` section, and the `obs` action it allows.
 extension ProfileParser {
-    mutating func parseOBS(_ node: Node) -> OBSSpec? {
+    mutating func parseOBS(_ node: YAMLNode) -> OBSSpec? {
         guard let pairs = reader.mapping(node, "obs") else { return nil }
         reader.checkKeys(pairs, allowed: ["targets", "password-file"], in: "obs")
         guard let targetsNode = pairs.first(where: { $0.key == "targets" })?.value else {
@@ -24,7 +24,7 @@ extension ProfileParser {
     }
 
     /// `obs REQUEST [DATA]`: a request for every OBS of the obs section.
-    mutating func obsAction(_ argument: Node) -> RawAction? {
+    mutating func obsAction(_ argument: YAMLNode) -> RawAction? {
         guard hasOBS else {
             reader.error(argument, "obs needs an obs section (the OBS instances it goes to)")
             return nil

@@ -1,4 +1,4 @@
-import Yams
+import SlateYAML
 
 /// Loads a profile from YAML text, validating it strictly: unknown keys,
 /// unknown codes and actions, bad durations, a button bound twice, recursive
@@ -14,9 +14,9 @@ public enum ProfileLoader {
 
     public static func load(_ text: String, file: String) -> Result<Profile, ProfileErrors> {
         var loader = ProfileParser(file: file)
-        let root: Node?
+        let root: YAMLNode?
         do {
-            root = try Yams.compose(yaml: text)
+            root = try YAMLComposer.compose(text)
         } catch {
             return .failure(ProfileErrors(diagnostics: [yamlDiagnostic(error, file: file)]))
         }
@@ -31,28 +31,20 @@ public enum ProfileLoader {
         return diagnostics.isEmpty ? .success(profile) : .failure(ProfileErrors(diagnostics: diagnostics))
     }
 
-    static func yamlDiagnostic(_ error: Error, file: String) -> Diagnostic {
-        func at(_ mark: Mark, _ message: String) -> Diagnostic {
-            Diagnostic(file: file, line: mark.line, column: mark.column, message: message)
-        }
-        switch error as? YamlError {
-        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
-            .composer(_, let problem, let mark, _):
-            return at(mark, "YAML: \(problem)")
-        case .duplicatedKeysInMapping(let keys, let context):
-            return at(context.mark, "'\(keys.joined(separator: "', '"))' given twice in one mapping")
-        case .reader(let problem, _, _, _):
-            return Diagnostic(file: file, line: 1, column: 1, message: "YAML: \(problem)")
-        default:
-            return Diagnostic(file: file, line: 1, column: 1, message: "YAML: \(error)")
-        }
+    static func yamlDiagnostic(_ error: YAMLError, file: String) -> Diagnostic {
+        let message =
+            switch error.kind {
+            case .duplicateKeys, .tooDeep, .tooLarge: error.problem
+            default: "YAML: \(error.problem)"
+            }
+        return Diagnostic(file: file, line: error.mark.line, column: error.mark.column, message: message)
     }
 }
 
 /// An action before macros are expanded.
 enum RawAction {
     case action(Action)
-    case macro(String, Node)
+    case macro(String, YAMLNode)
 }
 
 struct ProfileParser {
@@ -64,14 +56,14 @@ struct ProfileParser {
     private var sounds = SoundSpec()
     /// The camera section's frame rate, which fps controls offer with its partner.
     var cameraRate = CameraSpec().fps
-    var rawMacros: [(name: String, node: Node, actions: [RawAction])] = []
+    var rawMacros: [(name: String, node: YAMLNode, actions: [RawAction])] = []
     var macroNames: Set<String> = []
     /// How many steps each macro expands to (`MacroSection`).
     var macroSizes: [String: Int] = [:]
     /// The macros expanded, which handlers' `rigs NAME` are checked against.
     var expandedMacros: [String: [Step]] = [:]
     /// Where `mqtt.accept-macros` and `accept-programs` were written.
-    var acceptNodes: [String: Node] = [:]
+    var acceptNodes: [String: YAMLNode] = [:]
     /// The profile's controls, which `control.set` and `control.reset` name.
     private var controls: [ControlSpec] = []
     /// Whether the profile has a prompter, which `prompter.*` actions need.
@@ -94,7 +86,7 @@ struct ProfileParser {
         hasOBS = profile.obs != nil
     }
 
-    mutating func parse(_ root: Node) -> Profile {
+    mutating func parse(_ root: YAMLNode) -> Profile {
         var profile = Profile(
             file: reader.file, inputs: [], capture: CaptureSpec(), macros: [:], camera: CameraSpec(),
             controls: [], controlSettings: ControlSettings(), sounds: SoundSpec())
@@ -138,12 +130,12 @@ struct ProfileParser {
 
     // MARK: inputs
 
-    private mutating func parseInputs(_ node: Node) -> [InputSpec] {
+    private mutating func parseInputs(_ node: YAMLNode) -> [InputSpec] {
         guard let pairs = reader.mapping(node, "inputs") else { return [] }
         return pairs.compactMap { parseInput(name: $0.key, $0.value) }
     }
 
-    private mutating func parseInput(name: String, _ node: Node) -> InputSpec? {
+    private mutating func parseInput(name: String, _ node: YAMLNode) -> InputSpec? {
         let what = "input '\(name)'"
         guard let pairs = reader.mapping(node, what) else { return nil }
         reader.checkKeys(pairs, allowed: ["match", "bind", "remote", "grab", "debounce"], in: what)
@@ -168,7 +160,7 @@ struct ProfileParser {
     }
 
     /// `debounce`: a duration up to `InputSpec.debounceLimit`, or 0 (off).
-    private mutating func parseDebounce(_ node: Node) -> Duration? {
+    private mutating func parseDebounce(_ node: YAMLNode) -> Duration? {
         guard let text = reader.string(node, "debounce") else { return nil }
         guard let window = text == "0" ? .zero : DurationText.parse(text) else {
             reader.error(node, "debounce must be a duration such as 25ms, or 0 to turn it off, not '\(text)'")
@@ -184,7 +176,7 @@ struct ProfileParser {
         return window
     }
 
-    private mutating func parseMatch(_ node: Node, _ what: String) -> [MatchRules] {
+    private mutating func parseMatch(_ node: YAMLNode, _ what: String) -> [MatchRules] {
         if case .sequence(let alternatives) = node {
             if alternatives.isEmpty { reader.error(node, "match of \(what) lists no alternatives") }
             return alternatives.compactMap { parseMatchRules($0, what) }
@@ -192,7 +184,7 @@ struct ProfileParser {
         return parseMatchRules(node, what).map { [$0] } ?? []
     }
 
-    private mutating func parseMatchRules(_ node: Node, _ what: String) -> MatchRules? {
+    private mutating func parseMatchRules(_ node: YAMLNode, _ what: String) -> MatchRules? {
         guard let pairs = reader.mapping(node, "match of \(what)") else { return nil }
         reader.checkKeys(
             pairs, allowed: ["name", "bus", "vendor", "product", "phys", "uniq", "has", "udev"], in: "match of \(what)")
@@ -233,7 +225,7 @@ struct ProfileParser {
         return rules
     }
 
-    private mutating func parseBus(_ node: Node) -> UInt16? {
+    private mutating func parseBus(_ node: YAMLNode) -> UInt16? {
         guard let text = reader.string(node, "bus") else { return nil }
         if let bus = Bus.value(named: text) { return bus }
         if text.first?.isASCIIDigit == true {
@@ -243,12 +235,12 @@ struct ProfileParser {
         return nil
     }
 
-    private mutating func parseBind(_ node: Node, _ what: String)
+    private mutating func parseBind(_ node: YAMLNode, _ what: String)
         -> ([(code: UInt16, binding: KeyBinding)], [(code: UInt16, binding: AxisBinding)])
     {
         var keys: [(code: UInt16, binding: KeyBinding)] = []
         var axes: [(code: UInt16, binding: AxisBinding)] = []
-        var seen: [EventCode: Node] = [:]
+        var seen: [EventCode: YAMLNode] = [:]
         guard let pairs = reader.mapping(node, "bind of \(what)") else { return ([], []) }
         if pairs.isEmpty { reader.error(node, "\(what) binds nothing") }
         for (name, keyNode, value) in pairs {
@@ -294,7 +286,7 @@ struct ProfileParser {
     }
 
     /// `control`: the button or axis drives the capture controls, which the profile must have.
-    private mutating func isControlBinding(_ value: Node) -> Bool {
+    private mutating func isControlBinding(_ value: YAMLNode) -> Bool {
         guard case .scalar(let scalar) = value, scalar.string == "control" else { return false }
         if controls.isEmpty { reader.error(value, "control binds the capture controls, but the profile has no controls section") }
         return true
@@ -302,7 +294,7 @@ struct ProfileParser {
 
     // MARK: capture
 
-    private mutating func parseCapture(_ node: Node) -> CaptureSpec {
+    private mutating func parseCapture(_ node: YAMLNode) -> CaptureSpec {
         var capture = CaptureSpec()
         guard let pairs = reader.mapping(node, "capture") else { return capture }
         reader.checkKeys(pairs, allowed: ["hold-threshold", "double-window"] + Role.allCases.map(\.rawValue), in: "capture")
@@ -319,7 +311,7 @@ struct ProfileParser {
         return capture
     }
 
-    private mutating func parseHandlers(_ node: Node, _ role: Role) -> [Gesture: [Step]] {
+    private mutating func parseHandlers(_ node: YAMLNode, _ role: Role) -> [Gesture: [Step]] {
         var handlers: [Gesture: [Step]] = [:]
         guard let pairs = reader.mapping(node, "capture.\(role.rawValue)") else { return handlers }
         reader.checkKeys(pairs, allowed: Gesture.allCases.map(\.rawValue), in: "capture.\(role.rawValue)")
@@ -334,7 +326,7 @@ struct ProfileParser {
     }
 
     /// Every bound role must reach some handlers (after the secondary fallback).
-    private mutating func checkHandlers(_ profile: Profile, inputsNode: Node?) {
+    private mutating func checkHandlers(_ profile: Profile, inputsNode: YAMLNode?) {
         guard case .mapping(let inputs)? = inputsNode else { return }
         for (_, inputNode) in inputs {
             guard case .mapping(let input)? = Optional(inputNode), case .mapping(let bind)? = input["bind"]
@@ -357,7 +349,7 @@ struct ProfileParser {
     // MARK: actions and macros
 
     /// An action, or a list of actions.
-    mutating func parseActions(_ node: Node, _ what: String) -> [RawAction] {
+    mutating func parseActions(_ node: YAMLNode, _ what: String) -> [RawAction] {
         if case .sequence(let items) = node {
             if items.isEmpty { reader.error(node, "\(what) lists no actions") }
             return items.compactMap { parseAction($0, what) }
@@ -365,7 +357,7 @@ struct ProfileParser {
         return parseAction(node, what).map { [$0] } ?? []
     }
 
-    private mutating func parseAction(_ node: Node, _ what: String) -> RawAction? {
+    private mutating func parseAction(_ node: YAMLNode, _ what: String) -> RawAction? {
         switch node {
         case .scalar(let scalar):
             let text = scalar.string.trimmingSpaces
@@ -384,7 +376,7 @@ struct ProfileParser {
             if argument == nil, let action = Action.bareNames[name] { return .action(action) }
             if argument == nil, macroNames.contains(name) { return .macro(name, node) }
             if Action.argumentNames.contains(name) {
-                return action(name, argument.map { .scalar(.init($0, .implicit, .plain, scalar.mark)) }, node)
+                return action(name, argument.map { .scalar(.init($0, .plain, scalar.mark)) }, node)
             }
             if Action.bareNames[name] != nil {
                 reader.error(node, "\(name) takes no argument")
@@ -422,7 +414,7 @@ struct ProfileParser {
         }
     }
 
-    private mutating func action(_ name: String, _ argument: Node?, _ node: Node) -> RawAction? {
+    private mutating func action(_ name: String, _ argument: YAMLNode?, _ node: YAMLNode) -> RawAction? {
         if name == "zoom.step", argument == nil { return .action(.zoomStep(nil)) }
         if name == "control.adjust", argument == nil { return .action(.control(.adjust(nil))) }
         guard let argument else {
@@ -527,7 +519,7 @@ struct ProfileParser {
     }
 
     /// `control.set NAME VALUE` (or `[NAME, VALUE]`), `control.reset NAME`: NAME is one of the profile's controls.
-    private mutating func controlAction(_ name: String, _ argument: Node) -> RawAction? {
+    private mutating func controlAction(_ name: String, _ argument: YAMLNode) -> RawAction? {
         var words: [String]
         if case .sequence = argument {
             words = reader.strings(argument, name) ?? []

@@ -1,8 +1,8 @@
-import Yams
+import SlateYAML
 
 /// The `camera` and `sounds` sections.
 extension ProfileParser {
-    mutating func parseCamera(_ node: Node) -> CameraSpec {
+    mutating func parseCamera(_ node: YAMLNode) -> CameraSpec {
         var camera = CameraSpec()
         guard let pairs = reader.mapping(node, "camera") else { return camera }
         reader.checkKeys(
@@ -61,7 +61,7 @@ extension ProfileParser {
 
     /// `proxy`: `off`, a height (`540p`), or a mapping of `size`, `bit-rate`
     /// (bits a second: `2M`, `800k`) and `naming` (`resolve`, `premiere`).
-    private mutating func parseProxy(_ node: Node) -> ProxySpec? {
+    private mutating func parseProxy(_ node: YAMLNode) -> ProxySpec? {
         let heights = ProxySpec.heights.map { ("\($0)p", $0) }
         if case .scalar = node {
             let height = reader.choice(node, "proxy", [("off", 0)] + heights) ?? 0
@@ -101,7 +101,7 @@ extension ProfileParser {
     }
 
     /// `settings`: V4L2 control keys to a number, `true`/`false`, or a menu item's name.
-    private mutating func parseSettings(_ node: Node) -> [CameraSetting] {
+    private mutating func parseSettings(_ node: YAMLNode) -> [CameraSetting] {
         var settings: [CameraSetting] = []
         for (name, keyNode, value) in reader.mapping(node, "camera.settings") ?? [] {
             let key = CameraControl.key(name)
@@ -129,7 +129,7 @@ extension ProfileParser {
         return settings
     }
 
-    private mutating func parseSize(_ node: Node) -> (width: Int, height: Int)? {
+    private mutating func parseSize(_ node: YAMLNode) -> (width: Int, height: Int)? {
         guard let text = reader.string(node, "max-size") else { return nil }
         let parts = text.split(separator: "x")
         guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
@@ -141,7 +141,7 @@ extension ProfileParser {
         return (width, height)
     }
 
-    mutating func parseSounds(_ node: Node) -> SoundSpec {
+    mutating func parseSounds(_ node: YAMLNode) -> SoundSpec {
         var sounds = SoundSpec()
         guard let pairs = reader.mapping(node, "sounds") else { return sounds }
         reader.checkKeys(pairs, allowed: ["device", "feedback", "files"], in: "sounds")

@@ -1,8 +1,8 @@
-import Yams
+import SlateYAML
 
 /// The `prompter` section: the script and how it scrolls.
 extension ProfileParser {
-    mutating func parsePrompter(_ node: Node) -> PrompterSpec? {
+    mutating func parsePrompter(_ node: YAMLNode) -> PrompterSpec? {
         guard let pairs = reader.mapping(node, "prompter") else { return nil }
         reader.checkKeys(pairs, allowed: ["script", "speed", "font", "mirror", "end", "start", "edit", "width"], in: "prompter")
         guard let (_, _, scriptNode) = pairs.first(where: { $0.key == "script" }) else {

@@ -1,8 +1,8 @@
-import Yams
+import SlateYAML
 
 /// The `tally` section: lights that follow the rig's state.
 extension ProfileParser {
-    mutating func parseTally(_ node: Node, inputs: [InputSpec]) -> TallySpec? {
+    mutating func parseTally(_ node: YAMLNode, inputs: [InputSpec]) -> TallySpec? {
         guard let pairs = reader.mapping(node, "tally") else { return nil }
         reader.checkKeys(pairs, allowed: ["error-hold", "outputs"], in: "tally")
         var spec = TallySpec()
@@ -29,7 +29,7 @@ extension ProfileParser {
         return spec
     }
 
-    private mutating func parseTallyOutput(_ node: Node, _ what: String, inputs: [InputSpec]) -> TallyOutput? {
+    private mutating func parseTallyOutput(_ node: YAMLNode, _ what: String, inputs: [InputSpec]) -> TallyOutput? {
         guard let pairs = reader.mapping(node, what) else { return nil }
         let value = { (key: String) in pairs.first { $0.key == key }?.value }
         let states = TallyState.allCases.map(\.rawValue)
@@ -108,7 +108,7 @@ extension ProfileParser {
     /// Two outputs must not drive one light: busylights found by model must
     /// be of different models (and `any` the only one found so), and no node,
     /// and no GPIO line, is named twice.
-    private mutating func checkBusylightsApart(_ outputs: [TallyOutput], _ node: Node) {
+    private mutating func checkBusylightsApart(_ outputs: [TallyOutput], _ node: YAMLNode) {
         let found = outputs.compactMap { output -> BusylightModel?? in
             guard case .busylight(let model, nil) = output.target else { return nil }
             return .some(model)

@@ -1,4 +1,4 @@
-import Yams
+import SlateYAML
 
 /// Reads a composed YAML tree and collects every error with its position,
 /// so a profile reports all its errors at once.
@@ -8,7 +8,7 @@ struct YAMLReader {
 
     init(file: String) { self.file = file }
 
-    mutating func error(_ node: Node?, _ message: String) {
+    mutating func error(_ node: YAMLNode?, _ message: String) {
         let mark = node?.mark
         diagnostics.append(
             Diagnostic(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1, message: message))
@@ -16,12 +16,12 @@ struct YAMLReader {
 
     /// The pairs of a mapping whose keys are plain strings; an error (and nil)
     /// when `node` is not a mapping.
-    mutating func mapping(_ node: Node, _ what: String) -> [(key: String, keyNode: Node, value: Node)]? {
+    mutating func mapping(_ node: YAMLNode, _ what: String) -> [(key: String, keyNode: YAMLNode, value: YAMLNode)]? {
         guard case .mapping(let mapping) = node else {
             error(node, "\(what) must be a mapping")
             return nil
         }
-        var pairs: [(key: String, keyNode: Node, value: Node)] = []
+        var pairs: [(key: String, keyNode: YAMLNode, value: YAMLNode)] = []
         for (keyNode, value) in mapping {
             guard case .scalar(let scalar) = keyNode else {
                 error(keyNode, "keys in \(what) must be plain names")
@@ -33,13 +33,13 @@ struct YAMLReader {
     }
 
     /// Reports every key not in `allowed`.
-    mutating func checkKeys(_ pairs: [(key: String, keyNode: Node, value: Node)], allowed: [String], in what: String) {
+    mutating func checkKeys(_ pairs: [(key: String, keyNode: YAMLNode, value: YAMLNode)], allowed: [String], in what: String) {
         for pair in pairs where !allowed.contains(pair.key) {
             error(pair.keyNode, "unknown key '\(pair.key)' in \(what) (expected \(Self.list(allowed)))")
         }
     }
 
-    mutating func sequence(_ node: Node, _ what: String) -> [Node]? {
+    mutating func sequence(_ node: YAMLNode, _ what: String) -> [YAMLNode]? {
         guard case .sequence(let sequence) = node else {
             error(node, "\(what) must be a list")
             return nil
@@ -47,7 +47,7 @@ struct YAMLReader {
         return Array(sequence)
     }
 
-    mutating func string(_ node: Node, _ what: String) -> String? {
+    mutating func string(_ node: YAMLNode, _ what: String) -> String? {
         guard case .scalar(let scalar) = node else {
             error(node, "\(what) must be a single value")
             return nil
@@ -56,7 +56,7 @@ struct YAMLReader {
     }
 
     /// A string, or a list of strings.
-    mutating func strings(_ node: Node, _ what: String) -> [String]? {
+    mutating func strings(_ node: YAMLNode, _ what: String) -> [String]? {
         if case .scalar(let scalar) = node { return [scalar.string] }
         guard let items = sequence(node, what) else { return nil }
         var result: [String] = []
@@ -67,7 +67,7 @@ struct YAMLReader {
         return result
     }
 
-    mutating func bool(_ node: Node, _ what: String) -> Bool? {
+    mutating func bool(_ node: YAMLNode, _ what: String) -> Bool? {
         guard let text = string(node, what) else { return nil }
         switch text {
         case "true": return true
@@ -79,7 +79,7 @@ struct YAMLReader {
     }
 
     /// A decimal number, or a 0x-prefixed hex one.
-    mutating func integer(_ node: Node, _ what: String, in range: ClosedRange<Int>) -> Int? {
+    mutating func integer(_ node: YAMLNode, _ what: String, in range: ClosedRange<Int>) -> Int? {
         guard let text = string(node, what) else { return nil }
         let value: Int? =
             text.hasPrefix("0x") || text.hasPrefix("0X")
@@ -92,7 +92,7 @@ struct YAMLReader {
     }
 
     /// A finite number, within `range` when one is given.
-    mutating func number(_ node: Node, _ what: String, in range: ClosedRange<Double>? = nil) -> Double? {
+    mutating func number(_ node: YAMLNode, _ what: String, in range: ClosedRange<Double>? = nil) -> Double? {
         guard let text = string(node, what) else { return nil }
         guard let value = Double(text), value.isFinite else {
             error(node, "\(what) must be a number, not '\(text)'")
@@ -108,7 +108,7 @@ struct YAMLReader {
         return value
     }
 
-    mutating func duration(_ node: Node, _ what: String, allowZero: Bool = false) -> Duration? {
+    mutating func duration(_ node: YAMLNode, _ what: String, allowZero: Bool = false) -> Duration? {
         guard let text = string(node, what) else { return nil }
         guard let value = DurationText.parse(text), allowZero || value > .zero else {
             error(node, "\(what) must be a duration such as 500ms or 1.5s, not '\(text)'")
@@ -118,7 +118,7 @@ struct YAMLReader {
     }
 
     /// One of `choices`, by name.
-    mutating func choice<T>(_ node: Node, _ what: String, _ choices: [(String, T)]) -> T? {
+    mutating func choice<T>(_ node: YAMLNode, _ what: String, _ choices: [(String, T)]) -> T? {
         guard let text = string(node, what) else { return nil }
         guard let match = choices.first(where: { $0.0 == text }) else {
             error(node, "\(what) must be \(Self.list(choices.map(\.0))), not '\(text)'")

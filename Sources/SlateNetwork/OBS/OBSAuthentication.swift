@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+import FoundationEssentials
 
 /// The `authentication` string of an Identify, answering the challenge of a Hello:
 /// secret = base64(sha256(password + salt)), then base64(sha256(secret + challenge)).

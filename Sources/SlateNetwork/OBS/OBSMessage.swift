@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SlateCore
 
 /// A message of obs-websocket's protocol (version 5, rpcVersion 1), the object
