@@ -94,7 +94,9 @@ bench: deps
 		echo "== encode throughput at 1080p30, Slate against the ffmpeg command line" && \
 		.build/release/slate-bench encode && \
 		echo "== joining 10 takes by stream copy, Slate against ffmpeg -f concat -c copy" && \
-		.build/release/slate-bench export; \
+		.build/release/slate-bench export && \
+		echo "== exporting one 10-minute 720p take, slate takes export against ffmpeg -c copy -movflags +faststart" && \
+		.build/release/slate-bench export-take 10; \
 	else \
 		echo "== skipping the encode and export benchmarks: ffmpeg is missing"; \
 	fi

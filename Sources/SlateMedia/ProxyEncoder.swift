@@ -2,7 +2,7 @@ import SlateCore
 
 /// Encodes a take's proxy (`ProxySpec`) from the pictures the take is made
 /// of: each scaled once by libswscale and encoded by libx264 (ultrafast, one
-/// thread) at the proxy's bit rate, with keyframes only where asked (wherever the take's stream has
+/// thread) at a constant quality under the proxy's bit rate, with keyframes only where asked (wherever the take's stream has
 /// one), so a take and each of its fragments start and end on the same
 /// frames in both files.
 public final class ProxyEncoder {

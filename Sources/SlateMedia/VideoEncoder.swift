@@ -146,6 +146,14 @@ public final class VideoEncoder {
             if proxy {
                 av_dict_set(&options, "x264-params", "keyint=infinite:scenecut=0", 0)
                 context.pointee.thread_count = 1
+                // The proxy's bit rate is its ceiling: a constant quality under a one-second
+                // buffer of that rate, so a simple picture's proxy stays small.
+                if let bitRate {
+                    context.pointee.bit_rate = 0
+                    context.pointee.rc_max_rate = Int64(bitRate)
+                    context.pointee.rc_buffer_size = Int32(clamping: bitRate)
+                    av_dict_set(&options, "crf", "23", 0)
+                }
             }
         case "libx265":
             preset = "ultrafast"

@@ -28,6 +28,10 @@ if CommandLine.arguments.dropFirst().first == "export" {
     runExportBench(Array(CommandLine.arguments.dropFirst(2)))
     exit(0)
 }
+if CommandLine.arguments.dropFirst().first == "export-take" {
+    runExportTakeBench(Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
 
 let eventCount = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 1_000_000
 let profileText = """

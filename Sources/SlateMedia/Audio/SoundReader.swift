@@ -36,6 +36,12 @@ public final class SoundReader {
 
     init?(_ input: MediaInput) throws(MediaError) {
         let context = input.context
+        // Only the sound is read: the demuxer skips the other streams' packets, so
+        // finding the stream info decodes no picture (a take's video decoder and its frames).
+        for index in 0..<Int(context.pointee.nb_streams)
+        where context.pointee.streams[index]!.pointee.codecpar.pointee.codec_type != AVMEDIA_TYPE_AUDIO {
+            context.pointee.streams[index]!.pointee.discard = AVDISCARD_ALL
+        }
         try check(avformat_find_stream_info(context, nil), "read the stream info", path: input.path)
         let found = av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
         guard found >= 0 else { return nil }
