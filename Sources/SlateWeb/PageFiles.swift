@@ -5,7 +5,7 @@ import SlateSystem
 
 /// The page's files (HTML, CSS, JavaScript), read once at start from
 /// `SLATE_PAGE`, or `<prefix>/share/slate/page` for an installed slate, or
-/// the source tree's `Sources/SlateWeb/Page` for one built in it.
+/// the source tree's `Sources/SlateWeb/Page` for one built in it (under `.build`).
 struct PageFiles: Sendable {
     /// A file and its content type.
     struct File: Sendable {
@@ -45,8 +45,7 @@ struct PageFiles: Sendable {
     /// Reads every file of `names` from the first folder that has `index.html`.
     static func load() throws -> PageFiles {
         let candidates = folderCandidates(
-            executable: Syscall.executablePath ?? "", override: Syscall.environmentValue("SLATE_PAGE"),
-            source: Folder.split(#filePath).folder + "/Page")
+            executable: Syscall.executablePath ?? "", override: Syscall.environmentValue("SLATE_PAGE"))
         guard let folder = candidates.first(where: { Syscall.isFolder($0) && Syscall.isFile($0 + "/index.html") }) else {
             throw PageFilesMissing(looked: candidates)
         }
@@ -58,12 +57,22 @@ struct PageFiles: Sendable {
         return PageFiles(files: files)
     }
 
-    static func folderCandidates(executable: String, override: String?, source: String) -> [String] {
+    static func folderCandidates(executable: String, override: String?) -> [String] {
         var candidates: [String] = []
         if let override, !override.isEmpty { candidates.append(override) }
-        let prefix = Folder.split(Folder.split(executable).folder).folder
+        let bin = Folder.split(executable).folder
+        let prefix = Folder.split(bin).folder
         candidates.append((prefix == "/" ? "" : prefix) + "/share/slate/page")
-        candidates.append(source)
+        // A build in the source tree: ROOT/.build/CONFIG/slate or ROOT/.build/TRIPLE/CONFIG/slate.
+        var folder = bin
+        while folder.count > 1 {
+            let (parent, name) = Folder.split(folder)
+            if name == ".build" {
+                candidates.append((parent == "/" ? "" : parent) + "/Sources/SlateWeb/Page")
+                break
+            }
+            folder = parent
+        }
         return candidates
     }
 }

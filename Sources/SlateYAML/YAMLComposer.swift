@@ -1,16 +1,19 @@
 import CYAML
 
-/// The budgets a composed document keeps: how deep it nests and how many
-/// nodes it holds, an alias counted as a copy of what it names (so a few
-/// lines of aliases to aliases cannot expand into millions of nodes).
+/// The budgets a composed document keeps: how deep it nests, how many nodes
+/// it holds and how many bytes of text its scalars hold, an alias counted as
+/// a copy of what it names (so a few lines of aliases to aliases, or to one
+/// long text, cannot expand into millions of nodes or gigabytes).
 public struct YAMLLimits: Sendable {
     public var depth: Int
     public var nodes: Int
+    public var bytes: Int
     public var aliases: Bool
 
-    public init(depth: Int = 64, nodes: Int = 100_000, aliases: Bool = true) {
+    public init(depth: Int = 64, nodes: Int = 100_000, bytes: Int = 4 << 20, aliases: Bool = true) {
         self.depth = depth
         self.nodes = nodes
+        self.bytes = bytes
         self.aliases = aliases
     }
 }
@@ -32,7 +35,7 @@ public enum YAMLComposer {
             defer { yaml_parser_delete(parser) }
             yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
             yaml_parser_set_input_string(parser, bytes.baseAddress, bytes.count)
-            var composer = Composition(parser: parser, bytes: bytes, limits: limits)
+            var composer = Composition(parser: parser, input: bytes, limits: limits)
             do throws(YAMLError) {
                 return .success(try composer.document())
             } catch {
@@ -45,29 +48,25 @@ public enum YAMLComposer {
 
 /// One composition's state: the parser, the anchors seen, the nodes counted.
 private struct Composition {
-    /// A node an anchor names, with what a copy of it costs.
-    struct Anchored {
-        var node: YAMLNode
-        var nodes: Int
-        var depth: Int
-    }
-
-    /// A node composed, with its size and depth (an alias's copy costs them again).
+    /// A node composed, with its size, its scalars' bytes and its depth (an
+    /// alias's copy costs them again).
     struct Composed {
         var node: YAMLNode
         var nodes: Int
+        var bytes: Int
         var depth: Int
     }
 
     let parser: UnsafeMutablePointer<yaml_parser_t>
-    let bytes: UnsafeBufferPointer<UInt8>
+    let input: UnsafeBufferPointer<UInt8>
     let limits: YAMLLimits
-    var anchors: [String: Anchored] = [:]
+    var anchors: [String: Composed] = [:]
     var nodes = 0
+    var scalarBytes = 0
 
-    init(parser: UnsafeMutablePointer<yaml_parser_t>, bytes: UnsafeBufferPointer<UInt8>, limits: YAMLLimits) {
+    init(parser: UnsafeMutablePointer<yaml_parser_t>, input: UnsafeBufferPointer<UInt8>, limits: YAMLLimits) {
         self.parser = parser
-        self.bytes = bytes
+        self.input = input
         self.limits = limits
     }
 
@@ -105,20 +104,21 @@ private struct Composition {
             guard let anchored = anchors[name] else {
                 throw YAMLError(.composer, "found undefined alias '\(name)'", at: mark)
             }
-            try count(anchored.nodes, depth: depth - 1 + anchored.depth, at: mark)
-            return Composed(node: anchored.node, nodes: anchored.nodes, depth: anchored.depth)
+            try count(anchored.nodes, bytes: anchored.bytes, depth: depth - 1 + anchored.depth, at: mark)
+            return anchored
         case YAML_SCALAR_EVENT:
-            try count(1, depth: depth, at: mark)
             let scalar = event.data.scalar
+            try count(1, bytes: scalar.length, depth: depth, at: mark)
             let value = String(decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self)
             let composed = Composed(
-                node: .scalar(.init(value, Self.style(scalar.style), mark)), nodes: 1, depth: 1)
+                node: .scalar(.init(value, Self.style(scalar.style), mark)), nodes: 1, bytes: scalar.length, depth: 1)
             remember(composed, anchor: scalar.anchor)
             return composed
         case YAML_SEQUENCE_START_EVENT:
-            try count(1, depth: depth, at: mark)
+            try count(1, bytes: 0, depth: depth, at: mark)
             var items: [YAMLNode] = []
             var size = 1
+            var text = 0
             var deepest = 0
             while true {
                 var item = try next()
@@ -127,18 +127,22 @@ private struct Composition {
                 let composed = try node(from: &item, depth: depth + 1)
                 items.append(composed.node)
                 size += composed.nodes
+                text += composed.bytes
                 deepest = max(deepest, composed.depth)
             }
-            let composed = Composed(node: .sequence(.init(items, mark)), nodes: size, depth: deepest + 1)
+            let composed = Composed(
+                node: .sequence(.init(items, mark)), nodes: size, bytes: text, depth: deepest + 1)
             remember(composed, anchor: event.data.sequence_start.anchor)
             return composed
         case YAML_MAPPING_START_EVENT:
-            try count(1, depth: depth, at: mark)
+            try count(1, bytes: 0, depth: depth, at: mark)
             var pairs: [(key: YAMLNode, value: YAMLNode)] = []
             var firstMarks: [String: YAMLNode.Mark] = [:]
             var duplicates: [String] = []
+            var duplicated: Set<String> = []
             var duplicateMark: YAMLNode.Mark?
             var size = 1
+            var text = 0
             var deepest = 0
             while true {
                 var keyEvent = try next()
@@ -150,7 +154,7 @@ private struct Composition {
                 let value = try node(from: &valueEvent, depth: depth + 1)
                 if let name = key.node.string, let keyMark = key.node.mark {
                     if let first = firstMarks[name] {
-                        if !duplicates.contains(name) { duplicates.append(name) }
+                        if duplicated.insert(name).inserted { duplicates.append(name) }
                         if duplicateMark == nil { duplicateMark = first }
                     } else {
                         firstMarks[name] = keyMark
@@ -158,13 +162,17 @@ private struct Composition {
                 }
                 pairs.append((key.node, value.node))
                 size += key.nodes + value.nodes
+                text += key.bytes + value.bytes
                 deepest = max(deepest, key.depth, value.depth)
             }
             if let duplicateMark {
-                let names = duplicates.map { "'\($0)'" }.joined(separator: ", ")
+                let shown = Self.listedKeys
+                var names = duplicates.prefix(shown).map { "'\($0.prefix(80))'" }.joined(separator: ", ")
+                if duplicates.count > shown { names += " and \(duplicates.count - shown) more" }
                 throw YAMLError(.duplicateKeys(duplicates), "\(names) given twice in one mapping", at: duplicateMark)
             }
-            let composed = Composed(node: .mapping(.init(pairs, mark)), nodes: size, depth: deepest + 1)
+            let composed = Composed(
+                node: .mapping(.init(pairs, mark)), nodes: size, bytes: text, depth: deepest + 1)
             remember(composed, anchor: event.data.mapping_start.anchor)
             return composed
         default:
@@ -172,21 +180,28 @@ private struct Composition {
         }
     }
 
-    /// Counts `added` nodes reaching `depth`, refusing a tree past the limits.
-    mutating func count(_ added: Int, depth: Int, at mark: YAMLNode.Mark) throws(YAMLError) {
+    /// The most duplicated keys an error names.
+    static let listedKeys = 5
+
+    /// Counts `added` nodes holding `text` bytes reaching `depth`, refusing a tree past the limits.
+    mutating func count(_ added: Int, bytes text: Int, depth: Int, at mark: YAMLNode.Mark) throws(YAMLError) {
         guard depth <= limits.depth else {
             throw YAMLError(.tooDeep, "nested more than \(limits.depth) levels deep", at: mark)
         }
+        let copies = limits.aliases ? " (an alias counts as a copy of what it names)" : ""
         nodes += added
         guard nodes <= limits.nodes else {
-            throw YAMLError(
-                .tooLarge, "more than \(limits.nodes) nodes (an alias counts as a copy of what it names)", at: mark)
+            throw YAMLError(.tooLarge, "more than \(limits.nodes) nodes\(copies)", at: mark)
+        }
+        scalarBytes += text
+        guard scalarBytes <= limits.bytes else {
+            throw YAMLError(.tooLarge, "more than \(limits.bytes) bytes of text\(copies)", at: mark)
         }
     }
 
     mutating func remember(_ composed: Composed, anchor: UnsafeMutablePointer<yaml_char_t>?) {
         guard let anchor else { return }
-        anchors[Self.text(anchor)] = Anchored(node: composed.node, nodes: composed.nodes, depth: composed.depth)
+        anchors[Self.text(anchor)] = composed
     }
 
     /// The next event; libyaml's error, with its place, when the text breaks.
@@ -216,15 +231,19 @@ private struct Composition {
         YAMLError(.composer, "an unexpected event (\(event.type.rawValue)) from libyaml", at: Self.mark(event.start_mark))
     }
 
-    /// The line and column of a byte offset (a reader error gives only that).
+    /// The line and column (in Unicode scalars) of a byte offset (a reader error gives only that).
     func offsetMark(_ offset: Int) -> YAMLNode.Mark {
         var line = 1
-        var lineStart = 0
-        for index in 0..<min(offset, bytes.count) where bytes[index] == 0x0A {
-            line += 1
-            lineStart = index + 1
+        var column = 1
+        for index in 0..<min(offset, input.count) {
+            if input[index] == 0x0A {
+                line += 1
+                column = 1
+            } else if input[index] & 0xC0 != 0x80 {
+                column += 1
+            }
         }
-        return YAMLNode.Mark(line: line, column: max(offset - lineStart, 0) + 1)
+        return YAMLNode.Mark(line: line, column: column)
     }
 
     static func mark(_ mark: yaml_mark_t) -> YAMLNode.Mark {

@@ -198,6 +198,12 @@ import Testing
                 == ["rig.yaml:5:45: error: more than 100000 nodes (an alias counts as a copy of what it names)"])
         let deep = "inputs: " + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         #expect(errors(deep) == ["rig.yaml:1:72: error: nested more than 64 levels deep"])
+        let long =
+            "description: &d " + String(repeating: "z", count: 1000) + "\nmacros: {m: ["
+            + Array(repeating: "*d", count: 5000).joined(separator: ", ") + "]}\n"
+        #expect(
+            errors(long)
+                == ["rig.yaml:2:16786: error: more than 4194304 bytes of text (an alias counts as a copy of what it names)"])
     }
 
     @Test func roleWithoutHandlers() {

@@ -118,6 +118,34 @@ import Testing
         #expect(failure(text, YAMLLimits(depth: 9)) == nil)
     }
 
+    @Test func aliasesToALongTextCountItsBytesEachTime() throws {
+        let text =
+            "long: &t " + String(repeating: "z", count: 1000) + "\nmany: ["
+            + Array(repeating: "*t", count: 9).joined(separator: ", ") + "]\n"
+        #expect(try compose(text, YAMLLimits(bytes: 10_008)) != nil)
+        let error = failure(text, YAMLLimits(bytes: 10_007))
+        #expect(error?.kind == .tooLarge)
+        #expect(error?.problem == "more than 10007 bytes of text (an alias counts as a copy of what it names)")
+        #expect(error?.mark == YAMLNode.Mark(line: 2, column: 40))
+    }
+
+    @Test func manyKeysGivenTwiceAreNamedFiveAtMost() {
+        let keys = (1...2000).map { "k\($0): 1" }
+        let error = failure((keys + keys).joined(separator: "\n"))
+        #expect(error?.problem == "'k1', 'k2', 'k3', 'k4', 'k5' and 1995 more given twice in one mapping")
+        if case .duplicateKeys(let names)? = error?.kind {
+            #expect(names.count == 2000)
+        } else {
+            Issue.record("\(String(describing: error))")
+        }
+    }
+
+    @Test func aReaderErrorsColumnCountsCharactersNotBytes() {
+        let error = failure("a: 1\nbé: \u{1}\n")
+        #expect(error?.kind == .reader)
+        #expect(error?.mark == YAMLNode.Mark(line: 2, column: 5))
+    }
+
     @Test func aliasesAreRefusedWhereTheLimitsSaySo() {
         let error = failure("a: &x 1\nb: *x\n", YAMLLimits(aliases: false))
         #expect(error?.kind == .alias)

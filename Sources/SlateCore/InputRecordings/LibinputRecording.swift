@@ -21,8 +21,9 @@ public enum LibinputRecording {
 
 private struct LibinputParser {
     /// A recording's tree: libinput's nests 8 deep; aliases, which it never
-    /// writes, are refused; a long recording holds millions of numbers.
-    static let limits = YAMLLimits(depth: 16, nodes: 5_000_000, aliases: false)
+    /// writes, are refused; its own files, about ten bytes a number, stay
+    /// under 8 million nodes up to the 64 MiB `FileReading` reads.
+    static let limits = YAMLLimits(depth: 16, nodes: 8_000_000, bytes: 64 << 20, aliases: false)
     let file: String
     var warnings: InputRecordingWarnings
 

@@ -7,7 +7,10 @@ public enum NearestName {
         let typed = Array(name.lowercased().unicodeScalars)
         var best: (name: String, distance: Int)?
         for candidate in candidates where candidate != name {
-            let distance = edits(typed, Array(candidate.lowercased().unicodeScalars))
+            let other = Array(candidate.lowercased().unicodeScalars)
+            // More than two edits apart by length alone: no table (a long word costs nothing).
+            guard abs(other.count - typed.count) <= 2 else { continue }
+            let distance = edits(typed, other)
             if distance <= 2, distance * 2 < typed.count,
                 distance < best?.distance ?? .max || (distance == best?.distance && candidate < best!.name)
             {

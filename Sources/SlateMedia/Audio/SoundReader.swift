@@ -37,7 +37,7 @@ public final class SoundReader {
     init?(_ input: MediaInput) throws(MediaError) {
         let context = input.context
         // Only the sound is read: the demuxer skips the other streams' packets, so
-        // finding the stream info decodes no picture (a take's video decoder and its frames).
+        // finding the stream info decodes no picture (no frames of a take's video at its size).
         for index in 0..<Int(context.pointee.nb_streams)
         where context.pointee.streams[index]!.pointee.codecpar.pointee.codec_type != AVMEDIA_TYPE_AUDIO {
             context.pointee.streams[index]!.pointee.discard = AVDISCARD_ALL
