@@ -48,13 +48,25 @@ public enum YAMLComposer {
 
 /// One composition's state: the parser, the anchors seen, the nodes counted.
 private struct Composition {
-    /// A node composed, with its size, its scalars' bytes and its depth (an
-    /// alias's copy costs them again).
+    /// What a node costs the budgets: its nodes, its scalars' bytes and its
+    /// depth (an alias's copy costs them again).
+    struct Cost {
+        var nodes = 1
+        var bytes = 0
+        var depth = 1
+
+        /// Adds a child's cost: its nodes and bytes, and one level above its depth.
+        mutating func hold(_ child: Cost) {
+            nodes += child.nodes
+            bytes += child.bytes
+            depth = max(depth, child.depth + 1)
+        }
+    }
+
+    /// A node composed, with its cost.
     struct Composed {
         var node: YAMLNode
-        var nodes: Int
-        var bytes: Int
-        var depth: Int
+        var cost: Cost
     }
 
     let parser: UnsafeMutablePointer<yaml_parser_t>
@@ -104,46 +116,38 @@ private struct Composition {
             guard let anchored = anchors[name] else {
                 throw YAMLError(.composer, "found undefined alias '\(name)'", at: mark)
             }
-            try count(anchored.nodes, bytes: anchored.bytes, depth: depth - 1 + anchored.depth, at: mark)
+            try count(anchored.cost.nodes, bytes: anchored.cost.bytes, depth: depth - 1 + anchored.cost.depth, at: mark)
             return anchored
         case YAML_SCALAR_EVENT:
             let scalar = event.data.scalar
             try count(1, bytes: scalar.length, depth: depth, at: mark)
             let value = String(decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self)
             let composed = Composed(
-                node: .scalar(.init(value, Self.style(scalar.style), mark)), nodes: 1, bytes: scalar.length, depth: 1)
+                node: .scalar(.init(value, Self.style(scalar.style), mark)), cost: Cost(bytes: scalar.length))
             remember(composed, anchor: scalar.anchor)
             return composed
         case YAML_SEQUENCE_START_EVENT:
             try count(1, bytes: 0, depth: depth, at: mark)
             var items: [YAMLNode] = []
-            var size = 1
-            var text = 0
-            var deepest = 0
+            var cost = Cost()
             while true {
                 var item = try next()
                 defer { yaml_event_delete(&item) }
                 if item.type == YAML_SEQUENCE_END_EVENT { break }
                 let composed = try node(from: &item, depth: depth + 1)
                 items.append(composed.node)
-                size += composed.nodes
-                text += composed.bytes
-                deepest = max(deepest, composed.depth)
+                cost.hold(composed.cost)
             }
-            let composed = Composed(
-                node: .sequence(.init(items, mark)), nodes: size, bytes: text, depth: deepest + 1)
+            let composed = Composed(node: .sequence(.init(items, mark)), cost: cost)
             remember(composed, anchor: event.data.sequence_start.anchor)
             return composed
         case YAML_MAPPING_START_EVENT:
             try count(1, bytes: 0, depth: depth, at: mark)
             var pairs: [(key: YAMLNode, value: YAMLNode)] = []
-            var firstMarks: [String: YAMLNode.Mark] = [:]
+            /// Where each scalar key first stands, and whether it came again.
+            var keys: [String: (mark: YAMLNode.Mark, again: Bool)] = [:]
             var duplicates: [String] = []
-            var duplicated: Set<String> = []
-            var duplicateMark: YAMLNode.Mark?
-            var size = 1
-            var text = 0
-            var deepest = 0
+            var cost = Cost()
             while true {
                 var keyEvent = try next()
                 defer { yaml_event_delete(&keyEvent) }
@@ -153,26 +157,24 @@ private struct Composition {
                 defer { yaml_event_delete(&valueEvent) }
                 let value = try node(from: &valueEvent, depth: depth + 1)
                 if let name = key.node.string, let keyMark = key.node.mark {
-                    if let first = firstMarks[name] {
-                        if duplicated.insert(name).inserted { duplicates.append(name) }
-                        if duplicateMark == nil { duplicateMark = first }
+                    if let first = keys[name] {
+                        if !first.again { duplicates.append(name) }
+                        keys[name]?.again = true
                     } else {
-                        firstMarks[name] = keyMark
+                        keys[name] = (keyMark, false)
                     }
                 }
                 pairs.append((key.node, value.node))
-                size += key.nodes + value.nodes
-                text += key.bytes + value.bytes
-                deepest = max(deepest, key.depth, value.depth)
+                cost.hold(key.cost)
+                cost.hold(value.cost)
             }
-            if let duplicateMark {
+            if let first = duplicates.first, let duplicateMark = keys[first]?.mark {
                 let shown = Self.listedKeys
                 var names = duplicates.prefix(shown).map { "'\($0.prefix(80))'" }.joined(separator: ", ")
                 if duplicates.count > shown { names += " and \(duplicates.count - shown) more" }
                 throw YAMLError(.duplicateKeys(duplicates), "\(names) given twice in one mapping", at: duplicateMark)
             }
-            let composed = Composed(
-                node: .mapping(.init(pairs, mark)), nodes: size, bytes: text, depth: deepest + 1)
+            let composed = Composed(node: .mapping(.init(pairs, mark)), cost: cost)
             remember(composed, anchor: event.data.mapping_start.anchor)
             return composed
         default:
