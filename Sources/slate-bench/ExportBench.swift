@@ -21,20 +21,10 @@ func runExportBench(_ arguments: [String]) {
         var list = ""
         for take in 0..<count {
             let name = "take-\(take).mp4"
-            let encoder = try VideoEncoder(codecs: ["h264"], width: width, height: height, fps: FrameRate(fps))
-            let writer = try TakeWriter(
-                fd: try folder.create(name), named: name, in: folder.directory, parameters: encoder.parameters)
-            for index in 0..<framesPerTake {
-                let frame = pattern.frame(index: take * framesPerTake + index, time: Instant(microseconds: Int64(index) * 33_333))
-                for packet in try encoder.encode(frame, pts: Int64(index), keyframe: index == 0) { try writer.write(packet) }
-            }
-            for packet in encoder.flush() { try writer.write(packet) }
-            try writer.finish()
             manifest.takes.append(
-                TakeManifest.Take(
-                    id: "\(take)", file: name, thumbnail: nil, started: 0,
-                    summary: TakeSummary(frames: framesPerTake), codec: "h264", recording: false)
-            )
+                try writePatternTake(
+                    name, id: "\(take)", in: folder, pattern: pattern, fps: fps, frames: framesPerTake,
+                    first: take * framesPerTake, keyframeInterval: framesPerTake))
             list += "file '\(folder.file(name))'\n"
             _ = try Data(contentsOf: URL(fileURLWithPath: folder.file(name)))
         }
@@ -57,4 +47,27 @@ func runExportBench(_ arguments: [String]) {
     } catch {
         print("  slate: \(error)")
     }
+}
+
+/// Writes `frames` frames of `pattern` (from its frame `first`) as the take
+/// `name` of `folder`, encoded as a rig would (H.264, a keyframe every
+/// `keyframeInterval` frames), and returns the take as `takes.json` lists it.
+func writePatternTake(
+    _ name: String, id: String, in folder: TakeFolder, pattern: TestPattern, fps: Int, frames: Int, first: Int = 0,
+    keyframeInterval: Int
+) throws -> TakeManifest.Take {
+    let encoder = try VideoEncoder(codecs: ["h264"], width: pattern.width, height: pattern.height, fps: FrameRate(fps))
+    let writer = try TakeWriter(
+        fd: try folder.create(name), named: name, in: folder.directory, parameters: encoder.parameters)
+    for index in 0..<frames {
+        let frame = pattern.frame(index: first + index, time: Instant(microseconds: Int64(index) * Int64(1_000_000 / fps)))
+        for packet in try encoder.encode(frame, pts: Int64(index), keyframe: index % keyframeInterval == 0) {
+            try writer.write(packet)
+        }
+    }
+    for packet in encoder.flush() { try writer.write(packet) }
+    try writer.finish()
+    return TakeManifest.Take(
+        id: id, file: name, thumbnail: nil, started: 0, summary: TakeSummary(frames: frames), codec: "h264",
+        recording: false)
 }

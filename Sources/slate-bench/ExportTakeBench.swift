@@ -18,23 +18,11 @@ func runExportTakeBench(_ arguments: [String]) {
     let take: String
     do {
         let folder = try TakeFolder(path: root + "/takes", create: true)
-        let pattern = TestPattern(width: width, height: height)
-        let encoder = try VideoEncoder(codecs: ["h264"], width: width, height: height, fps: FrameRate(fps))
-        let writer = try TakeWriter(
-            fd: try folder.create(name), named: name, in: folder.directory, parameters: encoder.parameters)
-        for index in 0..<frames {
-            let frame = pattern.frame(index: index, time: Instant(microseconds: Int64(index) * 33_333))
-            for packet in try encoder.encode(frame, pts: Int64(index), keyframe: index % fps == 0) {
-                try writer.write(packet)
-            }
-        }
-        for packet in encoder.flush() { try writer.write(packet) }
-        try writer.finish()
         var manifest = TakeManifest()
         manifest.takes.append(
-            TakeManifest.Take(
-                id: "1", file: name, thumbnail: nil, started: 0, summary: TakeSummary(frames: frames), codec: "h264",
-                recording: false))
+            try writePatternTake(
+                name, id: "1", in: folder, pattern: TestPattern(width: width, height: height), fps: fps, frames: frames,
+                keyframeInterval: fps))
         try folder.save(manifest)
         take = folder.file(name)
     } catch {
