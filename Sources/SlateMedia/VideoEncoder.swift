@@ -12,6 +12,11 @@ import SlateSystem
 /// global header, has its parameter sets taken from its first keyframe and
 /// put again in front of every keyframe that comes without them, so each
 /// keyframe (a take's first frame) can be decoded on its own.
+///
+/// libx264 and libx265 copy each picture into frames of their own as it is
+/// sent (in `x264_encoder_encode` and `x265_encoder_encode`, which
+/// `avcodec_send_frame` calls), so they read the picture's planes where they
+/// are; any other encoder gets a copy in a padded frame of its own.
 public final class VideoEncoder {
     /// The libavcodec encoder in use, e.g. `libx264`.
     public let codecName: String
@@ -26,6 +31,8 @@ public final class VideoEncoder {
     /// The encoder writes its parameter sets into its stream (V4L2 M2M): they
     /// are repeated before each keyframe without them.
     private let parameterSetsInStream: Bool
+    /// The encoder is lent each picture's planes rather than a copy.
+    private let lendsPictures: Bool
 
     private let context: UnsafeMutablePointer<AVCodecContext>
     private var frame: UnsafeMutablePointer<AVFrame>?
@@ -73,6 +80,7 @@ public final class VideoEncoder {
                 self.hardware = hardware
                 self.fps = fps
                 parameterSetsInStream = name == "h264_v4l2m2m"
+                lendsPictures = hardware == nil && ["libx264", "libx265"].contains(name)
                 let extradata =
                     context.pointee.extradata.map {
                         Array(UnsafeBufferPointer(start: $0, count: Int(context.pointee.extradata_size)))
@@ -87,6 +95,7 @@ public final class VideoEncoder {
                 guard let frame, packet != nil else {
                     throw MediaError("allocate a frame", path: name, code: slate_averror(ENOMEM))
                 }
+                if lendsPictures { return }
                 frame.pointee.format = AV_PIX_FMT_YUV420P.rawValue
                 frame.pointee.width = Int32(width)
                 frame.pointee.height = Int32(height)
@@ -203,8 +212,14 @@ public final class VideoEncoder {
                 message: "the frame is \(frame.width)x\(frame.height), the encoder \(parameters.width)x\(parameters.height)")
         }
         guard !flushed else { throw MediaError("encode a frame", path: codecName, message: "the encoder was flushed") }
-        try check(av_frame_make_writable(avFrame), "make the frame writable", path: codecName)
-        VideoEncoder.fill(avFrame, with: frame)
+        // The encoder holds its own reference to a lent picture for as long as it reads it.
+        defer { if lendsPictures { av_frame_unref(avFrame) } }
+        if lendsPictures {
+            try frame.lend(to: avFrame)
+        } else {
+            try check(av_frame_make_writable(avFrame), "make the frame writable", path: codecName)
+            VideoEncoder.fill(avFrame, with: frame)
+        }
         avFrame.pointee.pts = pts
         avFrame.pointee.pict_type = keyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
         let sent = try hardware?.frame(for: avFrame) ?? avFrame
