@@ -91,10 +91,9 @@ let package = Package(
             name: "SlateNetwork",
             dependencies: [
                 "SlateCore", "SlateSystem", "CMosquitto",
-                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
             ]),
         // No C: the workers (camera session, take pipeline, exports) and the live rig, wired together.
         .target(
@@ -158,6 +157,7 @@ let package = Package(
                 "SlateCore", "SlateNetwork", "SlateSystem", "SlateTestSupport",
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
             ]),
         .testTarget(name: "slateTests", dependencies: ["slate", "SlateTestSupport"]),
     ]

@@ -2,6 +2,8 @@ import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
+import NIOCore
+import NIOWebSocket
 import SlateNetwork
 import Synchronization
 import Testing
@@ -30,6 +32,8 @@ import Testing
             case silent
             /// Closes with 4011 SessionInvalidated (OBS's Kick button) at the first request.
             case kicking
+            /// Sends each response in three fragments.
+            case fragmented
         }
 
         /// Each Identify and Request received, as the text of its frame.
@@ -42,7 +46,10 @@ import Testing
         let received = Received()
         private let server: Task<Void, any Error>
 
-        init(passwordRequired: Bool = true, manner: Manner = .plain, port: Int = 0) async throws {
+        /// `ping`: how often the server pings; it closes the connection when a ping goes unanswered that long.
+        init(passwordRequired: Bool = true, manner: Manner = .plain, port: Int = 0, ping: Duration = .seconds(30))
+            async throws
+        {
             let router = Router(context: BasicWebSocketRequestContext.self)
             router.ws("/") { [received] inbound, outbound, _ in
                 try await Self.converse(inbound, outbound, passwordRequired: passwordRequired, manner: manner, received: received)
@@ -51,7 +58,9 @@ import Testing
             logger.logLevel = .critical
             let (bound, announce) = AsyncStream.makeStream(of: Int.self)
             let app = Application(
-                router: Router(), server: .http1WebSocketUpgrade(webSocketRouter: router),
+                router: Router(),
+                server: .http1WebSocketUpgrade(
+                    webSocketRouter: router, configuration: .init(ws: .init(autoPing: .enabled(timePeriod: ping)))),
                 configuration: .init(address: .hostname("127.0.0.1", port: port)),
                 onServerRunning: { announce.yield($0.localAddress?.port ?? 0) }, logger: logger)
             server = Task { try await app.runService(gracefulShutdownSignals: []) }
@@ -115,14 +124,26 @@ import Testing
                 case .garbled:
                     try await outbound.write(.text("{\"op\": 7, \"d\": "))
                     try await outbound.write(.binary(ByteBuffer(bytes: [0x82, 0xa2])))
-                case .plain: break
+                case .plain, .fragmented: break
                 }
                 let known = ["StartRecord", "StopRecord", "CreateRecordChapter"].contains(type)
                 var status: [String: Any] = ["result": known, "code": known ? 100 : 204]
                 if !known { status["comment"] = "Your request type is not valid." }
                 var response: [String: Any] = ["requestType": type, "requestId": id, "requestStatus": status]
                 if type == "StopRecord" { response["responseData"] = ["outputPath": "/tmp/take.mkv"] }
-                try await outbound.write(.text(text(["op": 7, "d": response])))
+                let answer = try text(["op": 7, "d": response])
+                guard manner == .fragmented else {
+                    try await outbound.write(.text(answer))
+                    continue
+                }
+                let bytes = Array(answer.utf8), third = bytes.count / 3
+                let parts = [bytes[..<third], bytes[third..<(2 * third)], bytes[(2 * third)...]]
+                for (index, part) in parts.enumerated() {
+                    try await outbound.write(
+                        .custom(
+                            WebSocketFrame(
+                                fin: index == 2, opcode: index == 0 ? .text : .continuation, data: ByteBuffer(bytes: part))))
+                }
             }
         }
     }
@@ -290,6 +311,48 @@ import Testing
         }
         link.stop()
         await obs.stop()
+    }
+
+    @Test func aResponseInFragmentsIsJoined() async throws {
+        let obs = try await FakeOBS(manner: .fragmented)
+        let (link, heard) = link(obs.url, password: "supersecretpassword")
+        #expect(await heard.wait { heard.lastStatus == .connected })
+        let response = try await link.send("StopRecord")
+        #expect(response.succeeded && response.data == .object(["outputPath": .string("/tmp/take.mkv")]))
+        link.stop()
+        await obs.stop()
+    }
+
+    @Test func obsPingsAreAnsweredAndTheLinkStaysUp() async throws {
+        // The server closes a connection whose ping is not answered within 100 ms.
+        let obs = try await FakeOBS(ping: .milliseconds(100))
+        let (link, heard) = link(obs.url, password: "supersecretpassword")
+        #expect(await heard.wait { heard.lastStatus == .connected })
+        try await Task.sleep(for: .milliseconds(1000))
+        #expect(try await link.send("StartRecord").succeeded)
+        #expect(heard.statuses.withLock { $0 } == [.connected])
+        link.stop()
+        await obs.stop()
+    }
+
+    @Test func aServerThatDoesNotUpgradeIsUnreachableAndSaysWhy() async throws {
+        let router = Router()
+        router.get("/") { _, _ in "not obs-websocket" }
+        var logger = Logger(label: "plain-http")
+        logger.logLevel = .critical
+        let (bound, announce) = AsyncStream.makeStream(of: Int.self)
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { announce.yield($0.localAddress?.port ?? 0) }, logger: logger)
+        let server = Task { try await app.runService(gracefulShutdownSignals: []) }
+        var ports = bound.makeAsyncIterator()
+        let url = "ws://127.0.0.1:\(try #require(await ports.next()))"
+        let (link, heard) = link(url, password: nil)
+        let refused = OBSError.unreachable(url: url, reason: "it answered without upgrading to a websocket")
+        #expect(await heard.wait { heard.lastStatus == .disconnected(refused) })
+        link.stop()
+        server.cancel()
+        _ = await server.result
     }
 
     @Test func aSessionInvalidatedByOBSIsNotReconnected() async throws {

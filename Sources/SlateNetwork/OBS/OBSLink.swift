@@ -1,9 +1,7 @@
 import FoundationEssentials
-import HummingbirdWSClient
 import Logging
 import NIOCore
 import NIOPosix
-import NIOWebSocket
 import SlateCore
 import Synchronization
 
@@ -70,7 +68,7 @@ public final class OBSLink: Sendable {
 
     /// How one connection ended, or the handshake watchdog's all-clear.
     private enum Ending: Sendable {
-        case closed(WebSocketCloseFrame?)
+        case closed(OBSSocket.Closing?)
         case identifiedInTime
     }
 
@@ -215,13 +213,13 @@ public final class OBSLink: Sendable {
 
     /// One connection, from connecting to its end; returns how it ended.
     private func attempt() async -> OBSError {
-        let configuration = WebSocketClientConfiguration(maxFrameSize: Self.maxMessageSize, closeTimeout: .seconds(2))
         do {
             let frame = try await withThrowingTaskGroup(of: Ending.self) { group in
                 group.addTask {
                     .closed(
-                        try await WebSocketClient.connect(url: self.url, configuration: configuration, logger: self.logger) {
-                            inbound, outbound, _ in
+                        try await OBSSocket.connect(url: self.url, maxMessageSize: Self.maxMessageSize, closeTimeout: .seconds(2))
+                        {
+                            inbound, outbound in
                             try await self.converse(inbound, outbound)
                         })
                 }
@@ -242,8 +240,8 @@ public final class OBSLink: Sendable {
                 return nil
             }
             guard let frame else { return .closed(url: url, code: nil, reason: nil) }
-            let code = Int(UInt16(webSocketErrorCode: frame.closeCode))
-            return code == 4009 ? .authenticationFailed(url: url) : .closed(url: url, code: code, reason: frame.reason)
+            return frame.code == 4009
+                ? .authenticationFailed(url: url) : .closed(url: url, code: frame.code, reason: frame.reason)
         } catch let error as OBSError {
             return error
         } catch {
@@ -263,8 +261,10 @@ public final class OBSLink: Sendable {
     }
 
     /// The exchange on one websocket: Hello, Identify, Identified, then requests and responses.
-    private func converse(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter) async throws {
-        var messages = inbound.messages(maxSize: Self.maxMessageSize).makeAsyncIterator()
+    private func converse(_ inbound: AsyncThrowingStream<OBSSocket.Message, any Error>, _ outbound: OBSSocket.Writer)
+        async throws
+    {
+        var messages = inbound.makeAsyncIterator()
         guard let first = try await messages.next() else { return }
         guard case .hello(let hello) = try message(first) else {
             throw OBSError.protocolError(url: url, detail: "its first message is not a Hello")
@@ -275,7 +275,7 @@ public final class OBSLink: Sendable {
             authentication = OBSAuthentication.response(
                 password: password, salt: challenge.salt, challenge: challenge.challenge)
         }
-        try await outbound.write(.text(OBSMessage.identify(.init(authentication: authentication)).json()))
+        try await outbound.send(OBSMessage.identify(.init(authentication: authentication)).json())
         guard let second = try await messages.next() else { return }
         guard case .identified = try message(second) else {
             throw OBSError.protocolError(url: url, detail: "it answered Identify with something other than Identified")
@@ -292,7 +292,7 @@ public final class OBSLink: Sendable {
         onStatus(.connected)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                for await frame in frames { try await outbound.write(.text(frame)) }
+                for await frame in frames { try await outbound.send(frame) }
             }
             while let next = try await messages.next() {
                 do {
@@ -308,7 +308,7 @@ public final class OBSLink: Sendable {
     }
 
     /// Reads one message of the protocol.
-    private func message(_ frame: WebSocketMessage) throws(OBSError) -> OBSMessage {
+    private func message(_ frame: OBSSocket.Message) throws(OBSError) -> OBSMessage {
         guard case .text(let text) = frame else { throw .protocolError(url: url, detail: "it sent a binary frame") }
         do {
             return try OBSMessage(json: text)
