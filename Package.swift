@@ -157,7 +157,8 @@ let package = Package(
                 "SlateCore", "SlateNetwork", "SlateSystem", "SlateTestSupport",
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"), .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .testTarget(name: "slateTests", dependencies: ["slate", "SlateTestSupport"]),
     ]

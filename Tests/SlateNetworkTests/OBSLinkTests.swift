@@ -1,8 +1,10 @@
+import Crypto
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import NIOPosix
 import NIOWebSocket
 import SlateNetwork
 import Synchronization
@@ -324,11 +326,11 @@ import Testing
     }
 
     @Test func obsPingsAreAnsweredAndTheLinkStaysUp() async throws {
-        // The server closes a connection whose ping is not answered within 100 ms.
-        let obs = try await FakeOBS(ping: .milliseconds(100))
+        // The server closes a connection whose ping is not answered within half a second.
+        let obs = try await FakeOBS(ping: .milliseconds(500))
         let (link, heard) = link(obs.url, password: "supersecretpassword")
         #expect(await heard.wait { heard.lastStatus == .connected })
-        try await Task.sleep(for: .milliseconds(1000))
+        try await Task.sleep(for: .milliseconds(2500))
         #expect(try await link.send("StartRecord").succeeded)
         #expect(heard.statuses.withLock { $0 } == [.connected])
         link.stop()
@@ -353,6 +355,147 @@ import Testing
         link.stop()
         server.cancel()
         _ = await server.result
+    }
+
+    /// One websocket frame from a server (unmasked), its bytes written by hand.
+    static func frame(_ payload: [UInt8], opcode: UInt8 = 0x1, fin: Bool = true) -> ByteBuffer {
+        var buffer = ByteBuffer(bytes: [(fin ? 0x80 : 0) | opcode])
+        switch payload.count {
+        case ..<126: buffer.writeInteger(UInt8(payload.count))
+        case ..<65536:
+            buffer.writeInteger(UInt8(126))
+            buffer.writeInteger(UInt16(payload.count))
+        default:
+            buffer.writeInteger(UInt8(127))
+            buffer.writeInteger(UInt64(payload.count))
+        }
+        buffer.writeBytes(payload)
+        return buffer
+    }
+
+    static let identified = frame(Array(#"{"op":2,"d":{"negotiatedRpcVersion":1}}"#.utf8))
+
+    /// A server written by hand: when `upgrades`, it answers the upgrade as
+    /// OBS does, its Hello in the same write as the 101 response, and writes
+    /// `afterIdentify` once the client's first frame (its Identify) comes; else
+    /// it accepts the connection and says nothing.
+    static func handWrittenOBS(upgrades: Bool = true, afterIdentify: ByteBuffer = identified) async throws -> (
+        url: String, server: Task<Void, any Error>
+    ) {
+        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .bind(host: "127.0.0.1", port: 0) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
+            }
+        let port = try #require(listener.channel.localAddress?.port)
+        let server = Task {
+            try await listener.executeThenClose { connections in
+                for try await connection in connections {
+                    try? await connection.executeThenClose { input, output in
+                        // Reads until the client closes; a chunk after the answers is let be.
+                        var request = "", upgraded = false, identifyHeard = false
+                        for try await chunk in input where upgrades && !identifyHeard {
+                            if upgraded {
+                                identifyHeard = true
+                                try await output.write(afterIdentify)
+                                continue
+                            }
+                            request += String(buffer: chunk)
+                            guard request.contains("\r\n\r\n") else { continue }
+                            let key =
+                                request.split(separator: "\r\n").first { $0.lowercased().hasPrefix("sec-websocket-key:") }
+                                .map { $0.dropFirst("sec-websocket-key:".count).trimmingCharacters(in: .whitespaces) } ?? ""
+                            let accept = Data(
+                                Insecure.SHA1.hash(data: Data((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8))
+                            ).base64EncodedString()
+                            var reply = ByteBuffer(
+                                string: "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                                    + "Sec-WebSocket-Accept: \(accept)\r\n\r\n")
+                            var hello = frame(Array(#"{"op":0,"d":{"obsWebSocketVersion":"5.1.0","rpcVersion":1}}"#.utf8))
+                            reply.writeBuffer(&hello)
+                            try await output.write(reply)
+                            upgraded = true
+                        }
+                    }
+                }
+            }
+        }
+        return ("ws://127.0.0.1:\(port)", server)
+    }
+
+    func link(_ url: String, handshakeTimeout: Duration) -> (OBSLink, Heard) {
+        let heard = Heard()
+        var logger = Logger(label: "slate.obs")
+        logger.logLevel = .critical
+        let link = OBSLink(
+            url: url, handshakeTimeout: handshakeTimeout, logger: logger,
+            onStatus: { status in heard.statuses.withLock { $0.append(status) } })
+        return (link, heard)
+    }
+
+    @Test func aHelloSentWithTheUpgradesResponseIsHeard() async throws {
+        let (url, server) = try await Self.handWrittenOBS()
+        let (link, heard) = link(url, handshakeTimeout: .seconds(2))
+        #expect(await heard.wait(seconds: 5) { heard.lastStatus == .connected })
+        #expect(heard.statuses.withLock { $0 } == [.connected])
+        link.stop()
+        server.cancel()
+    }
+
+    @Test func aServerThatNeverAnswersTheUpgradeIsGivenUpAndTheLinkStops() async throws {
+        let (url, server) = try await Self.handWrittenOBS(upgrades: false)
+        let (link, heard) = link(url, handshakeTimeout: .seconds(1))
+        let silent = OBSError.unreachable(url: url, reason: "no obs-websocket handshake within 1.0 seconds")
+        #expect(await heard.wait(seconds: 5) { heard.lastStatus == .disconnected(silent) })
+        link.stop()
+        #expect(await heard.wait(seconds: 5) { heard.lastStatus == .disconnected(.stopped(url: url)) })
+        server.cancel()
+    }
+
+    /// Frames a hostile server sends once identified, and what the link says of them.
+    static let hostileFrames: [(String, @Sendable () -> ByteBuffer, String)] = [
+        ("text that is not UTF-8", { frame([0xC3, 0x28]) }, "it sent text that is not UTF-8"),
+        (
+            "257 fragments",
+            {
+                var frames = frame([0x61], opcode: 0x1, fin: false)
+                for _ in 0..<256 {
+                    var next = frame([0x61], opcode: 0x0, fin: false)
+                    frames.writeBuffer(&next)
+                }
+                return frames
+            }, "it sent a message in more than 256 fragments"
+        ),
+        (
+            "two fragments of 9 MiB",
+            {
+                var frames = frame([UInt8](repeating: 0x61, count: 9 << 20), opcode: 0x1, fin: false)
+                var last = frame([UInt8](repeating: 0x61, count: 9 << 20), opcode: 0x0, fin: true)
+                frames.writeBuffer(&last)
+                return frames
+            }, "it sent a message over 16 MiB"
+        ),
+        ("a reserved opcode", { frame([0x61], opcode: 0x3) }, "it sent a frame of an unknown kind (opcode 3)"),
+        (
+            "a reserved bit", { ByteBuffer(bytes: [0xC1, 0x01, 0x61]) },
+            "it sent a frame with reserved bits set, which no extension agreed on"
+        ),
+    ]
+
+    @Test(arguments: 0..<hostileFrames.count)
+    func hostileFramesEndTheConnectionSayingWhy(_ index: Int) async throws {
+        let (name, bytes, reason) = Self.hostileFrames[index]
+        var frames = Self.identified
+        var hostile = bytes()
+        frames.writeBuffer(&hostile)
+        let (url, server) = try await Self.handWrittenOBS(afterIdentify: frames)
+        let (link, heard) = link(url, handshakeTimeout: .seconds(2))
+        let closed = OBSError.closed(url: url, code: nil, reason: reason)
+        #expect(await heard.wait(seconds: 5) { heard.statuses.withLock { $0.contains(.disconnected(closed)) } }, "\(name)")
+        #expect(heard.statuses.withLock { $0.first } == .connected, "\(name)")
+        link.stop()
+        server.cancel()
     }
 
     @Test func aSessionInvalidatedByOBSIsNotReconnected() async throws {

@@ -261,10 +261,7 @@ public final class OBSLink: Sendable {
     }
 
     /// The exchange on one websocket: Hello, Identify, Identified, then requests and responses.
-    private func converse(_ inbound: AsyncThrowingStream<OBSSocket.Message, any Error>, _ outbound: OBSSocket.Writer)
-        async throws
-    {
-        var messages = inbound.makeAsyncIterator()
+    private func converse(_ messages: OBSSocket.Inbound, _ outbound: OBSSocket.Writer) async throws {
         guard let first = try await messages.next() else { return }
         guard case .hello(let hello) = try message(first) else {
             throw OBSError.protocolError(url: url, detail: "its first message is not a Hello")

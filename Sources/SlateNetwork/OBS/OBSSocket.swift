@@ -5,10 +5,14 @@ import NIOWebSocket
 import Synchronization
 
 /// One websocket connection to an obs-websocket server, on swift-nio's own
-/// client upgrader: `ws://` only, as obs-websocket 5 serves no TLS. Messages
-/// split into fragments are joined up to a size; pings are answered; a close
-/// from the server is answered and ends the connection, whose code and reason
-/// `connect` returns.
+/// client upgrader: `ws://` only, as obs-websocket 5 serves no TLS.
+///
+/// The server's messages are read as they are asked for, so swift-nio stops
+/// reading from a server that sends faster than they are handled. A message
+/// is at most `maxMessageSize` bytes in at most 256 fragments; text must be
+/// UTF-8; reserved bits and opcodes are refused; pings are answered; the
+/// server's close is answered and ends the connection, and its code and
+/// reason are what `connect` returns.
 enum OBSSocket {
     /// A message from the server.
     enum Message: Sendable {
@@ -22,28 +26,109 @@ enum OBSSocket {
         var reason: String?
     }
 
-    /// The connection refused or failed before it was a websocket.
+    /// The server refused the connection, or broke the protocol: why, and the
+    /// code the client closes with.
     struct Refusal: Error, CustomStringConvertible {
         var description: String
+        var code = WebSocketErrorCode.protocolError
     }
 
-    /// Sends text messages and the close.
+    /// The most fragments one message may come in (obs-websocket sends none).
+    static let maxFragments = 256
+
+    /// Sends text messages.
     struct Writer: Sendable {
         fileprivate let outbound: NIOAsyncChannelOutboundWriter<WebSocketFrame>
 
         func send(_ text: String) async throws {
-            try await write(.text, ByteBuffer(string: text))
+            try await outbound.write(masked(.text, ByteBuffer(string: text)))
+        }
+    }
+
+    /// The server's messages, read one at a time by one task.
+    final class Inbound {
+        private var frames: NIOAsyncChannelInboundStream<WebSocketFrame>.AsyncIterator
+        private let channel: any Channel
+        private let maxMessageSize: Int
+        /// The server's close frame, once it came.
+        private(set) var closing: Closing?
+        private var closeSent = false
+
+        fileprivate init(
+            _ frames: NIOAsyncChannelInboundStream<WebSocketFrame>.AsyncIterator, channel: any Channel, maxMessageSize: Int
+        ) {
+            self.frames = frames
+            self.channel = channel
+            self.maxMessageSize = maxMessageSize
         }
 
-        fileprivate func write(_ opcode: WebSocketOpcode, _ data: ByteBuffer) async throws {
-            // A client masks every frame it sends (RFC 6455, 5.3).
-            try await outbound.write(WebSocketFrame(fin: true, opcode: opcode, maskKey: .random(), data: data))
+        /// The next message, or nil once the server closed or the connection ended.
+        func next() async throws -> Message? {
+            while closing == nil {
+                let frame: WebSocketFrame?
+                do {
+                    frame = try await frames.next()
+                } catch {
+                    throw refusal(for: error)
+                }
+                guard let frame else { return nil }
+                guard !frame.rsv1, !frame.rsv2, !frame.rsv3 else {
+                    throw Refusal(description: "it sent a frame with reserved bits set, which no extension agreed on")
+                }
+                switch frame.opcode {
+                case .text:
+                    guard let text = String(validating: frame.unmaskedData.readableBytesView, as: UTF8.self) else {
+                        throw Refusal(description: "it sent text that is not UTF-8", code: .dataInconsistentWithMessage)
+                    }
+                    return .text(text)
+                case .binary: return .binary
+                case .ping: channel.writeAndFlush(masked(.pong, frame.unmaskedData), promise: nil)
+                case .pong: continue
+                case .connectionClose:
+                    var data = frame.unmaskedData
+                    let code = data.readWebSocketErrorCode()
+                    closing = Closing(
+                        code: code.map { Int(UInt16(webSocketErrorCode: $0)) },
+                        reason: data.readString(length: data.readableBytes))
+                    close(code ?? .normalClosure)
+                default:
+                    throw Refusal(
+                        description: "it sent a frame of an unknown kind (opcode \(UInt8(webSocketOpcode: frame.opcode)))")
+                }
+            }
+            return nil
         }
 
-        fileprivate func close(_ code: WebSocketErrorCode) async throws {
+        /// Sends a close frame, once; it goes out even from a cancelled task.
+        fileprivate func close(_ code: WebSocketErrorCode) {
+            guard !closeSent else { return }
+            closeSent = true
             var data = ByteBuffer()
             data.write(webSocketErrorCode: code)
-            try await write(.connectionClose, data)
+            channel.writeAndFlush(masked(.connectionClose, data), promise: nil)
+        }
+
+        /// What a broken frame or message means, in a few words.
+        private func refusal(for error: any Error) -> any Error {
+            let size = "\(maxMessageSize / 1_048_576) MiB"
+            switch error {
+            case NIOWebSocketError.invalidFrameLength:
+                // swift-nio's protocol error handler has closed with 1009 already.
+                closeSent = true
+                return Refusal(description: "it sent a frame over \(size)", code: .messageTooLarge)
+            case let error as NIOWebSocketError:
+                closeSent = true
+                return Refusal(description: "it sent a malformed control frame (\(error))")
+            case NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge:
+                return Refusal(description: "it sent a message over \(size)", code: .messageTooLarge)
+            case NIOWebSocketFrameAggregator.Error.tooManyFragments:
+                return Refusal(description: "it sent a message in more than \(OBSSocket.maxFragments) fragments")
+            case NIOWebSocketFrameAggregator.Error.nonFinalFragmentSizeIsTooSmall:
+                return Refusal(description: "it sent an empty fragment")
+            case is NIOWebSocketFrameAggregator.Error:
+                return Refusal(description: "it sent fragments out of order")
+            default: return error
+            }
         }
     }
 
@@ -54,108 +139,83 @@ enum OBSSocket {
 
     /// Connects to `url` (`ws://HOST:PORT[/PATH]`), runs `body` with the
     /// server's messages and a writer, closes, and returns the server's close
-    /// frame when it sent one. When `body` ends first, the client closes
-    /// (1000) and waits up to `closeTimeout` for the server's answer.
+    /// frame when it sent one. When `body` ends before the server closed, the
+    /// client closes (1000, or the code of the protocol error `body` threw)
+    /// and waits up to `closeTimeout` for the server's answer. Cancelling the
+    /// task closes the connection at any point, the upgrade included.
     static func connect(
         url: String, maxMessageSize: Int, closeTimeout: Duration,
-        _ body: @Sendable (AsyncThrowingStream<Message, any Error>, Writer) async throws -> Void
+        _ body: (Inbound, Writer) async throws -> Void
     ) async throws -> Closing? {
         let target = try Target(url)
+        let opened = Mutex<(any Channel)?>(nil)
         let upgrade = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(host: target.host, port: target.port) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    let upgrader = NIOTypedWebSocketClientUpgrader<Upgrade>(maxFrameSize: maxMessageSize) { channel, _ in
-                        channel.eventLoop.makeCompletedFuture {
-                            try channel.pipeline.syncOperations.addHandler(
-                                NIOWebSocketFrameAggregator(
-                                    minNonFinalFragmentSize: 1, maxAccumulatedFrameCount: 1 << 16,
-                                    maxAccumulatedFrameSize: maxMessageSize))
-                            return .websocket(
-                                try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(wrappingChannelSynchronously: channel))
-                        }
-                    }
-                    var headers = HTTPHeaders()
-                    headers.add(name: "Host", value: target.hostHeader)
-                    headers.add(name: "Content-Length", value: "0")
-                    let configuration = NIOTypedHTTPClientUpgradeConfiguration<Upgrade>(
-                        upgradeRequestHead: HTTPRequestHead(version: .http1_1, method: .GET, uri: target.path, headers: headers),
-                        upgraders: [upgrader],
-                        notUpgradingCompletionHandler: { channel in
-                            channel.close(promise: nil)
-                            return channel.eventLoop.makeSucceededFuture(.refused)
-                        })
-                    // OBS sends its Hello in the same read as the upgrade's response: those bytes go on to the websocket.
-                    var pipeline = NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: configuration)
-                    pipeline.leftOverBytesStrategy = .forwardBytes
-                    return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: pipeline)
+                opened.withLock { $0 = channel }
+                return channel.eventLoop.makeCompletedFuture {
+                    try upgrading(channel, to: target, maxMessageSize: maxMessageSize)
                 }
             }
-        guard case .websocket(let channel) = try await upgrade.get() else {
+        let upgraded = try await withTaskCancellationHandler {
+            try await upgrade.get()
+        } onCancel: {
+            opened.withLock { $0 }?.close(promise: nil)
+        }
+        guard case .websocket(let websocket) = upgraded else {
             throw Refusal(description: "it answered without upgrading to a websocket")
         }
-        return try await channel.executeThenClose { frames, outbound in
-            let writer = Writer(outbound: outbound)
-            let (messages, continuation) = AsyncThrowingStream.makeStream(of: Message.self)
-            let serverClosed = Flag()
-            return try await withThrowingTaskGroup(of: Closing?.self) { group in
-                group.addTask { try await read(frames, into: continuation, answering: writer, closed: serverClosed) }
-                do {
-                    try await body(messages, writer)
-                } catch {
-                    if !serverClosed.isSet { try? await writer.close(.goingAway) }
-                    group.cancelAll()
-                    throw error
-                }
-                // The body ended: the server closed or went away, or the client is done and closes.
-                if !serverClosed.isSet { try? await writer.close(.normalClosure) }
-                group.addTask {
-                    try await Task.sleep(for: closeTimeout)
-                    return nil
-                }
-                let closing = (try? await group.next()) ?? nil
-                group.cancelAll()
-                return closing
+        return try await websocket.executeThenClose { frames, outbound in
+            let channel = websocket.channel
+            let inbound = Inbound(frames.makeAsyncIterator(), channel: channel, maxMessageSize: maxMessageSize)
+            do {
+                try await body(inbound, Writer(outbound: outbound))
+            } catch {
+                inbound.close((error as? Refusal)?.code ?? .goingAway)
+                throw error
             }
+            if let closing = inbound.closing { return closing }
+            // The client is done, or the connection ended: close, and give the server its time to answer.
+            inbound.close(.normalClosure)
+            let deadline = channel.eventLoop.scheduleTask(in: TimeAmount(closeTimeout)) { channel.close(promise: nil) }
+            defer { deadline.cancel() }
+            while (try? await inbound.next()) != nil {}
+            return inbound.closing
         }
     }
 
-    /// Hands the server's messages on and answers its pings, until it closes
-    /// (its close frame is answered and returned) or the connection ends.
-    private static func read(
-        _ frames: NIOAsyncChannelInboundStream<WebSocketFrame>,
-        into messages: AsyncThrowingStream<Message, any Error>.Continuation,
-        answering writer: Writer, closed: Flag
-    ) async throws -> Closing? {
-        do {
-            for try await frame in frames {
-                switch frame.opcode {
-                case .text: messages.yield(.text(String(buffer: frame.unmaskedData)))
-                case .binary: messages.yield(.binary)
-                case .ping: try await writer.write(.pong, frame.unmaskedData)
-                case .connectionClose:
-                    var data = frame.unmaskedData
-                    let code = data.readWebSocketErrorCode()
-                    let reason = data.readString(length: data.readableBytes)
-                    closed.set()
-                    try? await writer.close(code ?? .normalClosure)
-                    messages.finish()
-                    return Closing(code: code.map { Int(UInt16(webSocketErrorCode: $0)) }, reason: reason)
-                default: continue
-                }
+    /// Sets up `channel` to ask for the upgrade and, once the server agrees,
+    /// to read whole messages.
+    private static func upgrading(_ channel: any Channel, to target: Target, maxMessageSize: Int) throws
+        -> EventLoopFuture<Upgrade>
+    {
+        let upgrader = NIOTypedWebSocketClientUpgrader<Upgrade>(maxFrameSize: maxMessageSize) { channel, _ in
+            channel.eventLoop.makeCompletedFuture {
+                try channel.pipeline.syncOperations.addHandler(
+                    NIOWebSocketFrameAggregator(
+                        minNonFinalFragmentSize: 1, maxAccumulatedFrameCount: maxFragments,
+                        maxAccumulatedFrameSize: maxMessageSize))
+                return .websocket(try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(wrappingChannelSynchronously: channel))
             }
-            messages.finish()
-            return nil
-        } catch {
-            messages.finish(throwing: error)
-            throw error
         }
+        var headers = HTTPHeaders()
+        headers.add(name: "Host", value: target.hostHeader)
+        headers.add(name: "Content-Length", value: "0")
+        let configuration = NIOTypedHTTPClientUpgradeConfiguration<Upgrade>(
+            upgradeRequestHead: HTTPRequestHead(version: .http1_1, method: .GET, uri: target.path, headers: headers),
+            upgraders: [upgrader],
+            notUpgradingCompletionHandler: { channel in
+                channel.close(promise: nil)
+                return channel.eventLoop.makeSucceededFuture(.refused)
+            })
+        // OBS sends its Hello in the same read as the upgrade's response: those bytes go on to the websocket.
+        var pipeline = NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: configuration)
+        pipeline.leftOverBytesStrategy = .forwardBytes
+        return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: pipeline)
     }
 
-    /// Set once, by the task that reads, when the server's close has been answered.
-    private final class Flag: Sendable {
-        private let value = Atomic(false)
-        var isSet: Bool { value.load(ordering: .acquiring) }
-        func set() { value.store(true, ordering: .releasing) }
+    /// A frame as a client sends it: masked (RFC 6455, 5.3).
+    private static func masked(_ opcode: WebSocketOpcode, _ data: ByteBuffer) -> WebSocketFrame {
+        WebSocketFrame(fin: true, opcode: opcode, maskKey: .random(), data: data)
     }
 
     /// Where `ws://HOST:PORT[/PATH]` points (`OBSSpec.targetProblem` has checked its form).
