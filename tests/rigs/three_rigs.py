@@ -298,8 +298,9 @@ def render_frame(project, track, frame, folder):
     alone = os.path.join(folder, "track-%d.mlt" % track)
     tree.write(alone, encoding="utf-8", xml_declaration=True)
     picture = os.path.join(folder, "track-%d-%%04d.png" % track)
+    # real_time=-1: melt's consumer drops no frame when the machine is busy (its default may drop the one asked for).
     subprocess.run(["melt", "-quiet", alone, "in=%d" % frame, "out=%d" % frame, "-consumer", "avformat:" + picture,
-                    "vcodec=png"], capture_output=True, check=True, timeout=120)
+                    "vcodec=png", "real_time=-1"], capture_output=True, check=True, timeout=120)
     return harness.pattern.luma(picture % 1)
 
 

@@ -3,4 +3,4 @@
 # rig-vm-timeout: 600
 # rig-vm-measures: time
 set -euo pipefail
-exec python3 "$(dirname "$0")/sound_sync.py" --long 90
+exec python3 "$(dirname "$0")/sound_sync.py" --long 60

@@ -11,8 +11,8 @@ time on CLOCK_REALTIME): the A/V offset, median and worst over the take.
 Cases: a 10 s take; the same with the cable 200 ppm slow (snd-aloop's
 `PCM Rate Shift 100000` at 100020; its speed is also measured from the
 player's side, by how far apart the bursts were played), where the drift must
-be measured and corrected, and a longer take with it (--long, 90 s in the
-scenario: 18 ms of drift uncorrected; make bench runs 5 minutes); a take killed with SIGKILL after 5 s, whose sound must reach within
+be measured and corrected, and a longer take with it (--long, 60 s in the
+scenario: 12 ms of drift uncorrected; make bench runs 5 minutes); a take killed with SIGKILL after 5 s, whose sound must reach within
 one fragment (1 s) of its picture; the card unbound mid-take and bound again,
 where the picture goes on and the sound comes back in the same take.
 

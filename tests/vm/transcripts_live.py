@@ -39,9 +39,9 @@ TOLERANCE = 0.040
 # A device removed has no event the kernel stamps: the rig learns of it from a
 # read that fails once the node is gone, which takes longer in the VM.
 REMOVAL_TOLERANCE = 0.150
-# How long after the last event the rig is given to say what it says (the
-# longest hold, double-click and debounce windows of the transcripts).
-SETTLE = 1.2
+# How long the rig is given to say what it says after the last line the
+# transcript expects is due (or after the last event, when none is due later).
+SETTLE = 0.6
 
 # The event codes, from the kernel's header.
 CODES = {}
@@ -247,7 +247,10 @@ def play(name, parts, devices):
                 monitor.poll(delay)
             written.append((float(fields[0]), monotonic() - at, fields[2:3] == ["removed"]))
             player.event(fields[1:])
-        monitor.poll(SETTLE)
+        # The expected lines' times count from the first event.
+        times = [float(line.split()[0]) for line in parts["events"]] or [0.0]
+        last_line = times[0] + max((timed(line)[0] for line in parts.get("expect", [])), default=0.0)
+        monitor.poll(max(0.0, last_line - times[-1]) + SETTLE)
     finally:
         player.close()
         monitor.poll(0.3)
