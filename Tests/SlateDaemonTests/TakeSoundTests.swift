@@ -92,7 +92,10 @@ import Testing
         found.removeAll { $0 >= recorded.take.summary.duration.microseconds - 20_000 }
         #expect(found.count == expected.count, "beeps at \(found) µs, whole seconds at \(expected) µs")
         for (beep, second) in zip(found, expected) {
-            #expect(abs(beep - second) <= 1000, "a beep at \(beep) µs for the second at \(second) µs")
+            #expect(
+                abs(beep - second) <= 1000,
+                "a beep at \(beep) µs for the second at \(second) µs; first frame at \(recorded.firstFrame), sound \(recorded.sound)"
+            )
         }
         // The sound lasts as long as the picture, to within an audio frame.
         let info = try MediaProbe.probe(path: path)
