@@ -391,6 +391,14 @@ private func libinput(_ line: Int, _ replacement: String, _ expected: String) ->
     return Malformed(text: lines.joined(separator: "\n") + "\n", expected: "t.yml:" + expected)
 }
 
+@Test func aStarThatIsNoAliasIsRead() throws {
+    // libyaml reads an alias only where a token starts: a name or a comment may hold a '*' after a blank.
+    var lines = libinputLines
+    lines[5] = "    name: \"Foot * Switch\"  # a * in a comment"
+    let device = try LibinputRecording.parse(lines.joined(separator: "\n"), file: "t.yml").devices[0]
+    #expect(device.identity.name == "Foot * Switch")
+}
+
 @Test func libinputBaseIsValid() throws {
     let device = try LibinputRecording.parse(libinputLines.joined(separator: "\n"), file: "t.yml").devices[0]
     #expect(device.identity.name == "Pedal")
