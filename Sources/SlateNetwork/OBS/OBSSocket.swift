@@ -10,9 +10,10 @@ import Synchronization
 /// The server's messages are read as they are asked for, so swift-nio stops
 /// reading from a server that sends faster than they are handled. A message
 /// is at most `maxMessageSize` bytes in at most 256 fragments; text must be
-/// UTF-8; reserved bits and opcodes are refused; pings are answered; the
-/// server's close is answered and ends the connection, and its code and
-/// reason are what `connect` returns.
+/// UTF-8; reserved bits and opcodes are refused; pings are answered, no
+/// faster than the server reads the answers; the server's close is answered
+/// and ends the connection, and its code and reason are what `connect`
+/// returns.
 enum OBSSocket {
     /// A message from the server.
     enum Message: Sendable {
@@ -49,16 +50,20 @@ enum OBSSocket {
     final class Inbound {
         private var frames: NIOAsyncChannelInboundStream<WebSocketFrame>.AsyncIterator
         private let channel: any Channel
+        /// Pongs go out through the writer, which waits while the server does not read them.
+        private let outbound: NIOAsyncChannelOutboundWriter<WebSocketFrame>
         private let maxMessageSize: Int
         /// The server's close frame, once it came.
         private(set) var closing: Closing?
         private var closeSent = false
 
         fileprivate init(
-            _ frames: NIOAsyncChannelInboundStream<WebSocketFrame>.AsyncIterator, channel: any Channel, maxMessageSize: Int
+            _ frames: NIOAsyncChannelInboundStream<WebSocketFrame>.AsyncIterator, channel: any Channel,
+            outbound: NIOAsyncChannelOutboundWriter<WebSocketFrame>, maxMessageSize: Int
         ) {
             self.frames = frames
             self.channel = channel
+            self.outbound = outbound
             self.maxMessageSize = maxMessageSize
         }
 
@@ -82,7 +87,7 @@ enum OBSSocket {
                     }
                     return .text(text)
                 case .binary: return .binary
-                case .ping: channel.writeAndFlush(masked(.pong, frame.unmaskedData), promise: nil)
+                case .ping: try await outbound.write(masked(.pong, frame.unmaskedData))
                 case .pong: continue
                 case .connectionClose:
                     var data = frame.unmaskedData
@@ -166,7 +171,8 @@ enum OBSSocket {
         }
         return try await websocket.executeThenClose { frames, outbound in
             let channel = websocket.channel
-            let inbound = Inbound(frames.makeAsyncIterator(), channel: channel, maxMessageSize: maxMessageSize)
+            let inbound = Inbound(
+                frames.makeAsyncIterator(), channel: channel, outbound: outbound, maxMessageSize: maxMessageSize)
             do {
                 try await body(inbound, Writer(outbound: outbound))
             } catch {
