@@ -13,16 +13,14 @@ public struct OBSSpec: Hashable, Sendable {
 
     /// Why `url` is not an obs-websocket address, or nil when it is one.
     public static func targetProblem(_ url: String) -> String? {
-        guard url.hasPrefix("ws://") else {
+        do {
+            _ = try OBSAddress(url)
+            return nil
+        } catch .notWebSocket {
             return "an OBS target is ws://HOST:PORT, as OBS's WebSocket Server Settings show it, not '\(url)'"
-        }
-        let authority = url.dropFirst(5).split(separator: "/", maxSplits: 1).first.map(String.init) ?? ""
-        guard let colon = authority.lastIndex(of: ":"), !authority[..<colon].isEmpty,
-            let port = Int(authority[authority.index(after: colon)...]), (1...65535).contains(port)
-        else {
+        } catch {
             return "an OBS target names its host and port, ws://127.0.0.1:4455, not '\(url)'"
         }
-        return nil
     }
 }
 

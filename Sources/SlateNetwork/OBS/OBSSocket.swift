@@ -2,6 +2,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOWebSocket
+import SlateCore
 import Synchronization
 
 /// One websocket connection to an obs-websocket server, on swift-nio's own
@@ -152,7 +153,12 @@ enum OBSSocket {
         url: String, maxMessageSize: Int, closeTimeout: Duration,
         _ body: (Inbound, Writer) async throws -> Void
     ) async throws -> Closing? {
-        let target = try Target(url)
+        let target: OBSAddress
+        do {
+            target = try OBSAddress(url)
+        } catch {
+            throw Refusal(description: error.description)
+        }
         let opened = Mutex<(any Channel)?>(nil)
         let upgrade = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(host: target.host, port: target.port) { channel in
@@ -191,7 +197,7 @@ enum OBSSocket {
 
     /// Sets up `channel` to ask for the upgrade and, once the server agrees,
     /// to read whole messages.
-    private static func upgrading(_ channel: any Channel, to target: Target, maxMessageSize: Int) throws
+    private static func upgrading(_ channel: any Channel, to target: OBSAddress, maxMessageSize: Int) throws
         -> EventLoopFuture<Upgrade>
     {
         let upgrader = NIOTypedWebSocketClientUpgrader<Upgrade>(maxFrameSize: maxMessageSize) { channel, _ in
@@ -222,31 +228,5 @@ enum OBSSocket {
     /// A frame as a client sends it: masked (RFC 6455, 5.3).
     private static func masked(_ opcode: WebSocketOpcode, _ data: ByteBuffer) -> WebSocketFrame {
         WebSocketFrame(fin: true, opcode: opcode, maskKey: .random(), data: data)
-    }
-
-    /// Where `ws://HOST:PORT[/PATH]` points (`OBSSpec.targetProblem` has checked its form).
-    struct Target {
-        var host: String
-        var port: Int
-        var path: String
-
-        init(_ url: String) throws(Refusal) {
-            guard url.hasPrefix("ws://") else { throw Refusal(description: "it is not a ws:// address") }
-            let rest = url.dropFirst(5)
-            let slash = rest.firstIndex(of: "/") ?? rest.endIndex
-            let authority = rest[..<slash]
-            path = slash == rest.endIndex ? "/" : String(rest[slash...])
-            guard let colon = authority.lastIndex(of: ":"), let port = Int(authority[authority.index(after: colon)...]),
-                (1...65535).contains(port)
-            else { throw Refusal(description: "it names no port") }
-            var host = authority[..<colon]
-            if host.hasPrefix("["), host.hasSuffix("]") { host = host.dropFirst().dropLast() }
-            guard !host.isEmpty else { throw Refusal(description: "it names no host") }
-            self.host = String(host)
-            self.port = port
-        }
-
-        /// The HTTP Host header: the address as the URL gives it.
-        var hostHeader: String { (host.contains(":") ? "[\(host)]" : host) + ":\(port)" }
     }
 }
